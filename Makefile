@@ -1,0 +1,59 @@
+# trajtui: `make run` and `make test` are all a new machine needs.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "trajtui needs Python >= 3.11 (set PYTHON=...)"; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
+	@$(BIN)/python -m pip install --quiet -e . --group dev
+	@touch $(STAMP)
+
+.PHONY: help
+help: ## List the targets
+	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-12s %s\n", $$1, $$2}'
+
+.PHONY: venv
+venv: $(STAMP) ## Create .venv and install trajtui with its test and lint tools
+
+.PHONY: run
+run: $(STAMP) ## Set up, then open the bundled demo data in the TUI
+	$(BIN)/trajtui --demo
+
+.PHONY: test
+test: $(STAMP) ## Set up, then lint (ruff) and run every test
+	$(BIN)/ruff check trajtui tests
+	$(BIN)/ruff format --check trajtui tests
+	$(BIN)/python -m pytest -q
+
+.PHONY: lint
+lint: $(STAMP) ## Lint and type-check only
+	$(BIN)/ruff check trajtui tests
+	$(BIN)/ruff format --check trajtui tests
+	$(BIN)/mypy
+
+.PHONY: format
+format: $(STAMP) ## Reformat the code with ruff
+	$(BIN)/ruff format trajtui tests
+	$(BIN)/ruff check --fix trajtui tests
+
+.PHONY: bench
+bench: $(STAMP) ## Benchmark on a generated 1 GB capture file (not part of make test)
+	$(BIN)/python -m tests.bench.run_bench
+
+.PHONY: screenshots
+screenshots: $(STAMP) ## Write an SVG of each pane into screenshots/
+	$(BIN)/python -m tests.screenshots
+
+.PHONY: snapshots-update
+snapshots-update: $(STAMP) ## Re-record the snapshot tests' SVGs after a deliberate UI change
+	$(BIN)/python -m pytest -q tests/test_snapshots.py --snapshot-update
+
+.PHONY: clean
+clean: ## Remove the venv and caches
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build dist *.egg-info

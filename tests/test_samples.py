@@ -1,0 +1,82 @@
+"""Conformance: every real acp-harness sample is recognised and read in full.
+
+The samples live outside the repository (``../shared/samples``; CI has them). Expected
+counts are computed here independently, with the standard json module, from the same files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from trajtui.core.model import RunSummary
+from trajtui.core.workspace import open_paths
+
+SAMPLES = Path(
+    os.environ.get("TRAJTUI_SAMPLES", Path(__file__).resolve().parents[2] / "shared" / "samples")
+)
+ACP = SAMPLES / "acp-harness"
+
+pytestmark = pytest.mark.skipif(not ACP.is_dir(), reason=f"no samples at {ACP}")
+
+
+def expected(path: Path) -> tuple[str | None, list[tuple[str, int]]]:
+    rows = [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    first = rows[0]
+    if "trajectory" in first and "timing" in first:
+        fmt = "acp-capture"
+        steps = [len(r["trajectory"]) for r in rows]
+    elif "trials" in first and "k" in first:
+        fmt = "acp-trials"
+        steps = [sum(len(t.get("trajectory", [])) for t in r["trials"]) for r in rows]
+    elif "toolCalls" in first:
+        fmt = "acp-summary"
+        steps = [len(r["toolCalls"]) for r in rows]
+    else:
+        return None, []
+    seen: dict[str, int] = {}
+    refs = []
+    for r in rows:
+        seen[r["id"]] = seen.get(r["id"], 0) + 1
+        refs.append(r["id"] if seen[r["id"]] == 1 else f"{r['id']}#{seen[r['id']]}")
+    return fmt, list(zip(refs, steps, strict=True))
+
+
+@pytest.mark.parametrize(
+    "path", sorted(ACP.glob("*.jsonl")) if ACP.is_dir() else [], ids=lambda p: p.name
+)
+def test_sample_is_read_whole(path: Path) -> None:
+    fmt, want = expected(path)
+    ws = open_paths([str(path)])
+    if fmt is None:
+        assert not ws.sources
+        assert "not a format trajtui reads" in ws.problems[0].message
+        return
+    (source,) = ws.sources
+    for _ in source.scan():
+        pass
+    assert source.format.id == fmt
+    got = []
+    for i in range(len(source)):
+        entry = source.entry(i)
+        assert isinstance(entry, RunSummary), entry
+        got.append((entry.ref, entry.steps))
+    assert got == want
+    assert source.problems() == []
+    # every step of the last record resolves by its reference
+    last = source.run(len(source) - 1)
+    for step in last.steps or [s for a in last.attempts for s in a.steps]:
+        assert ws.resolve(step.ref).ref == step.ref
+
+
+def test_every_sample_file_was_considered() -> None:
+    files = sorted(ACP.glob("*.jsonl"))
+    assert len(files) >= 10
+    ws = open_paths([str(ACP)])
+    assert len(ws.sources) + len(ws.ignored) == len(files)
+    assert [Path(p).name for p, _ in ws.ignored] == ["compare_pairwise_rankings.jsonl"]

@@ -1,0 +1,104 @@
+"""Walk a directory for files worth sniffing, safely.
+
+Rules: symbolic links are never followed out of the opened directory (a link to a file or
+directory inside it is read once, through its real path); directory loops end (every
+directory is visited once, by its device and inode); ``.git``, ``node_modules``, ``.venv``
+and other tool directories are skipped; unreadable directories are skipped. Nothing is
+written anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
+        ".nox",
+        ".idea",
+        ".vscode",
+    }
+)
+CANDIDATE_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml", ".md", ".log")
+MAX_FILES = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Walked:
+    """One directory visited by :func:`walk`.
+
+    Attributes:
+        path: The directory, as reached from the root (not resolved).
+        rel: Its path relative to the root (``.`` for the root).
+        dirs: Names of its subdirectories that will be visited.
+        files: Names of its regular files (links inside the root included).
+    """
+
+    path: str
+    rel: str
+    dirs: tuple[str, ...]
+    files: tuple[str, ...]
+
+
+def inside(root_real: str, path: str) -> bool:
+    """True when ``path`` resolves to somewhere inside ``root_real`` (a resolved path)."""
+    try:
+        real = os.path.realpath(path)
+    except OSError:
+        return False
+    return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+def walk(root: str, *, skip_dirs: frozenset[str] = SKIP_DIRS) -> Iterator[Walked]:
+    """Visit ``root`` and every directory below it, top-down, once each."""
+    root_real = os.path.realpath(root)
+    seen: set[tuple[int, int]] = set()
+    stack = [root]
+    files_seen = 0
+    while stack:
+        path = stack.pop()
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        ident = (st.st_dev, st.st_ino)
+        if ident in seen:
+            continue
+        seen.add(ident)
+        try:
+            with os.scandir(path) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        dirs: list[str] = []
+        files: list[str] = []
+        for entry in entries:
+            try:
+                is_link = entry.is_symlink()
+                if is_link and not inside(root_real, entry.path):
+                    continue
+                if entry.is_dir():  # follows links that stay inside
+                    if entry.name not in skip_dirs:
+                        dirs.append(entry.name)
+                elif entry.is_file():
+                    files.append(entry.name)
+            except OSError:
+                continue
+        files_seen += len(files)
+        rel = os.path.relpath(path, root)
+        yield Walked(path, rel, tuple(dirs), tuple(files))
+        if files_seen > MAX_FILES:
+            return
+        stack.extend(os.path.join(path, d) for d in reversed(dirs))

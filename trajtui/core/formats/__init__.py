@@ -1,0 +1,1 @@
+"""The formats trajtui reads, each in its own module, and detection by content."""

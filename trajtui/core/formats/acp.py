@@ -1,0 +1,452 @@
+"""acp-harness / agent-eval-harness JSONL: capture, trials and summary files.
+
+Detection is by the keys of a record (never the file name): ``trajectory`` + ``timing`` is a
+capture record, ``trials`` + ``k`` a trials record, ``toolCalls`` + ``duration`` a summary
+record. Every version listed in shared/formats/REAL-WORLD-NOTES.md is read:
+
+* ``toolErrors`` (0.3+) or the legacy ``status: passed|failed|error|timeout`` (<=0.2);
+* ``expected`` or ``hint`` (0.4 renamed it); ``input`` as a string or a list of turns;
+* ``stepId`` stored or (normally) absent: step N of record ``ID`` is ``ID-step-N``;
+* step ``timestamp`` in ms relative to ``timing.start`` (an epoch value is made relative);
+* a tool call's pending and completed halves are paired; streamed chunks are kept as the
+  separate steps they are (views merge them, see :func:`trajtui.core.steps.merge_chunks`).
+
+Status words come from named fields, in this order: the legacy ``status``; the grader's
+``score.pass`` (``pass``/``fail``); ``metadata.timedOut`` (``timeout``); ``errors``
+(``error``, or ``timeout`` when the message says it timed out); otherwise ``done`` (the
+harness writes a record when the run has ended).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trajtui.core.formats.common import (
+    boolean,
+    fields,
+    integer,
+    mapping,
+    num,
+    sequence,
+    string,
+    text_of,
+)
+from trajtui.core.model import Attempt, Field, Kind, Outcome, Run, RunSummary, Step
+from trajtui.core.source import FormatInfo
+from trajtui.core.steps import pair_tool_calls
+from trajtui.core.text import flat, one_line
+
+CAPTURE = FormatInfo("acp-capture", "acp-harness capture")
+TRIALS = FormatInfo("acp-trials", "acp-harness trials")
+SUMMARY = FormatInfo("acp-summary", "acp-harness summary")
+
+_KINDS = {
+    "thought": Kind.THOUGHT,
+    "message": Kind.MESSAGE,
+    "tool_call": Kind.TOOL_CALL,
+    "plan": Kind.PLAN,
+}
+_TOOL_OUTCOME = {
+    "pending": Outcome.RUNNING,
+    "in_progress": Outcome.RUNNING,
+    "completed": Outcome.DONE,
+    "failed": Outcome.ERROR,
+}
+_LEGACY_STATUS = {
+    "passed": ("pass", Outcome.PASS),
+    "failed": ("fail", Outcome.FAIL),
+    "error": ("error", Outcome.ERROR),
+    "timeout": ("timeout", Outcome.TIMEOUT),
+}
+
+
+def classify(obj: Any) -> FormatInfo | None:
+    """Which acp-harness record ``obj`` is, by its keys; None when it is none of them."""
+    if not isinstance(obj, dict):
+        return None
+    if "trajectory" in obj and ("timing" in obj or "toolErrors" in obj or "status" in obj):
+        return CAPTURE
+    if "trials" in obj and "k" in obj:
+        return TRIALS
+    if "toolCalls" in obj and "duration" in obj:
+        return SUMMARY
+    return None
+
+
+def _offset(ts: Any, start: float | None) -> float | None:
+    t = num(ts)
+    if t is None:
+        return None
+    if start is not None and t > 1e11 and t >= start:  # an epoch timestamp
+        return t - start
+    return t
+
+
+def build_steps(trajectory: Any, ref_of: Any, start: float | None) -> tuple[Step, ...]:
+    """Steps of one trajectory array.
+
+    Args:
+        trajectory: The ``trajectory`` value as in the file (anything).
+        ref_of: Function from step number (1-based) to the step's reference.
+        start: ``timing.start``, to make epoch timestamps relative.
+    """
+    raw_steps = sequence(trajectory)
+    names: list[str | None] = []
+    statuses: list[str | None] = []
+    for s in raw_steps:
+        m = mapping(s)
+        is_tool = m.get("type") == "tool_call"
+        names.append((string(m.get("name")) or "") if is_tool else None)
+        statuses.append(string(m.get("status")) if is_tool else None)
+    pairs = pair_tool_calls(names, statuses)
+    steps: list[Step] = []
+    for pos, s in enumerate(raw_steps):
+        n = pos + 1
+        m = mapping(s)
+        type_ = string(m.get("type"))
+        kind = _KINDS.get(type_ or "", Kind.OTHER)
+        status = string(m.get("status"))
+        text: str | None = None
+        title: str
+        if not isinstance(s, dict):
+            title = f"(not an object: {type(s).__name__})"
+        elif kind in (Kind.MESSAGE, Kind.THOUGHT):
+            text = text_of(m.get("content"))
+            title = one_line(text) if text.strip() else "(empty)"
+        elif kind is Kind.TOOL_CALL:
+            title = one_line(string(m.get("name")) or "(unnamed tool)")
+        elif kind is Kind.PLAN:
+            entries = sequence(m.get("entries"))
+            first = one_line(text_of(mapping(entries[0]).get("content"))) if entries else ""
+            title = f"{len(entries)} entries" + (f": {first}" if first else "")
+        else:
+            title = one_line(type_ or "step")
+        pair = pairs.get(pos)
+        error = string(m.get("error"))
+        steps.append(
+            Step(
+                ref=ref_of(n),
+                number=n,
+                kind=kind,
+                title=title,
+                status=status,
+                outcome=_TOOL_OUTCOME.get(status or "", Outcome.NONE)
+                if kind is Kind.TOOL_CALL
+                else Outcome.NONE,
+                offset_ms=_offset(m.get("timestamp"), start),
+                duration_ms=num(m.get("duration")),
+                text=text,
+                markdown=kind in (Kind.MESSAGE, Kind.THOUGHT),
+                input=m.get("input"),
+                output=m.get("output"),
+                error=error,
+                pair=None if pair is None else pair + 1,
+                stored_id=string(m.get("stepId")),
+                fields=fields(
+                    m,
+                    (),
+                    skip=(
+                        "type",
+                        "content",
+                        "name",
+                        "status",
+                        "timestamp",
+                        "duration",
+                        "input",
+                        "output",
+                        "stepId",
+                        "error",
+                    ),
+                ),
+                raw=s,
+            )
+        )
+    return tuple(steps)
+
+
+def _failed(steps: tuple[Step, ...]) -> int:
+    return sum(1 for s in steps if s.kind is Kind.TOOL_CALL and s.outcome is Outcome.ERROR)
+
+
+def _capture_status(obj: dict[str, Any]) -> tuple[str, Outcome]:
+    legacy = string(obj.get("status"))
+    if legacy is not None:
+        return _LEGACY_STATUS.get(legacy, (legacy, Outcome.NONE))
+    passed = boolean(mapping(obj.get("score")).get("pass"))
+    if passed is not None:
+        return ("pass", Outcome.PASS) if passed else ("fail", Outcome.FAIL)
+    if mapping(obj.get("metadata")).get("timedOut") is True:
+        return "timeout", Outcome.TIMEOUT
+    errors = [e for e in sequence(obj.get("errors")) if e]
+    if errors:
+        if any("timed out" in str(e).lower() for e in errors):
+            return "timeout", Outcome.TIMEOUT
+        return "error", Outcome.ERROR
+    return "done", Outcome.DONE
+
+
+def _duration(timing: dict[str, Any]) -> float | None:
+    total = num(timing.get("total"))
+    if total is not None:
+        return total
+    start, end = num(timing.get("start")), num(timing.get("end"))
+    if start is not None and end is not None:
+        return end - start
+    return None
+
+
+class _Base:
+    key = "id"
+
+    def check(self, obj: dict[str, Any]) -> str | None:
+        return None
+
+
+class CaptureFormat(_Base):
+    """acp-harness ``capture`` output: one record per prompt with its full trajectory."""
+
+    info = CAPTURE
+
+    def check(self, obj: dict[str, Any]) -> str | None:
+        if "trajectory" not in obj:
+            return f'no "trajectory": not a capture record (keys: {", ".join(list(obj)[:6])})'
+        if not isinstance(obj["trajectory"], list):
+            return '"trajectory" is not an array'
+        return None
+
+    def _steps(self, obj: dict[str, Any], ref: str) -> tuple[Step, ...]:
+        start = num(mapping(obj.get("timing")).get("start"))
+        return build_steps(obj.get("trajectory"), lambda n: f"{ref}-step-{n}", start)
+
+    def summarize(self, obj: dict[str, Any], ref: str, index: int, line: int) -> RunSummary:
+        status, outcome = _capture_status(obj)
+        score = mapping(obj.get("score"))
+        trajectory = sequence(obj.get("trajectory"))
+        failed = sum(
+            1
+            for s in trajectory
+            if isinstance(s, dict) and s.get("type") == "tool_call" and s.get("status") == "failed"
+        )
+        return RunSummary(
+            ref=ref,
+            index=index,
+            format=CAPTURE.id,
+            status=status,
+            outcome=outcome,
+            steps=len(trajectory) if isinstance(obj.get("trajectory"), list) else None,
+            tool_errors=boolean(obj.get("toolErrors")),
+            failed_tool_calls=failed,
+            duration_ms=_duration(mapping(obj.get("timing"))),
+            score=num(score.get("score")),
+            score_label="score" if num(score.get("score")) is not None else None,
+            passed=boolean(score.get("pass")),
+            title=flat(text_of(obj.get("input"))),
+            line=line,
+        )
+
+    def build(self, obj: dict[str, Any], ref: str, index: int, line: int) -> Run:
+        return Run(
+            summary=self.summarize(obj, ref, index, line),
+            steps=self._steps(obj, ref),
+            fields=_run_fields(obj),
+            raw=obj,
+        )
+
+
+def _run_fields(obj: dict[str, Any]) -> tuple[Field, ...]:
+    return fields(
+        obj,
+        (
+            "input",
+            "expected",
+            "hint",
+            "output",
+            "errors",
+            "score",
+            "status",
+            "toolErrors",
+            "timing",
+            "metadata",
+        ),
+        skip=("id", "trajectory", "trials"),
+        markdown=("output",),
+    )
+
+
+class SummaryFormat(_Base):
+    """acp-harness ``summarize`` output: id, input, output, tool names and duration."""
+
+    info = SUMMARY
+
+    def _steps(self, obj: dict[str, Any], ref: str) -> tuple[Step, ...]:
+        return tuple(
+            Step(
+                ref=f"{ref}-step-{n}",
+                number=n,
+                kind=Kind.TOOL_CALL,
+                title=one_line(name if isinstance(name, str) else str(name)),
+                raw=name,
+            )
+            for n, name in enumerate(sequence(obj.get("toolCalls")), 1)
+        )
+
+    def summarize(self, obj: dict[str, Any], ref: str, index: int, line: int) -> RunSummary:
+        calls = obj.get("toolCalls")
+        return RunSummary(
+            ref=ref,
+            index=index,
+            format=SUMMARY.id,
+            status=None,
+            outcome=Outcome.NONE,
+            steps=len(calls) if isinstance(calls, list) else None,
+            duration_ms=num(obj.get("duration")),
+            title=flat(text_of(obj.get("input"))),
+            line=line,
+        )
+
+    def build(self, obj: dict[str, Any], ref: str, index: int, line: int) -> Run:
+        return Run(
+            summary=self.summarize(obj, ref, index, line),
+            steps=self._steps(obj, ref),
+            fields=fields(
+                obj,
+                ("input", "output", "toolCalls", "duration"),
+                skip=("id",),
+                markdown=("output",),
+            ),
+            raw=obj,
+        )
+
+
+def _trial_status(t: dict[str, Any]) -> tuple[str | None, Outcome]:
+    passed = boolean(t.get("pass"))
+    reasoning = string(t.get("reasoning")) or ""
+    errored = (
+        reasoning.startswith("Error") and not t.get("output") and not sequence(t.get("trajectory"))
+    )
+    if errored:
+        return "error", Outcome.ERROR
+    if passed is True:
+        return "pass", Outcome.PASS
+    if passed is False:
+        return "fail", Outcome.FAIL
+    return "done", Outcome.DONE
+
+
+class TrialsFormat(_Base):
+    """acp-harness ``trials`` output: k trials of one prompt, each with its trajectory."""
+
+    info = TRIALS
+
+    def check(self, obj: dict[str, Any]) -> str | None:
+        if not isinstance(obj.get("trials"), list):
+            return '"trials" is missing or not an array'
+        return None
+
+    def _numbers(self, trials: list[Any]) -> list[int]:
+        nums = [integer(mapping(t).get("trialNum")) for t in trials]
+        valid = [n for n in nums if n is not None]
+        if len(valid) == len(trials) and len(set(valid)) == len(valid):
+            return [n for n in nums if n is not None]
+        return list(range(1, len(trials) + 1))
+
+    def attempts(self, obj: dict[str, Any], ref: str) -> tuple[Attempt, ...]:
+        """The trials of a record."""
+        trials = sequence(obj.get("trials"))
+        out: list[Attempt] = []
+        for number, t in zip(self._numbers(trials), trials, strict=True):
+            m = mapping(t)
+            aref = f"{ref}/trial-{number}"
+            status, outcome = _trial_status(m)
+            steps = build_steps(m.get("trajectory"), lambda n, a=aref: f"{a}/step-{n}", None)
+            out.append(
+                Attempt(
+                    ref=aref,
+                    number=number,
+                    status=status,
+                    outcome=outcome,
+                    passed=boolean(m.get("pass")),
+                    score=num(m.get("score")),
+                    duration_ms=num(m.get("duration")),
+                    steps=steps,
+                    fields=fields(
+                        m,
+                        ("output", "pass", "score", "reasoning", "duration", "outcome"),
+                        skip=("trajectory",),
+                        markdown=("output",),
+                    ),
+                    raw=t,
+                )
+            )
+        return tuple(out)
+
+    def summarize(self, obj: dict[str, Any], ref: str, index: int, line: int) -> RunSummary:
+        trials = sequence(obj.get("trials"))
+        graded = [boolean(mapping(t).get("pass")) for t in trials]
+        passes = sum(1 for g in graded if g is True)
+        n_graded = sum(1 for g in graded if g is not None)
+        rate = num(obj.get("passRate"))
+        if rate is None and n_graded:
+            rate_known: float | None = passes / n_graded
+        else:
+            rate_known = rate
+        if rate_known is None:
+            status, outcome = "done", Outcome.DONE
+        elif rate_known >= 1:
+            status, outcome = "pass", Outcome.PASS
+        elif rate_known <= 0:
+            status, outcome = "fail", Outcome.FAIL
+        else:
+            status, outcome = "mixed", Outcome.PARTIAL
+        steps = 0
+        failed = 0
+        durations: list[float] = []
+        for t in trials:
+            m = mapping(t)
+            traj = sequence(m.get("trajectory"))
+            steps += len(traj)
+            failed += sum(
+                1
+                for s in traj
+                if isinstance(s, dict)
+                and s.get("type") == "tool_call"
+                and s.get("status") == "failed"
+            )
+            d = num(m.get("duration"))
+            if d is not None:
+                durations.append(d)
+        return RunSummary(
+            ref=ref,
+            index=index,
+            format=TRIALS.id,
+            status=status,
+            outcome=outcome,
+            steps=steps,
+            failed_tool_calls=failed,
+            duration_ms=sum(durations) if trials and len(durations) == len(trials) else None,
+            score=rate_known,
+            score_label="pass rate" if rate_known is not None else None,
+            attempts=len(trials),
+            passes=passes if n_graded else None,
+            title=flat(text_of(obj.get("input"))),
+            line=line,
+        )
+
+    def build(self, obj: dict[str, Any], ref: str, index: int, line: int) -> Run:
+        return Run(
+            summary=self.summarize(obj, ref, index, line),
+            attempts=self.attempts(obj, ref),
+            fields=fields(
+                obj,
+                ("input", "expected", "hint", "k", "passRate", "passAtK", "passExpK", "metadata"),
+                skip=("id", "trials"),
+            ),
+            raw=obj,
+        )
+
+
+FORMATS: dict[str, CaptureFormat | TrialsFormat | SummaryFormat] = {
+    CAPTURE.id: CaptureFormat(),
+    TRIALS.id: TrialsFormat(),
+    SUMMARY.id: SummaryFormat(),
+}

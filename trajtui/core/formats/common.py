@@ -1,0 +1,83 @@
+"""Small helpers shared by the format readers: typed access to untrusted JSON values."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from trajtui.core.model import Field
+
+
+def num(value: Any) -> float | None:
+    """``value`` when it is a finite JSON number (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def integer(value: Any) -> int | None:
+    """``value`` when it is a JSON integer (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value
+
+
+def boolean(value: Any) -> bool | None:
+    """``value`` when it is a JSON boolean, else None."""
+    return value if isinstance(value, bool) else None
+
+
+def string(value: Any) -> str | None:
+    """``value`` when it is a string, else None."""
+    return value if isinstance(value, str) else None
+
+
+def mapping(value: Any) -> dict[str, Any]:
+    """``value`` when it is an object, else an empty dict (for lookups only)."""
+    return value if isinstance(value, dict) else {}
+
+
+def sequence(value: Any) -> list[Any]:
+    """``value`` when it is an array, else an empty list (for iteration only)."""
+    return value if isinstance(value, list) else []
+
+
+def text_of(value: Any) -> str:
+    """A string for showing ``value`` in one place: strings as they are, the first string of
+    a list of strings (multi-turn input), anything else as compact JSON-ish text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        for item in value:
+            if isinstance(item, str) and item.strip():
+                return item
+        return ""
+    if value is None:
+        return ""
+    return str(value)
+
+
+def fields(
+    obj: dict[str, Any],
+    order: Iterable[str],
+    *,
+    skip: Iterable[str] = (),
+    markdown: Iterable[str] = (),
+) -> tuple[Field, ...]:
+    """Every key of ``obj`` as a :class:`Field`: the keys in ``order`` first, then the rest in
+    file order, except those in ``skip``. Nothing the file holds is left out silently."""
+    md = set(markdown)
+    skipped = set(skip)
+    out: list[Field] = []
+    seen: set[str] = set()
+    for key in order:
+        if key in obj and key not in skipped:
+            out.append(Field(key, obj[key], key in md))
+            seen.add(key)
+    for key, value in obj.items():
+        if key not in seen and key not in skipped:
+            out.append(Field(key, value, key in md))
+    return tuple(out)

@@ -1,0 +1,131 @@
+"""JSON decoding with orjson, tolerant fallbacks and one-line error messages.
+
+``loads`` never raises anything but :class:`JsonError`, whatever the bytes are: invalid
+UTF-8 is decoded with replacement characters (and reported), ``NaN``/``Infinity`` written by
+Python's ``json`` module are accepted (and reported), and nesting too deep for a parser
+becomes an error instead of a ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import json as _stdlib_json
+from typing import Any
+
+import orjson
+
+BOM = b"\xef\xbb\xbf"
+
+
+class JsonError(ValueError):
+    """Bytes that are not a JSON document. ``str(err)`` is a one-line message."""
+
+
+def _describe(err: Exception) -> str:
+    msg = getattr(err, "msg", None) or str(err)
+    msg = str(msg).split(": line ")[0].strip()
+    col = getattr(err, "colno", None)
+    pos = getattr(err, "pos", None)
+    low = msg.lower()
+    if "recursion" in low or "depth limit" in low:
+        return "invalid JSON: nested too deeply (over 1,024 levels)"
+    if "eof" in low or "end of data" in low:
+        return "invalid JSON: ends early (truncated?)"
+    where = f" at column {col}" if col else (f" at byte {pos}" if pos else "")
+    return f"invalid JSON{where}: {msg[:120]}"
+
+
+def loads(data: bytes | str) -> tuple[Any, str | None]:
+    """Decode one JSON document.
+
+    Args:
+        data: The raw bytes (or text) of one document, without a trailing newline.
+
+    Returns:
+        ``(value, warning)``: ``warning`` is None, or a one-line note about something that
+        was tolerated (invalid UTF-8 replaced, non-standard NaN/Infinity).
+
+    Raises:
+        JsonError: The data is not JSON; the message says why and where.
+    """
+    try:
+        return orjson.loads(data), None
+    except orjson.JSONDecodeError as err:
+        first_error: Exception = err
+    except RecursionError:
+        raise JsonError("invalid JSON: nested too deeply") from None
+    warning = None
+    text: str | None = None
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as uerr:
+            text = data.decode("utf-8", errors="replace")
+            warning = f"invalid UTF-8 at byte {uerr.start} (shown as \ufffd)"
+            try:
+                return orjson.loads(text), warning
+            except orjson.JSONDecodeError as err2:
+                first_error = err2
+            except RecursionError:
+                raise JsonError("invalid JSON: nested too deeply") from None
+    else:
+        text = data
+    msg = str(first_error)
+    # Python's json module writes NaN/Infinity, which orjson (rightly) rejects.
+    if any(tok in text for tok in ("NaN", "Infinity")) and "recursion" not in msg:
+        try:
+            value = _stdlib_json.loads(text)  # noqa: TID251 - the one tolerated fallback
+        except (ValueError, RecursionError):
+            pass
+        else:
+            note = "non-standard JSON number (NaN or Infinity)"
+            return value, f"{warning}; {note}" if warning else note
+    raise JsonError(_describe(first_error)) from None
+
+
+MAX_DEPTH = 200
+"""Deeper values are cut (with a visible marker) before they are rendered or re-encoded."""
+
+
+def clip_depth(value: Any, limit: int = MAX_DEPTH) -> Any:
+    """Copy of ``value`` with containers nested deeper than ``limit`` replaced by a marker.
+
+    Parsers accept thousands of levels; recursive renderers and encoders do not. Anything
+    that walks a value from a file calls this first (it is cheap for ordinary data).
+    """
+    if limit <= 0:
+        if isinstance(value, (dict, list)):
+            return f"\u2026 (nested deeper than {MAX_DEPTH} levels)"
+        return value
+    if isinstance(value, dict):
+        return {k: clip_depth(v, limit - 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clip_depth(v, limit - 1) for v in value]
+    return value
+
+
+def _default(obj: Any) -> Any:
+    return str(obj)
+
+
+def dumps_pretty(value: Any) -> str:
+    """Indented JSON text for display (non-ASCII kept, keys in file order)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2, default=_default).decode()
+    except (TypeError, orjson.JSONEncodeError, RecursionError):
+        clipped = clip_depth(value)
+        try:
+            return orjson.dumps(clipped, option=orjson.OPT_INDENT_2, default=_default).decode()
+        except (TypeError, orjson.JSONEncodeError, RecursionError):
+            return _stdlib_json.dumps(clipped, indent=2, ensure_ascii=False, default=str)
+
+
+def dumps_line(value: Any) -> str:
+    """Compact one-line JSON (for ``--json`` output, JSON Lines)."""
+    try:
+        return orjson.dumps(value, default=_default).decode()
+    except (TypeError, orjson.JSONEncodeError, RecursionError):
+        clipped = clip_depth(value)
+        try:
+            return orjson.dumps(clipped, default=_default).decode()
+        except (TypeError, orjson.JSONEncodeError, RecursionError):
+            return _stdlib_json.dumps(clipped, ensure_ascii=False, default=str, allow_nan=True)

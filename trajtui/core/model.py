@@ -1,0 +1,306 @@
+"""The model every format is read into: runs, attempts, steps and problems.
+
+All model objects are frozen dataclasses built by a format's reader from one parsed record
+or file. They keep the object as it is in the file (``raw``) next to the fields trajtui
+understands, so every number shown can be traced back to the file: a field the file does not
+have is ``None`` and is shown as absent, never as a default.
+
+Vocabulary:
+
+* A **Source** (see :mod:`trajtui.core.source`) is one opened thing: a JSONL file, a forecast
+  eval directory, an ultraplan log directory, a results tree. It has one format.
+* A **Run** is one record/task/plan/results file: the unit listed by ``trajtui ls``.
+* An **Attempt** is one trial of a run (acp-harness ``trials`` files have k of them).
+* A **Step** is one item of a timeline: a message, a thought, a tool call, a model call...
+* A **Problem** is something in the input that could not be read, or was read with a fix-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from trajtui.core.pool import MessagePool, SourceBoard
+
+
+class Kind(StrEnum):
+    """What a step is. The UI picks a glyph per kind."""
+
+    THOUGHT = "thought"
+    MESSAGE = "message"
+    TOOL_CALL = "tool_call"
+    PLAN = "plan"
+    MODEL_CALL = "model_call"
+    TASK = "task"
+    SAMPLE = "sample"
+    OTHER = "other"
+
+
+class Outcome(StrEnum):
+    """The category of a status word, for glyphs, colours, filters and counts.
+
+    The word itself (``Run.status``) is what the file says (or is derived from named file
+    fields); the outcome only groups words: ``LimitsExceeded`` and ``timeout`` are different
+    words, ``ERROR`` and ``TIMEOUT`` outcomes.
+    """
+
+    PASS = "pass"
+    FAIL = "fail"
+    PARTIAL = "partial"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    RUNNING = "running"
+    SKIPPED = "skipped"
+    DONE = "done"
+    NONE = "none"
+    """The file has no status for this object."""
+
+
+class Severity(StrEnum):
+    """How bad a problem is."""
+
+    ERROR = "error"
+    """The object could not be read; it is missing from the data shown."""
+    WARNING = "warning"
+    """The object was read, with a fix-up the user should know about."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong in an input file, reported as ``PATH:LINE: message``.
+
+    Attributes:
+        path: The file, as the user named it (or relative to the directory they opened).
+        line: 1-based line number, or None when the problem is about the whole file.
+        message: One line saying what is wrong.
+        severity: Whether data was lost (error) or fixed up (warning).
+        ref: The reference of the run the problem belongs to, when it has one.
+    """
+
+    path: str
+    line: int | None
+    message: str
+    severity: Severity = Severity.ERROR
+    ref: str | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One labelled value of a run, attempt or step, shown in headers and details.
+
+    Attributes:
+        label: What the value is (``input``, ``hint``, ``score``...).
+        value: The value as in the file (text, number, list or object).
+        markdown: The value is prose in Markdown (agent output), not plain text.
+    """
+
+    label: str
+    value: Any
+    markdown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One item of a run's timeline.
+
+    Attributes:
+        ref: The step's reference (``RUN-step-3``, ``RUN/trial-2/step-3``, ``RUN/step-3``).
+        number: 1-based position in its timeline.
+        kind: What the step is.
+        title: One line for the timeline (tool name, first line of text).
+        status: The status word from the file (``completed``, ``pending``), or None.
+        outcome: The category of ``status``.
+        offset_ms: Time since the start of the run, in ms, or None when unknown.
+        duration_ms: Duration from the file, in ms, or None.
+        text: The message or thought text, when the step has one.
+        markdown: ``text`` is Markdown.
+        input: Tool input (or the step's input messages), as in the file; None when absent.
+        output: Tool output, as in the file; None when absent.
+        error: An error message from the file, or None.
+        pair: The number of the step this one is paired with (a tool call's pending and
+            completed halves), or None.
+        stored_id: The ``stepId`` stored in the file, when there is one.
+        input_keys: Keys of the messages the model saw (forecast runs).
+        output_key: Key of the message the model produced (forecast runs).
+        fields: Extra labelled values (tokens, cost, verdict...).
+        raw: The step as it is in the file.
+    """
+
+    ref: str
+    number: int
+    kind: Kind
+    title: str
+    status: str | None = None
+    outcome: Outcome = Outcome.NONE
+    offset_ms: float | None = None
+    duration_ms: float | None = None
+    text: str | None = None
+    markdown: bool = False
+    input: Any = None
+    output: Any = None
+    error: str | None = None
+    pair: int | None = None
+    stored_id: str | None = None
+    input_keys: tuple[str, ...] = ()
+    output_key: str | None = None
+    fields: tuple[Field, ...] = ()
+    raw: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One trial of a run (acp-harness trials files).
+
+    Attributes:
+        ref: ``RUN/trial-T``.
+        number: T, the trial number (``trialNum`` in the file, else its position).
+        status: ``pass``/``fail``/``error`` derived from the trial's ``pass`` and
+            ``reasoning`` fields, or None when the trial was not graded.
+        outcome: The category of ``status``.
+        passed: The trial's ``pass`` field.
+        score: The trial's ``score`` field.
+        duration_ms: The trial's ``duration`` field.
+        steps: The trial's timeline.
+        fields: Output, reasoning and other values.
+        raw: The trial as in the file.
+    """
+
+    ref: str
+    number: int
+    status: str | None
+    outcome: Outcome
+    passed: bool | None
+    score: float | None
+    duration_ms: float | None
+    steps: tuple[Step, ...]
+    fields: tuple[Field, ...] = ()
+    raw: Any = None
+
+    @property
+    def failed_tool_calls(self) -> int:
+        """Tool-call steps whose status is ``failed``."""
+        return sum(1 for s in self.steps if s.kind is Kind.TOOL_CALL and s.outcome is Outcome.ERROR)
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """What the run list shows for one run: cheap to keep for every run of a big file.
+
+    Every attribute is read from the file or derived from named fields of it; None means
+    the file does not say.
+
+    Attributes:
+        ref: The run's reference (``websearch-17``, ``websearch-17#2``...).
+        index: Position of the run in its source.
+        format: Format id of the source (``acp-capture``...).
+        status: Status word.
+        outcome: Category of the status word.
+        steps: Number of steps (for trials: over all trials).
+        tool_errors: The file's own tool-error flag (``toolErrors``), when it has one.
+        failed_tool_calls: Tool-call steps with status ``failed``.
+        duration_ms: Run duration.
+        score: Score (grader score, pass rate, accuracy, Brier score...).
+        score_label: What ``score`` is (``score``, ``pass rate``, ``accuracy``, ``brier``).
+        passed: Pass/fail verdict from the file.
+        attempts: Number of trials/attempts.
+        passes: Number of passing trials.
+        cost: Cost in USD.
+        title: One line describing the run (first line of the input, the question...).
+        line: Line number in the file (JSONL sources).
+    """
+
+    ref: str
+    index: int
+    format: str
+    status: str | None
+    outcome: Outcome
+    steps: int | None = None
+    tool_errors: bool | None = None
+    failed_tool_calls: int | None = None
+    duration_ms: float | None = None
+    score: float | None = None
+    score_label: str | None = None
+    passed: bool | None = None
+    attempts: int | None = None
+    passes: int | None = None
+    cost: float | None = None
+    title: str = ""
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as a JSON object (``trajtui ls --json``)."""
+        return {
+            "ref": self.ref,
+            "format": self.format,
+            "status": self.status,
+            "outcome": self.outcome.value,
+            "steps": self.steps,
+            "tool_errors": self.tool_errors,
+            "failed_tool_calls": self.failed_tool_calls,
+            "duration_ms": self.duration_ms,
+            "score": self.score,
+            "score_label": self.score_label,
+            "pass": self.passed,
+            "attempts": self.attempts,
+            "passes": self.passes,
+            "cost": self.cost,
+            "title": self.title,
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A whole run: its summary, timeline, trials and everything else the file holds.
+
+    Attributes:
+        summary: The run-list row.
+        steps: The timeline (empty for trials files: see ``attempts``).
+        attempts: Trials, for formats that have them.
+        fields: Labelled values shown in the run's header and detail.
+        raw: The run's object as it is in the file.
+        pool: The message pool (forecast runs).
+        board: The source board (forecast runs).
+        problems: Problems found while reading this run.
+        path: The file the run was read from.
+    """
+
+    summary: RunSummary
+    steps: tuple[Step, ...] = ()
+    attempts: tuple[Attempt, ...] = ()
+    fields: tuple[Field, ...] = ()
+    raw: Any = None
+    pool: MessagePool | None = None
+    board: SourceBoard | None = None
+    problems: tuple[Problem, ...] = ()
+    path: str | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ref(self) -> str:
+        """The run's reference."""
+        return self.summary.ref
+
+    def timeline(self, attempt: int | None = None) -> tuple[Step, ...]:
+        """Steps of the run, or of trial ``attempt`` (1-based number) for trials files."""
+        if attempt is None:
+            if self.steps or not self.attempts:
+                return self.steps
+            return self.attempts[0].steps
+        for a in self.attempts:
+            if a.number == attempt:
+                return a.steps
+        return ()
+
+    def attempt(self, number: int) -> Attempt | None:
+        """The trial with this number, if there is one."""
+        for a in self.attempts:
+            if a.number == number:
+                return a
+        return None

@@ -1,0 +1,92 @@
+"""Parse records of an indexed JSONL file on demand, with a small LRU cache.
+
+A record is parsed only when something asks for it (the run list drawing a row, ``show``
+resolving a reference); the last few parsed records are kept so moving up and down a list
+does not parse the same record twice.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from trajtui.core.index import FileChanged, LineIndex
+from trajtui.core.jsonutil import JsonError, loads
+
+CACHE_SIZE = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One parsed record.
+
+    Attributes:
+        index: Position among the file's records.
+        line: 1-based line number.
+        value: The decoded JSON value, or None when ``error`` is set.
+        error: Why the record could not be decoded.
+        warning: Something tolerated while decoding (invalid UTF-8, NaN).
+        size: Size of the record in bytes.
+    """
+
+    index: int
+    line: int
+    value: Any
+    error: str | None
+    warning: str | None
+    size: int
+
+
+class JsonlReader:
+    """Decodes records of a :class:`LineIndex` lazily and keeps the last few.
+
+    Safe to call from several threads (the UI and a background summariser).
+    """
+
+    def __init__(self, index: LineIndex, cache_size: int = CACHE_SIZE) -> None:
+        self.index = index
+        self._cache: OrderedDict[int, Record] = OrderedDict()
+        self._size = cache_size
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        """Forget every cached record (after the file changed)."""
+        with self._lock:
+            self._cache.clear()
+
+    def raw(self, i: int) -> bytes:
+        """The bytes of record ``i`` as in the file."""
+        return self.index.read(i)
+
+    def record(self, i: int) -> Record:
+        """Record ``i``, decoded (from the cache when it was decoded recently).
+
+        Raises:
+            IndexError: No such record.
+        """
+        with self._lock:
+            rec = self._cache.get(i)
+            if rec is not None:
+                self._cache.move_to_end(i)
+                return rec
+        line = self.index.line_of(i)
+        try:
+            data = self.index.read(i)
+        except (OSError, FileChanged) as err:
+            rec = Record(i, line, None, f"cannot read record: {err}", None, 0)
+            return rec
+        try:
+            value, warning = loads(data)
+            rec = Record(i, line, value, None, warning, len(data))
+        except JsonError as err:
+            message = str(err)
+            if i == self.index.count - 1 and self.index.unterminated:
+                message = f"truncated last line (no newline: still being written?); {message}"
+            rec = Record(i, line, None, message, None, len(data))
+        with self._lock:
+            self._cache[i] = rec
+            if len(self._cache) > self._size:
+                self._cache.popitem(last=False)
+        return rec

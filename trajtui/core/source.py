@@ -1,0 +1,469 @@
+"""Sources: one opened file or directory, its format, its runs and its problems.
+
+A :class:`Source` is what the CLI and the UI hold. Its runs are *entries*: entry ``i`` is a
+:class:`~trajtui.core.model.RunSummary` (cheap, for lists) or a
+:class:`~trajtui.core.model.Problem` (a record that could not be read, shown as a marked
+row); :meth:`Source.run` loads the whole run. Big JSONL sources index themselves in
+:meth:`Source.scan`, a generator a thread drives; entries exist as soon as the scan passes
+them.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from trajtui.core.index import LineIndex, ScanProgress
+from trajtui.core.model import Problem, Run, RunSummary, Severity, Step
+from trajtui.core.reader import JsonlReader
+from trajtui.core.refs import DuplicateNamer, RefError, RefParts, nearby, readings
+
+
+@dataclass(frozen=True, slots=True)
+class FormatInfo:
+    """A format trajtui reads.
+
+    Attributes:
+        id: Stable id (``acp-capture``), used in ``--json`` output.
+        name: Human name (``acp-harness capture``).
+    """
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a reference resolved to.
+
+    Attributes:
+        source: The source holding it.
+        index: The run's entry index in the source.
+        ref: The canonical reference.
+        attempt: Trial number, when the reference names a trial or a step of one.
+        step: Step number.
+        message: Message key (forecast message pool).
+        board_source: Source id (forecast source board).
+        item: Sample id.
+    """
+
+    source: Source
+    index: int
+    ref: str
+    attempt: int | None = None
+    step: int | None = None
+    message: str | None = None
+    board_source: str | None = None
+    item: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """``run``, ``trial``, ``step``, ``message``, ``source`` or ``item``."""
+        if self.step is not None:
+            return "step"
+        if self.message is not None:
+            return "message"
+        if self.board_source is not None:
+            return "source"
+        if self.item is not None:
+            return "item"
+        if self.attempt is not None:
+            return "trial"
+        return "run"
+
+
+class LoadError(Exception):
+    """A run could not be loaded; ``problem`` says why and where."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+Entry = RunSummary | Problem
+
+
+class Source(ABC):
+    """One opened file or directory of one format.
+
+    Attributes:
+        path: The path as the user named it (or relative to the directory they opened).
+        format: The format.
+        label: Short name used to qualify references when several sources are open.
+    """
+
+    path: str
+    format: FormatInfo
+    label: str
+
+    def scan(self) -> Iterator[ScanProgress]:
+        """Do the source's reading work, yielding progress. Small sources finish at once."""
+        yield ScanProgress(1, 1, len(self), finished=True)
+
+    @property
+    def complete(self) -> bool:
+        """Every entry is known (the scan finished)."""
+        return True
+
+    def cancel(self) -> None:
+        """Stop a running scan."""
+
+    def close(self) -> None:
+        """Release files."""
+
+    @abstractmethod
+    def __len__(self) -> int:
+        """Entries known so far."""
+
+    @abstractmethod
+    def entry(self, i: int) -> Entry:
+        """Entry ``i``: a run summary or a problem row."""
+
+    @abstractmethod
+    def run(self, i: int) -> Run:
+        """Load run ``i`` whole.
+
+        Raises:
+            LoadError: Entry ``i`` is a problem, or the run can no longer be read.
+        """
+
+    @abstractmethod
+    def find(self, run_ref: str) -> int | None:
+        """Entry index of the run called ``run_ref``, among the entries known so far."""
+
+    @abstractmethod
+    def run_refs(self) -> list[str]:
+        """References of the runs known so far (for "did you mean")."""
+
+    @abstractmethod
+    def problems(self) -> list[Problem]:
+        """Problems found so far, in file order."""
+
+    def changed(self) -> str | None:
+        """How the data on disk changed since it was read, or None."""
+        return None
+
+    # -- references ----------------------------------------------------------------------
+
+    def resolve(self, ref: str) -> Target:
+        """Find what ``ref`` names.
+
+        Raises:
+            RefError: Nothing has that reference; the message names what exists nearby.
+        """
+        errors: list[str] = []
+        for parts in readings(ref):
+            index = self._run_index(parts)
+            if index is None:
+                continue
+            try:
+                return self._target(index, parts)
+            except RefError as err:
+                errors.append(str(err))
+        if errors:
+            raise RefError(errors[0])
+        stored = self.find_stored_step(ref)
+        if stored is not None:
+            return stored
+        raise RefError(self._no_run_message(ref))
+
+    def find_stored_step(self, ref: str) -> Target | None:
+        """A step whose id stored in the file is ``ref`` (formats that store step ids)."""
+        return None
+
+    def _run_index(self, parts: RefParts) -> int | None:
+        if parts.run is None:
+            return 0 if len(self) == 1 and isinstance(self.entry(0), RunSummary) else None
+        return self.find(parts.run)
+
+    def _no_run_message(self, ref: str) -> str:
+        near = nearby(ref, self.run_refs())
+        base = f"no run, trial or step called {ref!r}"
+        if near:
+            return f"{base}; nearby: {', '.join(near)}"
+        count = len(self)
+        return f"{base} ({count:,} runs)" if count else f"{base} (it has no runs)"
+
+    def _target(self, index: int, parts: RefParts) -> Target:
+        """Check the parts of a reference against run ``index`` and build the target."""
+        if (
+            parts.attempt is None
+            and parts.step is None
+            and parts.message is None
+            and parts.source is None
+            and parts.item is None
+        ):
+            entry = self.entry(index)
+            return Target(self, index, entry.ref if isinstance(entry, RunSummary) else str(index))
+        try:
+            run = self.run(index)
+        except LoadError as err:
+            raise RefError(str(err.problem)) from None
+        return target_in_run(self, index, run, parts)
+
+
+def target_in_run(source: Source, index: int, run: Run, parts: RefParts) -> Target:
+    """Resolve the parts of a reference below the run level (trial, step, message...)."""
+    if parts.attempt is not None:
+        attempt = run.attempt(parts.attempt)
+        if attempt is None:
+            have = ", ".join(a.ref for a in run.attempts[:3])
+            more = f" ... {run.attempts[-1].ref}" if len(run.attempts) > 3 else ""
+            what = (
+                f"it has {len(run.attempts)} trials: {have}{more}"
+                if run.attempts
+                else "it has no trials"
+            )
+            raise RefError(f"{run.ref} has no trial {parts.attempt}; {what}")
+        if parts.step is None:
+            return Target(source, index, attempt.ref, attempt=attempt.number)
+        step = _step(run.ref, attempt.steps, parts.step, attempt.ref)
+        return Target(source, index, step.ref, attempt=attempt.number, step=step.number)
+    if parts.step is not None:
+        if run.attempts and not run.steps:
+            first = run.attempts[0]
+            raise RefError(
+                f"{run.ref} is a trials record: name a trial's step, e.g. {first.ref}/step-{parts.step}"
+            )
+        step = _step(run.ref, run.steps, parts.step, run.ref)
+        return Target(source, index, step.ref, step=step.number)
+    if parts.message is not None:
+        pool = run.pool
+        if pool is None:
+            raise RefError(f"{run.ref} has no message pool (only forecast runs have one)")
+        if pool.get(parts.message) is None:
+            near = nearby(parts.message, pool.keys())
+            hint = f"; nearby: {', '.join(near)}" if near else ""
+            raise RefError(f"{run.ref} has no message {parts.message!r}{hint}")
+        return Target(source, index, f"{run.ref}/msg:{parts.message}", message=parts.message)
+    if parts.source is not None:
+        board = run.board
+        if board is None:
+            raise RefError(f"{run.ref} has no source board (only forecast runs have one)")
+        if board.source(parts.source) is None:
+            near = nearby(parts.source, board.source_ids())
+            hint = f"; nearby: {', '.join(near)}" if near else ""
+            raise RefError(f"{run.ref} has no source {parts.source!r}{hint}")
+        return Target(source, index, f"{run.ref}/src:{parts.source}", board_source=parts.source)
+    if parts.item is not None:
+        for step in run.steps:
+            if step.stored_id == parts.item:
+                return Target(source, index, step.ref, step=step.number)
+        raise RefError(f"{run.ref} has no item {parts.item!r}")
+    return Target(source, index, run.ref)
+
+
+def _step(run_ref: str, steps: tuple[Step, ...], number: int, owner: str) -> Step:
+    if 1 <= number <= len(steps):
+        return steps[number - 1]
+    if not steps:
+        raise RefError(f"{owner} has no steps")
+    raise RefError(
+        f"{owner} has no step {number}; it has {len(steps)} steps: {steps[0].ref} ... {steps[-1].ref}"
+    )
+
+
+class RecordFormat(Protocol):
+    """How a JSONL format turns one record into a run. Formats implement this."""
+
+    info: FormatInfo
+    key: str
+    """Top-level field that names a record (its id)."""
+
+    def summarize(self, obj: Any, ref: str, index: int, line: int) -> RunSummary:
+        """The run-list row of a record (``obj`` is a dict with the key)."""
+        ...
+
+    def build(self, obj: Any, ref: str, index: int, line: int) -> Run:
+        """The whole run of a record."""
+        ...
+
+    def check(self, obj: dict[str, Any]) -> str | None:
+        """A warning when a record lacks what this format's records have, else None."""
+        ...
+
+
+class JsonlSource(Source):
+    """A JSONL file whose records are runs, read through a :class:`LineIndex`."""
+
+    def __init__(self, path: str, fmt: RecordFormat, label: str | None = None) -> None:
+        """Open ``path`` for reading (nothing is read until :meth:`scan` runs).
+
+        Raises:
+            OSError: The file cannot be opened.
+        """
+        self.path = path
+        self.fmt = fmt
+        self.format = fmt.info
+        self.label = label or path
+        self.index = LineIndex(path, key=fmt.key)
+        self.reader = JsonlReader(self.index)
+        self._entries: dict[int, Entry] = {}
+        self._refs: list[str | None] = []
+        self._ref_map: dict[str, int] = {}
+        self._namer = DuplicateNamer()
+        self._lock = threading.Lock()
+        self._scan_problems: list[Problem] = []
+        self._entry_problems: dict[int, Problem] = {}
+
+    # -- scanning ------------------------------------------------------------------------
+
+    def scan(self) -> Iterator[ScanProgress]:
+        """Index the file (or what was appended since the last scan)."""
+        try:
+            for progress in self.index.scan():
+                self._name_new_records()
+                yield progress
+        finally:
+            self._name_new_records()
+
+    @property
+    def complete(self) -> bool:
+        return self.index.complete
+
+    def cancel(self) -> None:
+        self.index.cancel()
+
+    def close(self) -> None:
+        self.index.close()
+
+    def changed(self) -> str | None:
+        return self.index.stat_changed()
+
+    def _name_new_records(self) -> None:
+        """Give references to records the scan added (file order: ``#2`` for repeats)."""
+        with self._lock:
+            for i in range(len(self._refs), self.index.count):
+                key = self.index.keys[i]
+                if key is None:
+                    self._refs.append(None)
+                    continue
+                ref = self._namer.name(key)
+                self._refs.append(ref)
+                self._ref_map.setdefault(ref, i)
+
+    # -- entries -------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return min(len(self._refs), self.index.count)
+
+    def ref_of(self, i: int) -> str | None:
+        """Reference of record ``i`` (None when it has no id)."""
+        return self._refs[i]
+
+    def entry(self, i: int) -> Entry:
+        cached = self._entries.get(i)
+        if cached is not None:
+            return cached
+        entry: Entry
+        rec = self.reader.record(i)
+        ref = self._refs[i]
+        if rec.error is not None:
+            entry = self._problem(i, rec.line, rec.error)
+        elif not isinstance(rec.value, dict):
+            kind = type(rec.value).__name__
+            kind = {"list": "an array", "str": "a string", "NoneType": "null"}.get(
+                kind, f"a {kind}"
+            )
+            entry = self._problem(i, rec.line, f"expected a JSON object, found {kind}")
+        elif ref is None:
+            entry = self._problem(
+                i, rec.line, f'record has no "{self.fmt.key}" (keys: {_keys(rec.value)})'
+            )
+        else:
+            entry = self.fmt.summarize(rec.value, ref, i, rec.line)
+            warning = self.fmt.check(rec.value)
+            notes = [w for w in (rec.warning, warning) if w]
+            if notes:
+                self._entry_problems[i] = Problem(
+                    self.path, rec.line, "; ".join(notes), Severity.WARNING, ref
+                )
+        self._entries[i] = entry
+        return entry
+
+    def _problem(self, i: int, line: int, message: str) -> Problem:
+        problem = Problem(self.path, line, message, Severity.ERROR)
+        self._entry_problems[i] = problem
+        return problem
+
+    def summaries(self) -> Iterator[Entry]:
+        """Every entry known so far, in file order (decodes records not seen yet)."""
+        for i in range(len(self)):
+            yield self.entry(i)
+
+    def run(self, i: int) -> Run:
+        entry = self.entry(i)
+        if isinstance(entry, Problem):
+            raise LoadError(entry)
+        rec = self.reader.record(i)
+        if rec.error is not None:
+            raise LoadError(Problem(self.path, rec.line, rec.error))
+        run = self.fmt.build(rec.value, entry.ref, i, rec.line)
+        return run
+
+    def raw_bytes(self, i: int) -> bytes:
+        """The record's bytes as in the file."""
+        return self.reader.raw(i)
+
+    def find(self, run_ref: str) -> int | None:
+        return self._ref_map.get(run_ref)
+
+    def run_refs(self) -> list[str]:
+        return [r for r in self._refs if r is not None]
+
+    def problems(self) -> list[Problem]:
+        found: list[Problem] = []
+        if self.index.bom:
+            found.append(
+                Problem(
+                    self.path, 1, "UTF-8 byte-order mark at the start (ignored)", Severity.WARNING
+                )
+            )
+        found.extend(
+            Problem(self.path, n, "blank line (skipped)", Severity.WARNING)
+            for n in self.index.blank_lines
+        )
+        found.extend(self._entry_problems.values())
+        for i, message in list(self.index.bad.items()):
+            if i not in self._entry_problems:
+                found.append(Problem(self.path, self.index.line_of(i), message))
+        found.sort(key=lambda p: p.line or 0)
+        return found
+
+    def find_stored_step(self, ref: str) -> Target | None:
+        """Look through every record for a step whose stored ``stepId`` is ``ref``.
+
+        Only reached when ``ref`` is not a run or a synthesised step reference, so the
+        linear search costs nothing in the common case.
+        """
+        for i in range(len(self)):
+            if self._refs[i] is None:
+                continue
+            rec = self.reader.record(i)
+            if rec.error is not None or b"stepId" not in self.reader.raw(i):
+                continue
+            try:
+                run = self.run(i)
+            except LoadError:
+                continue
+            for attempt in run.attempts or (None,):
+                steps = run.steps if attempt is None else attempt.steps
+                for step in steps:
+                    if step.stored_id == ref:
+                        return Target(
+                            self,
+                            i,
+                            step.ref,
+                            attempt=None if attempt is None else attempt.number,
+                            step=step.number,
+                        )
+        return None
+
+
+def _keys(obj: dict[str, Any], limit: int = 6) -> str:
+    names = list(obj)[:limit]
+    more = ", ..." if len(obj) > limit else ""
+    return (", ".join(names) + more) if names else "none"

@@ -1,0 +1,173 @@
+"""Open what the user named: files and directories become sources, or problems.
+
+A :class:`Workspace` is everything one ``trajtui`` invocation opened. When it holds several
+sources, references are qualified with the source's label (``SOURCE::REF``) so that the same
+string names the same object on screen, in ``show``, in ``--goto`` and in exports.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from trajtui.core.detect import sniff
+from trajtui.core.formats import registry
+from trajtui.core.index import ScanProgress
+from trajtui.core.model import Problem
+from trajtui.core.refs import SOURCE_SEP, RefError, nearby, split_source
+from trajtui.core.source import Source, Target
+
+
+@dataclass
+class Workspace:
+    """The sources opened by one invocation.
+
+    Attributes:
+        sources: Every source found, in the order the paths were given and found.
+        problems: Paths that could not be opened or hold nothing trajtui reads.
+        ignored: Files looked at in directories and not recognised, with why
+            (``ls --verbose`` lists them; they are not problems).
+    """
+
+    sources: list[Source] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Close every source."""
+        for source in self.sources:
+            source.close()
+
+    @property
+    def qualified(self) -> bool:
+        """References carry their source's label (several sources are open)."""
+        return len(self.sources) > 1
+
+    def ref(self, source: Source, ref: str) -> str:
+        """The reference shown for ``ref`` of ``source`` (qualified when needed)."""
+        return f"{source.label}{SOURCE_SEP}{ref}" if self.qualified else ref
+
+    def scan(self) -> Iterator[tuple[Source, ScanProgress]]:
+        """Scan every source in turn, yielding progress."""
+        for source in self.sources:
+            for progress in source.scan():
+                yield source, progress
+
+    def cancel(self) -> None:
+        """Stop every running scan."""
+        for source in self.sources:
+            source.cancel()
+
+    def resolve(self, ref: str) -> Target:
+        """Find what ``ref`` names, in any source.
+
+        Raises:
+            RefError: Nothing has that reference, or several sources do (the message lists
+                the qualified references to choose from).
+        """
+        label, rest = split_source(ref)
+        if label is not None:
+            for source in self.sources:
+                if source.label == label:
+                    return source.resolve(rest)
+            labels = [s.label for s in self.sources]
+            near = nearby(label, labels)
+            hint = f"; open sources include: {', '.join(near or labels[:5])}" if labels else ""
+            raise RefError(f"no source called {label!r}{hint}")
+        if not self.sources:
+            raise RefError("nothing is open")
+        if len(self.sources) == 1:
+            return self.sources[0].resolve(ref)
+        found: list[Target] = []
+        errors: list[str] = []
+        for source in self.sources:
+            try:
+                found.append(source.resolve(ref))
+            except RefError as err:
+                errors.append(str(err))
+        if len(found) == 1:
+            return found[0]
+        if found:
+            choices = ", ".join(self.ref(t.source, t.ref) for t in found[:6])
+            raise RefError(f"{ref!r} is in {len(found)} sources; name one: {choices}")
+        all_refs = [self.ref(s, r) for s in self.sources for r in s.run_refs()]
+        near = nearby(ref, all_refs)
+        hint = f"; nearby: {', '.join(near)}" if near else ""
+        raise RefError(f"nothing called {ref!r} in {len(self.sources)} sources{hint}")
+
+
+def _os_message(err: OSError) -> str:
+    if err.errno == errno.ENOENT:
+        return "no such file or directory"
+    if err.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if err.errno == errno.EISDIR:
+        return "is a directory"
+    if err.errno == errno.ELOOP:
+        return "too many levels of symbolic links"
+    return err.strerror or str(err)
+
+
+def open_file(path: str, label: str | None = None) -> tuple[Source | None, str | None]:
+    """Open one file as a source.
+
+    Returns:
+        ``(source, None)``, or ``(None, reason)`` when the file is not a format trajtui reads
+        (or cannot be read).
+    """
+    try:
+        sniffed = sniff(path)
+    except OSError as err:
+        return None, _os_message(err)
+    return registry.open_file(path, sniffed, label)
+
+
+def short_labels(paths: Sequence[str]) -> list[str]:
+    """The shortest trailing part of each path that tells it apart from the others
+    (``a/x/results.jsonl``, ``b/x/results.jsonl`` -> ``a/x/results.jsonl``,
+    ``b/x/results.jsonl``; ``a/one.jsonl``, ``a/two.jsonl`` -> ``one.jsonl``, ``two.jsonl``)."""
+    parts = [os.path.normpath(p).split(os.sep) for p in paths]
+    labels = []
+    for mine in parts:
+        for k in range(1, len(mine) + 1):
+            tail = mine[-k:]
+            if sum(1 for other in parts if other[-k:] == tail) == 1:
+                labels.append("/".join(tail))
+                break
+        else:
+            labels.append("/".join(mine))
+    return labels
+
+
+def open_paths(paths: Sequence[str]) -> Workspace:
+    """Open each path (file or directory) and collect sources and problems."""
+    ws = Workspace()
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError as err:
+            ws.problems.append(Problem(path, None, _os_message(err)))
+            continue
+        if os.path.isdir(path):
+            found, ignored, problems = registry.open_dir(path)
+            ws.sources.extend(found)
+            ws.ignored.extend(ignored)
+            ws.problems.extend(problems)
+            if not found and not problems:
+                ws.problems.append(
+                    Problem(path, None, "no trajectories or eval results found in this directory")
+                )
+            continue
+        if not os.path.isfile(path) and st is not None:
+            ws.problems.append(Problem(path, None, "not a regular file"))
+            continue
+        source, reason = open_file(path, label=path)
+        if source is None:
+            ws.problems.append(Problem(path, None, reason or "not a format trajtui reads"))
+        else:
+            ws.sources.append(source)
+    for source, label in zip(ws.sources, short_labels([s.path for s in ws.sources]), strict=True):
+        source.label = label
+    return ws

@@ -1,0 +1,325 @@
+"""Rich renderables for one run, trial or step: used by ``trajtui show`` and the TUI.
+
+Every string from a file goes through :func:`~trajtui.core.text.visible` and into a
+``Text`` (or ``Markdown`` with hyperlinks off, or ``Syntax`` of JSON we encoded ourselves):
+never into markup, so ``[bold]`` and ``[@click=app.quit]`` stay text and escape sequences
+are drawn as symbols.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.markdown import Markdown
+from rich.padding import Padding
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from trajtui.core.jsonutil import dumps_pretty
+from trajtui.core.model import Attempt, Field, Kind, Outcome, Run, RunSummary, Step
+from trajtui.core.text import one_line, visible
+from trajtui.render import fmt
+
+OUTCOME_STYLE: dict[Outcome, str] = {
+    Outcome.PASS: "green",
+    Outcome.FAIL: "red",
+    Outcome.PARTIAL: "yellow",
+    Outcome.ERROR: "bold red",
+    Outcome.TIMEOUT: "magenta",
+    Outcome.RUNNING: "cyan",
+    Outcome.SKIPPED: "dim",
+    Outcome.DONE: "",
+    Outcome.NONE: "dim",
+}
+
+LABEL_STYLE = "bold"
+DIM = "dim"
+
+
+def status_text(word: str | None, outcome: Outcome) -> Text:
+    """``✓ pass`` in the outcome's colour (the glyph and word carry it without colour)."""
+    return Text(
+        fmt.status(visible(word, keep_newlines=False) if word else None, outcome),
+        style=OUTCOME_STYLE[outcome],
+    )
+
+
+def score_text(summary: RunSummary) -> str:
+    """The score column: ``3/5`` for trials, the score otherwise."""
+    if summary.passes is not None and summary.attempts:
+        return f"{summary.passes}/{summary.attempts}"
+    return fmt.number(summary.score) if summary.score is not None else fmt.ABSENT
+
+
+def tool_errors_text(summary: RunSummary) -> str:
+    """The tool-errors column: failed tool calls, or the file's flag when none failed."""
+    failed = summary.failed_tool_calls
+    if failed:
+        return str(failed)
+    if summary.tool_errors is True:
+        return "yes"
+    if failed is not None or summary.tool_errors is False:
+        return "0"
+    return fmt.ABSENT
+
+
+def value_text(value: Any) -> str:
+    """A one-line rendering of a scalar or small value."""
+    if isinstance(value, str):
+        return visible(value, keep_newlines=False)
+    if isinstance(value, bool) or value is None:
+        return "null" if value is None else str(value).lower()
+    if isinstance(value, (int, float)):
+        return fmt.number(value, digits=4)
+    return visible(one_line(dumps_pretty(value).replace("\n", " "), limit=160))
+
+
+def _is_short(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\n" not in value and len(value) <= 100
+    if isinstance(value, (list, dict)):
+        return not value
+    return True
+
+
+def json_block(value: Any, *, max_lines: int | None = None) -> RenderableType:
+    """Pretty, highlighted JSON of ``value`` (cut to ``max_lines`` with a note)."""
+    text = visible(dumps_pretty(value))
+    note = None
+    if max_lines is not None:
+        lines = text.split("\n")
+        if len(lines) > max_lines:
+            note = f"… {len(lines) - max_lines:,} more lines"
+            text = "\n".join(lines[:max_lines])
+    syntax = Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+    if note:
+        return Group(syntax, Text(note, style=DIM))
+    return syntax
+
+
+def prose(text: str, *, markdown: bool, max_lines: int | None = None) -> RenderableType:
+    """Text from a file: Markdown (hyperlinks off) or plain, control characters shown."""
+    safe = visible(text)
+    note = None
+    if max_lines is not None:
+        lines = safe.split("\n")
+        if len(lines) > max_lines:
+            note = f"… {len(lines) - max_lines:,} more lines"
+            safe = "\n".join(lines[:max_lines])
+    body: RenderableType
+    if markdown:
+        body = Markdown(safe, hyperlinks=False, code_theme="ansi_dark")
+    else:
+        body = Text(safe)
+    if note:
+        return Group(body, Text(note, style=DIM))
+    return body
+
+
+def field_block(field: Field, *, max_lines: int | None = None) -> RenderableType:
+    """A labelled value: one line when short, a labelled block otherwise."""
+    label = Text(visible(field.label, keep_newlines=False), style=LABEL_STYLE)
+    value = field.value
+    if _is_short(value):
+        return Text.assemble(label, "  ", value_text(value) if value != "" else Text('""', DIM))
+    if isinstance(value, str):
+        body = prose(value, markdown=field.markdown, max_lines=max_lines)
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        body = Group(*(Text.assemble((f"[{i}] ", DIM), visible(v)) for i, v in enumerate(value, 1)))
+    else:
+        body = json_block(value, max_lines=max_lines)
+    return Group(label, Padding(body, (0, 0, 0, 2)))
+
+
+def facts_line(pairs: Iterable[tuple[str, str]]) -> Text:
+    """``label value · label value`` on one line."""
+    out = Text()
+    first = True
+    for label, value in pairs:
+        if not first:
+            out.append("  ·  ", style=DIM)
+        first = False
+        out.append(label + " ", style=DIM)
+        out.append(value)
+    return out
+
+
+def summary_facts(summary: RunSummary) -> list[tuple[str, str]]:
+    """The facts of a run summary that the file has."""
+    facts: list[tuple[str, str]] = [("status", fmt.status(summary.status, summary.outcome))]
+    if summary.steps is not None:
+        facts.append(("steps", fmt.count(summary.steps)))
+    if summary.attempts is not None:
+        facts.append(("trials", fmt.count(summary.attempts)))
+    if summary.score is not None:
+        facts.append((summary.score_label or "score", score_text(summary)))
+    if summary.failed_tool_calls or summary.tool_errors is not None:
+        facts.append(("tool errors", tool_errors_text(summary)))
+    if summary.duration_ms is not None:
+        facts.append(("duration", fmt.duration(summary.duration_ms)))
+    if summary.cost is not None:
+        facts.append(("cost", fmt.cost(summary.cost)))
+    if summary.line is not None:
+        facts.append(("line", fmt.count(summary.line)))
+    return facts
+
+
+def step_preview(step: Step) -> str:
+    """What follows a step's title in a timeline line (tool input, for tool calls)."""
+    if step.kind is Kind.TOOL_CALL and step.input is not None:
+        value = step.input
+        return value_text(value) if not isinstance(value, str) else one_line(value)
+    return ""
+
+
+def timeline_line(step: Step, ref_width: int = 0) -> Text:
+    """One line of a timeline, for ``show`` of a run."""
+    line = Text()
+    line.append(f"{step.number:>4} ", style=DIM)
+    line.append(fmt.KIND_GLYPH[step.kind] + " ")
+    line.append(f"{fmt.KIND_LABEL[step.kind]:<8}", style=DIM)
+    line.append(visible(step.title, keep_newlines=False))
+    preview = step_preview(step)
+    if preview:
+        line.append("  " + preview, style=DIM)
+    if step.pair is not None:
+        verb = "completes" if step.outcome is not Outcome.RUNNING else "completed by"
+        line.append(f"  ({verb} {step.pair})", style=DIM)
+    if step.status:
+        line.append("  " + fmt.status(step.status, step.outcome), style=OUTCOME_STYLE[step.outcome])
+    if step.offset_ms is not None:
+        line.append("  " + fmt.offset(step.offset_ms), style=DIM)
+    if step.duration_ms is not None:
+        line.append("  " + fmt.duration(step.duration_ms))
+    return line
+
+
+def steps_heading(steps: Sequence[Step]) -> Text:
+    """``steps (11)  websearch-17-step-1 … websearch-17-step-11``: the count and the refs."""
+    text = Text(f"steps ({len(steps)})", style=LABEL_STYLE)
+    if steps:
+        last = f" … {steps[-1].ref}" if len(steps) > 1 else ""
+        text.append(f"  {steps[0].ref}{last}", style=DIM)
+    return text
+
+
+def render_fields(fields: Sequence[Field], *, max_lines: int | None = None) -> list[RenderableType]:
+    """Every field, in order."""
+    return [field_block(f, max_lines=max_lines) for f in fields]
+
+
+def render_run(run: Run, ref: str) -> RenderableType:
+    """A whole run: facts, fields, then its timeline (or its trials)."""
+    parts: list[RenderableType] = [
+        Text(ref, style="bold reverse"),
+        facts_line(summary_facts(run.summary)),
+        Text(),
+        *render_fields(run.fields),
+    ]
+    if run.attempts:
+        parts.append(Text())
+        parts.append(Text(f"trials ({len(run.attempts)})", style=LABEL_STYLE))
+        table = Table.grid(padding=(0, 2))
+        for a in run.attempts:
+            table.add_row(
+                Text(a.ref),
+                status_text(a.status, a.outcome),
+                Text(fmt.number(a.score) if a.score is not None else fmt.ABSENT),
+                Text(f"{len(a.steps)} steps"),
+                Text(fmt.duration(a.duration_ms)),
+            )
+        parts.append(Padding(table, (0, 0, 0, 2)))
+    if run.steps:
+        parts.append(Text())
+        parts.append(steps_heading(run.steps))
+        parts.extend(timeline_line(s) for s in run.steps)
+    return Group(*parts)
+
+
+def render_attempt(run: Run, attempt: Attempt, ref: str) -> RenderableType:
+    """One trial: its facts, fields and timeline."""
+    facts = [("status", fmt.status(attempt.status, attempt.outcome))]
+    if attempt.score is not None:
+        facts.append(("score", fmt.number(attempt.score)))
+    facts.append(("steps", fmt.count(len(attempt.steps))))
+    if attempt.duration_ms is not None:
+        facts.append(("duration", fmt.duration(attempt.duration_ms)))
+    parts: list[RenderableType] = [
+        Text(ref, style="bold reverse"),
+        facts_line(facts),
+        Text(),
+        *render_fields(attempt.fields),
+    ]
+    if attempt.steps:
+        parts.append(Text())
+        parts.append(steps_heading(attempt.steps))
+        parts.extend(timeline_line(s) for s in attempt.steps)
+    return Group(*parts)
+
+
+def step_heading(step: Step) -> list[tuple[str, str]]:
+    """Facts of a step for its header line."""
+    facts = [("kind", fmt.KIND_LABEL[step.kind])]
+    if step.status:
+        facts.append(("status", fmt.status(step.status, step.outcome)))
+    if step.offset_ms is not None:
+        facts.append(("at", fmt.offset(step.offset_ms)))
+    if step.duration_ms is not None:
+        facts.append(("duration", fmt.duration(step.duration_ms)))
+    if step.stored_id:
+        facts.append(("stepId", visible(step.stored_id, keep_newlines=False)))
+    return facts
+
+
+def step_sections(
+    step: Step, steps: Sequence[Step], *, max_lines: int | None = None
+) -> list[RenderableType]:
+    """The body of a step: its text, input, output, error, pairing and other fields."""
+    parts: list[RenderableType] = []
+    if step.pair is not None and 1 <= step.pair <= len(steps):
+        other = steps[step.pair - 1]
+        verb = "completes" if step.outcome is not Outcome.RUNNING else "completed by"
+        parts.append(
+            Text.assemble(
+                (f"{verb} ", DIM),
+                other.ref,
+                (f"  ({visible(other.title, keep_newlines=False)}", DIM),
+                (f", {other.status})" if other.status else ")", DIM),
+            )
+        )
+    if step.text is not None:
+        parts.append(Text("text", style=LABEL_STYLE))
+        if step.text:
+            parts.append(
+                Padding(prose(step.text, markdown=step.markdown, max_lines=max_lines), (0, 0, 0, 2))
+            )
+        else:
+            parts.append(Padding(Text('"" (empty)', style=DIM), (0, 0, 0, 2)))
+    for label, value in (("input", step.input), ("output", step.output)):
+        if value is None:
+            continue
+        parts.append(Text(label, style=LABEL_STYLE))
+        if isinstance(value, str):
+            body = prose(value, markdown=False, max_lines=max_lines)
+        else:
+            body = json_block(value, max_lines=max_lines)
+        parts.append(Padding(body, (0, 0, 0, 2)))
+    if step.error:
+        parts.append(Text("error", style="bold red"))
+        parts.append(Padding(Text(visible(step.error)), (0, 0, 0, 2)))
+    parts.extend(render_fields(step.fields, max_lines=max_lines))
+    return parts
+
+
+def render_step(step: Step, steps: Sequence[Step]) -> RenderableType:
+    """One step whole, for ``show``."""
+    title = Text.assemble(
+        (step.ref, "bold reverse"),
+        "  ",
+        fmt.KIND_GLYPH[step.kind] + " ",
+        visible(step.title, keep_newlines=False),
+    )
+    return Group(title, facts_line(step_heading(step)), Text(), *step_sections(step, steps))
