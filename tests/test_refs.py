@@ -75,7 +75,11 @@ def test_several_sources_qualify_references(tmp_path: Path) -> None:
 def test_labels_are_the_shortest_distinct_tails() -> None:
     from trajtui.core.workspace import short_labels
 
-    assert short_labels(["r/a/x.jsonl", "r/b/x.jsonl", "r/b/y.jsonl"]) == ["a/x.jsonl", "b/x.jsonl", "y.jsonl"]
+    assert short_labels(["r/a/x.jsonl", "r/b/x.jsonl", "r/b/y.jsonl"]) == [
+        "a/x.jsonl",
+        "b/x.jsonl",
+        "y.jsonl",
+    ]
 
 
 def test_readings_are_ordered_plain_first() -> None:

@@ -35,20 +35,21 @@ CANDIDATE_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml", ".md", ".lo
 MAX_FILES = 200_000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Walked:
     """One directory visited by :func:`walk`.
 
     Attributes:
         path: The directory, as reached from the root (not resolved).
         rel: Its path relative to the root (``.`` for the root).
-        dirs: Names of its subdirectories that will be visited.
+        dirs: Names of its subdirectories that will be visited; a caller may empty this
+            list (before asking for the next directory) to not descend (as ``os.walk``).
         files: Names of its regular files (links inside the root included).
     """
 
     path: str
     rel: str
-    dirs: tuple[str, ...]
+    dirs: list[str]
     files: tuple[str, ...]
 
 
@@ -98,7 +99,8 @@ def walk(root: str, *, skip_dirs: frozenset[str] = SKIP_DIRS) -> Iterator[Walked
                 continue
         files_seen += len(files)
         rel = os.path.relpath(path, root)
-        yield Walked(path, rel, tuple(dirs), tuple(files))
+        place = Walked(path, rel, dirs, tuple(files))
+        yield place
         if files_seen > MAX_FILES:
             return
-        stack.extend(os.path.join(path, d) for d in reversed(dirs))
+        stack.extend(os.path.join(path, d) for d in reversed(place.dirs))

@@ -10,10 +10,12 @@ them.
 
 from __future__ import annotations
 
+import os
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from trajtui.core.index import LineIndex, ScanProgress
@@ -145,6 +147,10 @@ class Source(ABC):
     def changed(self) -> str | None:
         """How the data on disk changed since it was read, or None."""
         return None
+
+    def refresh(self) -> Iterator[ScanProgress]:
+        """Read the source again after :meth:`changed` said it moved on."""
+        yield from self.scan()
 
     # -- references ----------------------------------------------------------------------
 
@@ -467,3 +473,143 @@ def _keys(obj: dict[str, Any], limit: int = 6) -> str:
     names = list(obj)[:limit]
     more = ", ..." if len(obj) > limit else ""
     return (", ".join(names) + more) if names else "none"
+
+
+RunLoader = Callable[[str], Run]
+"""Builds a run whole, given the reference it was listed under."""
+
+
+class StaticSource(Source):
+    """A source whose runs are listed by reading a few small files (directories, JSON
+    documents, YAML logs), as opposed to indexing one big file.
+
+    Subclasses implement :meth:`_load`, a generator that calls :meth:`add_run` and
+    :meth:`add_problem` as it reads and yields progress; it runs inside :meth:`scan` (a
+    thread in the TUI), so opening stays instant. Runs are built whole only when asked
+    for, through the loader given to :meth:`add_run`, and the last few are cached.
+
+    Every file read should be passed to :meth:`watch`, so :meth:`changed` can tell when
+    the data on disk moved on.
+    """
+
+    RUN_CACHE = 8
+
+    def __init__(self, path: str, fmt: FormatInfo, label: str | None = None) -> None:
+        self.path = path
+        self.format = fmt
+        self.label = label or path
+        self._entries: list[Entry] = []
+        self._loaders: list[RunLoader | None] = []
+        self._ref_map: dict[str, int] = {}
+        self._namer = DuplicateNamer()
+        self._problems: list[Problem] = []
+        self._loaded = False
+        self._watched: dict[str, tuple[int, int, int] | None] = {}
+        self._runs: OrderedDict[int, Run] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- for subclasses ------------------------------------------------------------------
+
+    def _load(self) -> Iterator[ScanProgress]:
+        """Read what lists the runs; call :meth:`add_run`/:meth:`add_problem`."""
+        raise NotImplementedError
+
+    def add_run(self, summary: RunSummary, loader: RunLoader) -> RunSummary:
+        """List a run. Its ref is made unique (``#2``...) and its index set; returns the
+        summary as listed."""
+        ref = self._namer.name(summary.ref)
+        i = len(self._entries)
+        listed = replace(summary, ref=ref, index=i)
+        self._loaders.append(loader)
+        self._entries.append(listed)
+        self._ref_map.setdefault(ref, i)
+        return listed
+
+    def add_problem(self, problem: Problem, *, row: bool = False) -> None:
+        """Report a problem; with ``row`` it is also listed among the runs (a run that is
+        listed somewhere but could not be read, for example)."""
+        self._problems.append(problem)
+        if row:
+            self._entries.append(problem)
+            self._loaders.append(None)
+
+    def watch(self, path: str) -> None:
+        """Remember a file's identity and size, for :meth:`changed`."""
+        self._watched[path] = _identity(path)
+
+    # -- Source --------------------------------------------------------------------------
+
+    def scan(self) -> Iterator[ScanProgress]:
+        if self._loaded:
+            yield ScanProgress(1, 1, len(self._entries), finished=True)
+            return
+        yield from self._load()
+        self._loaded = True
+        yield ScanProgress(1, 1, len(self._entries), finished=True)
+
+    def refresh(self) -> Iterator[ScanProgress]:
+        """Forget everything and read the source again."""
+        self._entries, self._loaders, self._ref_map = [], [], {}
+        self._namer = DuplicateNamer()
+        self._problems = []
+        self._watched = {}
+        self._runs.clear()
+        self._loaded = False
+        yield from self.scan()
+
+    @property
+    def complete(self) -> bool:
+        return self._loaded
+
+    def changed(self) -> str | None:
+        for path, ident in list(self._watched.items()):
+            now = _identity(path)
+            if now != ident:
+                return "deleted" if now is None else "changed"
+        return None
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def entry(self, i: int) -> Entry:
+        return self._entries[i]
+
+    def run(self, i: int) -> Run:
+        entry = self._entries[i]
+        if isinstance(entry, Problem):
+            raise LoadError(entry)
+        with self._lock:
+            cached = self._runs.get(i)
+            if cached is not None:
+                self._runs.move_to_end(i)
+                return cached
+        loader = self._loaders[i]
+        assert loader is not None
+        try:
+            run = loader(entry.ref)
+        except OSError as err:
+            raise LoadError(
+                Problem(self.path, None, f"cannot read {entry.ref}: {err.strerror or err}")
+            ) from None
+        with self._lock:
+            self._runs[i] = run
+            if len(self._runs) > self.RUN_CACHE:
+                self._runs.popitem(last=False)
+        return run
+
+    def find(self, run_ref: str) -> int | None:
+        return self._ref_map.get(run_ref)
+
+    def run_refs(self) -> list[str]:
+        return [e.ref for e in self._entries if isinstance(e, RunSummary)]
+
+    def problems(self) -> list[Problem]:
+        return list(self._problems)
+
+
+def _identity(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
