@@ -291,3 +291,19 @@ def test_kinds_and_titles(tmp_path: Path) -> None:
     assert steps[1].title == "1 entries: Search"
     assert steps[2].input == {"file_path": "src/main.tf"}
     assert steps[4].title.startswith("(not an object")
+
+
+def test_a_record_still_being_written_is_read_again_when_it_is_finished(tmp_path: Path) -> None:
+    import json
+
+    p = tmp_path / "live.jsonl"
+    p.write_text(json.dumps(capture("a")) + "\n" + json.dumps(capture("b"))[:40])
+    source = open_one(p)
+    assert isinstance(source.entry(1), Problem)
+    with p.open("a") as f:
+        f.write(json.dumps(capture("b"))[40:] + "\n" + json.dumps(capture("c")) + "\n")
+    assert source.changed() == "appended"
+    for _ in source.scan():
+        pass
+    assert [source.entry(i).ref for i in range(len(source))] == ["a", "b", "c"]
+    assert source.resolve("b-step-1").index == 1

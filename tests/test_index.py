@@ -119,3 +119,21 @@ def test_first_record_is_usable_before_the_scan_ends(
     next(gen)
     assert not ix.complete
     assert json.loads(ix.read(0))["id"] == "r0"
+
+
+def test_long_lines_blank_runs_and_late_keys_across_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index_mod, "CHUNK", 64)
+    lines = [
+        json.dumps({"input": "x" * 500, "id": "late-key"}),
+        " " * 200,
+        json.dumps({"id": "short"}),
+        json.dumps({"id": "long", "pad": "y" * 300}) + "\r",
+    ]
+    p = tmp_path / "a.jsonl"
+    p.write_text("\n".join(lines) + "\n" + json.dumps({"id": "tail", "pad": "z" * 200}))
+    ix = LineIndex(p)
+    scan_all(ix)
+    assert ix.keys == ["late-key", "short", "long", "tail"]
+    assert ix.blank_lines == [2]
+    assert ix.read(2).endswith(b'y"}')
+    assert ix.unterminated and ix.line_of(3) == 5

@@ -59,6 +59,8 @@ def iter_lines(path: str, max_lines: int = MAX_PROBE_LINES) -> Iterator[bytes]:
                     return
                 chunk = os.pread(fd, max(HEAD_BYTES, len(buf)), pos)
                 if not chunk:
+                    if first and buf.startswith(BOM):
+                        buf = buf[3:]
                     if buf.strip():
                         yield buf.rstrip(b"\r")
                     return

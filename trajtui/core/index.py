@@ -78,6 +78,7 @@ class LineIndex:
         blank_lines: Line numbers of blank lines.
         bad: Record index -> message, for records found to be broken while scanning.
         bom: The file starts with a UTF-8 byte-order mark.
+        has_step_ids: Some record stores a ``stepId`` (seen while scanning).
         size: Size of the file at the last scan.
         complete: The last scan reached the end of the file.
         unterminated: The last record had no newline at the end of the scan.
@@ -100,13 +101,16 @@ class LineIndex:
         self.size = st.st_size
         self._key = key
         self._key_re = _key_pattern(key) if key else None
+        quoted = b'"' + key.encode() + b'"' if key else b""
+        self._key_prefixes = (b"{" + quoted + b':"', b"{" + quoted + b': "') if key else ()
         self.starts = array("Q")
         self.ends = array("Q")
-        self.lines = array("Q")
+        self.lines = array("L")
         self.keys: list[str | None] = []
         self.blank_lines: list[int] = []
         self.bad: dict[int, str] = {}
         self.bom = False
+        self.has_step_ids = False
         self.count = 0
         self.complete = False
         self.unterminated = False
@@ -199,9 +203,7 @@ class LineIndex:
         self.unterminated = False
 
     def _scan_to(self, size: int, progress_every: float) -> Iterator[ScanProgress]:
-        pos = self._pos
-        pieces: list[bytes] = []  # bytes of a line not finished yet
-        buf_at = pos  # file offset of the first byte in pieces
+        pos = self._pos  # start of the first line not indexed yet
         last_yield = time.monotonic()
         first = True
         while pos < size:
@@ -211,74 +213,151 @@ class LineIndex:
             if not chunk:  # truncated under us: index what we have
                 size = pos
                 break
-            pos += len(chunk)
-            if chunk.find(b"\n") < 0:
-                pieces.append(chunk)
-                continue
-            buf = b"".join([*pieces, chunk]) if pieces else chunk
-            consumed = self._lines_in(buf, buf_at)
-            buf_at += consumed
-            pieces = [buf[consumed:]] if consumed < len(buf) else []
+            if not self.has_step_ids and b'"stepId"' in chunk:
+                self.has_step_ids = True
+            consumed = self._lines_in(chunk, pos)
+            if consumed == 0:
+                # No newline in a whole chunk: a long line (or the unfinished last one).
+                end = self._find_newline(pos + len(chunk), size)
+                if end is None:  # no newline before the end: the unfinished last line
+                    self._pos = pos
+                    break
+                self._add_long_line(chunk, pos, end)
+                consumed = end + 1 - pos
+            pos += consumed
+            self._pos = pos
             now = time.monotonic()
             if first or now - last_yield >= progress_every:
                 first = False
                 last_yield = now
-                yield ScanProgress(buf_at, size, self.count)
-        tail = b"".join(pieces)
-        if tail.strip(_WS):
+                yield ScanProgress(pos, size, self.count)
+        if pos < size:
             # A last line without a newline: a truncated record or one still being
             # written. It is indexed, and scanned again by the next refresh.
-            self._add_line(tail, 0, len(tail), buf_at, terminated=False)
+            self._add_tail(pos, size)
         self.complete = True
         yield ScanProgress(size, size, self.count, finished=True)
 
+    def _find_newline(self, pos: int, size: int) -> int | None:
+        """Offset of the next newline at or after ``pos``, reading ahead in chunks."""
+        while pos < size:
+            if self._cancel.is_set():
+                return None
+            chunk = os.pread(self._fd, min(CHUNK, size - pos), pos)
+            if not chunk:
+                return None
+            if not self.has_step_ids and b'"stepId"' in chunk:
+                self.has_step_ids = True
+            nl = chunk.find(b"\n")
+            if nl >= 0:
+                return pos + nl
+            pos += len(chunk)
+        return None
+
+    def _add_long_line(self, head: bytes, start: int, end: int) -> None:
+        """Index a line longer than a chunk, from its first bytes and its end offset."""
+        self._line += 1
+        content = 3 if start == 0 and head.startswith(BOM) else 0
+        if content:
+            self.bom = True
+        stop = end
+        last = os.pread(self._fd, 1, end - 1)
+        if last == b"\r":
+            stop -= 1
+        if not head[content:].strip(_WS) and not os.pread(self._fd, stop - start, start).strip(_WS):
+            self.blank_lines.append(self._line)
+            return
+        self._record(head, content, min(len(head), stop - start), start + content, stop, self._line)
+
+    def _add_tail(self, pos: int, size: int) -> None:
+        """Index the last line, which has no newline (yet)."""
+        data = os.pread(self._fd, min(size - pos, CHUNK), pos)
+        if not data.strip(_WS):
+            return
+        self._line += 1
+        content = 3 if pos == 0 and data.startswith(BOM) else 0
+        if content:
+            self.bom = True
+        stop = size
+        if size - pos <= len(data) and data.endswith(b"\r"):
+            stop -= 1
+        self._record(data, content, min(len(data), stop - pos), pos + content, stop, self._line)
+        self.unterminated = True
+
     def _lines_in(self, buf: bytes, buf_at: int) -> int:
-        """Index every complete line in ``buf``; return the bytes consumed."""
-        start = 0
+        """Index every complete line in ``buf`` (at file offset ``buf_at``); return the
+        bytes consumed (up to and including the last newline).
+
+        This is the hot loop of indexing: the common record (``{"id":"..."`` first) is
+        handled inline, everything else goes through :meth:`_record`.
+        """
         find = buf.find
+        startswith = buf.startswith
+        starts, ends, lines, keys = self.starts.append, self.ends.append, self.lines.append, self.keys.append
+        blank = self.blank_lines
+        prefixes = self._key_prefixes
+        start = 0
+        line = self._line
+        count = self.count
         while True:
             nl = find(b"\n", start)
             if nl < 0:
-                return start
-            self._add_line(buf, start, nl, buf_at, terminated=True)
-            start = nl + 1
-            self._pos = buf_at + start
-
-    def _add_line(self, buf: bytes, start: int, end: int, buf_at: int, *, terminated: bool) -> None:
-        self._line += 1
-        line_no = self._line
-        if line_no == 1 and buf.startswith(BOM, start):
-            self.bom = True
-            content_start = start + 3
-        else:
-            content_start = start
-        stop = end
-        if stop > content_start and buf[stop - 1] == 0x0D:  # CRLF
-            stop -= 1
-        # Blank line? (only whitespace)
-        probe = content_start
-        while probe < stop and buf[probe] in _WS:
-            probe += 1
-            if probe - content_start > 64:
                 break
-        if probe >= stop:
-            self.blank_lines.append(line_no)
-            return
+            line += 1
+            content = start
+            if buf_at == 0 and start == 0 and startswith(BOM):
+                self.bom = True
+                content = 3
+            stop = nl - 1 if nl > content and buf[nl - 1] == 0x0D else nl
+            if content >= stop or (buf[content] != 0x7B and not buf[content:stop].strip(_WS)):
+                blank.append(line)
+                start = nl + 1
+                continue
+            key = None
+            for prefix in prefixes:
+                if startswith(prefix, content):
+                    begin = content + len(prefix)
+                    quote = find(b'"', begin, stop)
+                    if quote > 0 and find(b"\\", begin, quote) < 0:
+                        try:
+                            key = buf[begin:quote].decode("utf-8")
+                        except UnicodeDecodeError:
+                            key = None
+                    break
+            if key is None:
+                self.count = count
+                self._line = line
+                self._record(buf, content, stop, buf_at + content, buf_at + stop, line)
+                count = self.count
+            else:
+                starts(buf_at + content)
+                ends(buf_at + stop)
+                lines(line)
+                keys(key)
+                count += 1
+            start = nl + 1
+        self.count = count
+        self._line = line
+        return start
+
+    def _record(self, buf: bytes, start: int, stop: int, file_start: int, file_stop: int, line: int) -> None:
+        """Add one record: ``buf[start:stop]`` holds (at least the head of) its bytes."""
         i = self.count
-        self.starts.append(buf_at + content_start)
-        self.ends.append(buf_at + stop)
-        self.lines.append(line_no)
-        key, bad = self._key_of(buf, content_start, stop)
+        self.starts.append(file_start)
+        self.ends.append(file_stop)
+        self.lines.append(line)
+        key, bad = self._key_of(buf, start, stop, file_start, file_stop)
         self.keys.append(key)
         if bad is not None:
             self.bad[i] = bad
-        if not terminated:
-            self.unterminated = True
         self.count = i + 1
 
-    def _key_of(self, buf: bytes, start: int, stop: int) -> tuple[str | None, str | None]:
+    def _key_of(
+        self, buf: bytes, start: int, stop: int, file_start: int, file_stop: int
+    ) -> tuple[str | None, str | None]:
         """The record's key, read from its first bytes when it is the first field, else by
-        parsing the record. Returns ``(key, problem)``."""
+        parsing the record (read whole from the file when ``buf`` holds only its head).
+        Returns ``(key, problem)``."""
         if self._key_re is None:
             return None, None
         m = self._key_re.match(buf, start, min(stop, start + KEY_HEAD))
@@ -296,8 +375,11 @@ class LineIndex:
             except JsonError:
                 return None, None
             return (value if isinstance(value, str) else None), None
+        data = buf[start:stop]
+        if len(data) < file_stop - file_start:
+            data = os.pread(self._fd, file_stop - file_start, file_start)
         try:
-            value, _ = loads(buf[start:stop])
+            value, _ = loads(data)
         except JsonError as err:
             return None, str(err)
         if isinstance(value, dict):

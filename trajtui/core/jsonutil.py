@@ -129,3 +129,42 @@ def dumps_line(value: Any) -> str:
             return orjson.dumps(clipped, default=_default).decode()
         except (TypeError, orjson.JSONEncodeError, RecursionError):
             return _stdlib_json.dumps(clipped, ensure_ascii=False, default=str, allow_nan=True)
+
+
+def clip_value(
+    value: Any, *, max_items: int = 200, max_chars: int = 4000, depth: int = 40
+) -> tuple[Any, bool]:
+    """A bounded copy of ``value`` for a folded view: long strings cut, long arrays and
+    objects cut (with a marker saying how much is left out). Returns ``(copy, clipped)``.
+
+    Folded views of a 60 MB record stay cheap: nothing is encoded or laid out beyond what
+    can be shown.
+    """
+    clipped = False
+
+    def walk(v: Any, level: int) -> Any:
+        nonlocal clipped
+        if isinstance(v, str):
+            if len(v) > max_chars:
+                clipped = True
+                return v[:max_chars] + f"\u2026 ({len(v) - max_chars:,} more characters)"
+            return v
+        if level >= depth and isinstance(v, (dict, list)):
+            clipped = True
+            return "\u2026 (nested deeper)"
+        if isinstance(v, list):
+            out = [walk(x, level + 1) for x in v[:max_items]]
+            if len(v) > max_items:
+                clipped = True
+                out.append(f"\u2026 ({len(v) - max_items:,} more items)")
+            return out
+        if isinstance(v, dict):
+            items = list(v.items())
+            out_d = {k: walk(x, level + 1) for k, x in items[:max_items]}
+            if len(items) > max_items:
+                clipped = True
+                out_d["\u2026"] = f"({len(items) - max_items:,} more keys)"
+            return out_d
+        return v
+
+    return walk(value, 0), clipped

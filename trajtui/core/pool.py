@@ -219,17 +219,35 @@ class SourceBoard:
         self._entries: list[BoardEntry] | None = None
 
     def source_ids(self) -> list[str]:
-        """Every source id, in file order."""
-        return list(self._sources)
+        """Every source id, in file order: those of ``sources``, then ids only the board
+        knows (``info.board`` of versions up to 0.1.5, whose entries embed their source)."""
+        ids = list(self._sources)
+        known = set(ids)
+        for entry in self.entries:
+            if entry.source_id is not None and entry.source_id not in known:
+                ids.append(entry.source_id)
+                known.add(entry.source_id)
+        return ids
 
     def source(self, sid: str) -> dict[str, Any] | None:
-        """The source with this id (an object), or None."""
+        """The source with this id (an object), or None.
+
+        Looked up in ``sources``; failing that, the embedded ``source`` of the first board
+        entry whose ``source_id`` is ``sid`` (older runs have no ``sources`` at all).
+        """
         value = self._sources.get(sid)
-        return value if isinstance(value, dict) else None
+        if isinstance(value, dict):
+            return value
+        for entry in self.entries:
+            if entry.source_id == sid and entry.fallback is not None:
+                return entry.fallback
+        return None
 
     def raw_source(self, sid: str) -> Any:
-        """The source as in the file."""
-        return self._sources.get(sid)
+        """The source as in the file (the board entry's embedded one for older runs)."""
+        if sid in self._sources:
+            return self._sources[sid]
+        return self.source(sid)
 
     @property
     def entries(self) -> list[BoardEntry]:

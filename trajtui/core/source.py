@@ -121,8 +121,12 @@ class Source(ABC):
         """Entries known so far."""
 
     @abstractmethod
-    def entry(self, i: int) -> Entry:
-        """Entry ``i``: a run summary or a problem row."""
+    def entry(self, i: int, *, keep: bool = True) -> Entry:
+        """Entry ``i``: a run summary or a problem row (``keep``: remember it)."""
+
+    def peek(self, i: int) -> Entry | None:
+        """Entry ``i`` if it is already known, without reading anything (for drawing)."""
+        return self.entry(i)
 
     @abstractmethod
     def run(self, i: int) -> Run:
@@ -308,9 +312,11 @@ class JsonlSource(Source):
         self.index = LineIndex(path, key=fmt.key)
         self.reader = JsonlReader(self.index)
         self._entries: dict[int, Entry] = {}
-        self._refs: list[str | None] = []
-        self._ref_map: dict[str, int] = {}
-        self._namer = DuplicateNamer()
+        self._named = 0  # records named so far
+        self._ref_map: dict[str, int] = {}  # ref -> record index
+        self._dup_refs: dict[int, str] = {}  # record index -> ref, for repeated keys only
+        self._dup_next: dict[str, int] = {}  # key -> next "#n" to try
+        self._runs: OrderedDict[int, Run] = OrderedDict()
         self._lock = threading.Lock()
         self._scan_problems: list[Problem] = []
         self._entry_problems: dict[int, Problem] = {}
@@ -319,6 +325,8 @@ class JsonlSource(Source):
 
     def scan(self) -> Iterator[ScanProgress]:
         """Index the file (or what was appended since the last scan)."""
+        if self.index.unterminated:
+            self._forget_last()
         try:
             for progress in self.index.scan():
                 self._name_new_records()
@@ -339,34 +347,72 @@ class JsonlSource(Source):
     def changed(self) -> str | None:
         return self.index.stat_changed()
 
-    def _name_new_records(self) -> None:
-        """Give references to records the scan added (file order: ``#2`` for repeats)."""
+    def _forget_last(self) -> None:
+        """Forget the last record: it had no newline, and the scan reads it again."""
         with self._lock:
-            for i in range(len(self._refs), self.index.count):
-                key = self.index.keys[i]
+            i = self.index.count - 1
+            if i < 0 or i >= self._named:
+                return
+            ref = self.ref_of(i)
+            if ref is not None and self._ref_map.get(ref) == i:
+                del self._ref_map[ref]
+            self._dup_refs.pop(i, None)
+            self._entries.pop(i, None)
+            self._entry_problems.pop(i, None)
+            self._runs.pop(i, None)
+            self.reader.clear()
+            self._named = i
+
+    def _name_new_records(self) -> None:
+        """Give references to records the scan added (file order: ``#2`` for repeats).
+
+        A record's reference is its key unless the key was seen before; only those
+        repeats are stored separately, so naming a million records costs one dict.
+        """
+        with self._lock:
+            keys, ref_map = self.index.keys, self._ref_map
+            for i in range(self._named, self.index.count):
+                key = keys[i]
                 if key is None:
-                    self._refs.append(None)
                     continue
-                ref = self._namer.name(key)
-                self._refs.append(ref)
-                self._ref_map.setdefault(ref, i)
+                if key not in ref_map:
+                    ref_map[key] = i
+                    continue
+                n = self._dup_next.get(key, 2)
+                while f"{key}#{n}" in ref_map:
+                    n += 1
+                ref = f"{key}#{n}"
+                self._dup_next[key] = n + 1
+                ref_map[ref] = i
+                self._dup_refs[i] = ref
+            self._named = self.index.count
 
     # -- entries -------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return min(len(self._refs), self.index.count)
+        return min(self._named, self.index.count)
 
     def ref_of(self, i: int) -> str | None:
         """Reference of record ``i`` (None when it has no id)."""
-        return self._refs[i]
+        return self._dup_refs.get(i) or self.index.keys[i]
 
-    def entry(self, i: int) -> Entry:
+    def peek(self, i: int) -> Entry | None:
+        return self._entries.get(i)
+
+    def entry(self, i: int, *, keep: bool = True) -> Entry:
+        """Entry ``i`` (decoding its record unless it is known already).
+
+        Args:
+            i: The record's index.
+            keep: Remember the summary (the TUI sorts and counts them); a one-pass reader
+                such as ``ls`` passes False so memory stays flat on huge files.
+        """
         cached = self._entries.get(i)
         if cached is not None:
             return cached
         entry: Entry
         rec = self.reader.record(i)
-        ref = self._refs[i]
+        ref = self.ref_of(i)
         if rec.error is not None:
             entry = self._problem(i, rec.line, rec.error)
         elif not isinstance(rec.value, dict):
@@ -387,7 +433,8 @@ class JsonlSource(Source):
                 self._entry_problems[i] = Problem(
                     self.path, rec.line, "; ".join(notes), Severity.WARNING, ref
                 )
-        self._entries[i] = entry
+        if keep or isinstance(entry, Problem):
+            self._entries[i] = entry
         return entry
 
     def _problem(self, i: int, line: int, message: str) -> Problem:
@@ -404,10 +451,19 @@ class JsonlSource(Source):
         entry = self.entry(i)
         if isinstance(entry, Problem):
             raise LoadError(entry)
+        with self._lock:
+            cached = self._runs.get(i)
+            if cached is not None:
+                self._runs.move_to_end(i)
+                return cached
         rec = self.reader.record(i)
         if rec.error is not None:
             raise LoadError(Problem(self.path, rec.line, rec.error))
         run = self.fmt.build(rec.value, entry.ref, i, rec.line)
+        with self._lock:
+            self._runs[i] = run
+            if len(self._runs) > 4:
+                self._runs.popitem(last=False)
         return run
 
     def raw_bytes(self, i: int) -> bytes:
@@ -418,7 +474,7 @@ class JsonlSource(Source):
         return self._ref_map.get(run_ref)
 
     def run_refs(self) -> list[str]:
-        return [r for r in self._refs if r is not None]
+        return list(self._ref_map)
 
     def problems(self) -> list[Problem]:
         found: list[Problem] = []
@@ -445,11 +501,10 @@ class JsonlSource(Source):
         Only reached when ``ref`` is not a run or a synthesised step reference, so the
         linear search costs nothing in the common case.
         """
+        if not self.index.has_step_ids:
+            return None
         for i in range(len(self)):
-            if self._refs[i] is None:
-                continue
-            rec = self.reader.record(i)
-            if rec.error is not None or b"stepId" not in self.reader.raw(i):
+            if self.ref_of(i) is None or b'"stepId"' not in self.reader.raw(i):
                 continue
             try:
                 run = self.run(i)
@@ -571,7 +626,7 @@ class StaticSource(Source):
     def __len__(self) -> int:
         return len(self._entries)
 
-    def entry(self, i: int) -> Entry:
+    def entry(self, i: int, *, keep: bool = True) -> Entry:
         return self._entries[i]
 
     def run(self, i: int) -> Run:

@@ -18,7 +18,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from trajtui.core.jsonutil import dumps_pretty
+from trajtui.core.jsonutil import clip_value, dumps_line, dumps_pretty
 from trajtui.core.model import Attempt, Field, Kind, Outcome, Run, RunSummary, Step
 from trajtui.core.text import one_line, visible
 from trajtui.render import fmt
@@ -74,7 +74,8 @@ def value_text(value: Any) -> str:
         return "null" if value is None else str(value).lower()
     if isinstance(value, (int, float)):
         return fmt.number(value, digits=4)
-    return visible(one_line(dumps_pretty(value).replace("\n", " "), limit=160))
+    clipped, _ = clip_value(value, max_items=8, max_chars=160)
+    return one_line(dumps_line(clipped), limit=160)
 
 
 def _is_short(value: Any) -> bool:
@@ -85,14 +86,21 @@ def _is_short(value: Any) -> bool:
     return True
 
 
+FOLD_NOTE = "… folded: o shows it all, e opens it in $PAGER"
+
+
 def json_block(value: Any, *, max_lines: int | None = None) -> RenderableType:
     """Pretty, highlighted JSON of ``value`` (cut to ``max_lines`` with a note)."""
-    text = visible(dumps_pretty(value))
     note = None
+    if max_lines is not None:
+        value, clipped = clip_value(value, max_items=max_lines * 2, max_chars=max_lines * 400)
+        if clipped:
+            note = FOLD_NOTE
+    text = visible(dumps_pretty(value))
     if max_lines is not None:
         lines = text.split("\n")
         if len(lines) > max_lines:
-            note = f"… {len(lines) - max_lines:,} more lines"
+            note = f"… {len(lines) - max_lines:,} more lines folded: o shows them, e opens $PAGER"
             text = "\n".join(lines[:max_lines])
     syntax = Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
     if note:
@@ -102,12 +110,21 @@ def json_block(value: Any, *, max_lines: int | None = None) -> RenderableType:
 
 def prose(text: str, *, markdown: bool, max_lines: int | None = None) -> RenderableType:
     """Text from a file: Markdown (hyperlinks off) or plain, control characters shown."""
-    safe = visible(text)
     note = None
+    cut = max_lines is not None and len(text) > max_lines * 400
+    if cut:
+        text = text[: max_lines * 400]  # type: ignore[operator]
+        note = FOLD_NOTE
+    safe = visible(text)
     if max_lines is not None:
         lines = safe.split("\n")
         if len(lines) > max_lines:
-            note = f"… {len(lines) - max_lines:,} more lines"
+            more = (
+                FOLD_NOTE
+                if cut
+                else f"… {len(lines) - max_lines:,} more lines folded: o shows them, e opens $PAGER"
+            )
+            note = more
             safe = "\n".join(lines[:max_lines])
     body: RenderableType
     if markdown:

@@ -1,0 +1,1 @@
+"""Benchmarks on generated big files (``make bench``); not collected by pytest."""

@@ -1,0 +1,420 @@
+"""Benchmark trajtui's core on a big generated acp-harness capture file (``make bench``).
+
+Generates a capture JSONL (1 GB by default) in a temporary directory (``$TMPDIR``), then
+measures, each as the median of several runs, every run in a fresh subprocess:
+
+* time to the first record: ``open_paths`` -> scan started -> ``source.entry(0)`` is a
+  RunSummary;
+* time to a full index: ``open_paths`` -> the scan has reached the end of the file;
+* resolving a step of the last record (``bench-NNNNNN-step-7``), cold: ``open_paths`` ->
+  ``trajtui.cli.resolve_streaming`` (what ``trajtui show`` does, so it includes indexing the
+  whole file) -> ``source.run(i)`` -> the step; and warm: with the index already complete,
+  ``workspace.resolve`` -> ``source.run(i)`` -> the step;
+* peak private memory of each of those: RssAnon from /proc/self/status (file pages of the
+  page cache or of an mmap are not counted), sampled every few ms by a thread.
+
+The page cache is warm (the file was just written); one extra run of each kind is made after
+dropping the file's pages with ``posix_fadvise(POSIX_FADV_DONTNEED)``.
+
+Usage::
+
+    python -m tests.bench.run_bench [--size-mb 1024] [--runs 3]
+
+Not part of ``make test``: nothing here is named ``test_*``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.bench.capture_gen import Generated, write_capture
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_EVERY = 0.002
+STEP = 7
+MB = 1024 * 1024
+
+# -- in the measured subprocess ------------------------------------------------------------
+
+
+def rss_anon_kb() -> int:
+    """This process's private resident memory (RssAnon), in kB."""
+    with open("/proc/self/status", "rb") as f:
+        for line in f:
+            if line.startswith(b"RssAnon:"):
+                return int(line.split()[1])
+    raise RuntimeError("no RssAnon in /proc/self/status (Linux only)")
+
+
+class PeakSampler:
+    """Samples RssAnon every ``interval`` seconds in a thread and keeps the peak."""
+
+    def __init__(self, interval: float = SAMPLE_EVERY) -> None:
+        self.interval = interval
+        self.peak_kb = rss_anon_kb()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.sample()
+
+    def sample(self) -> int:
+        """Take one sample now; return the peak so far."""
+        self.peak_kb = max(self.peak_kb, rss_anon_kb())
+        return self.peak_kb
+
+    def __enter__(self) -> PeakSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+
+
+@dataclass
+class Clock:
+    """One measurement: seconds from its start, and the memory peak while it ran."""
+
+    started: float = field(default_factory=time.perf_counter)
+
+    def lap(self, sampler: PeakSampler) -> dict[str, float]:
+        """Seconds since the start and the peak RssAnon (kB) so far."""
+        return {"s": time.perf_counter() - self.started, "peak_kb": sampler.sample()}
+
+
+def _step_of(source: Any, target: Any, ref: str) -> Any:
+    """Load the target's run and return its step (checked, so a wrong resolve fails)."""
+    run = source.run(target.index)
+    step = run.steps[target.step - 1]
+    if step.ref != ref or target.index != len(source) - 1:
+        raise RuntimeError(f"resolved {ref} to {step.ref} in run {target.index}")
+    return step
+
+
+def measure_index(path: str, ref: str) -> dict[str, Any]:
+    """First record, full index and a warm resolve, in this process."""
+    from trajtui.core.model import RunSummary
+    from trajtui.core.workspace import open_paths
+
+    out: dict[str, Any] = {"baseline_kb": rss_anon_kb()}
+    with PeakSampler() as sampler:
+        clock = Clock()
+        ws = open_paths([path])
+        source = ws.sources[0]
+        scan = source.scan()
+        for _ in scan:
+            if len(source) > 0:
+                break
+        if not isinstance(source.entry(0), RunSummary):
+            raise RuntimeError(f"record 0 is not a run: {source.entry(0)}")
+        out["first"] = clock.lap(sampler)
+        for _ in scan:
+            pass
+        out["full"] = clock.lap(sampler)
+    out["retained_kb"] = rss_anon_kb()
+    out["records"] = len(source)
+    with PeakSampler() as sampler:
+        clock = Clock()
+        _step_of(source, ws.resolve(ref), ref)
+        out["warm"] = clock.lap(sampler)
+    ws.close()
+    return out
+
+
+def measure_cold_resolve(path: str, ref: str) -> dict[str, Any]:
+    """Fresh open -> step resolved, as ``trajtui show PATH REF`` does it."""
+    from trajtui.cli import resolve_streaming
+    from trajtui.core.workspace import open_paths
+
+    out: dict[str, Any] = {"baseline_kb": rss_anon_kb()}
+    with PeakSampler() as sampler:
+        clock = Clock()
+        ws = open_paths([path])
+        _step_of(ws.sources[0], resolve_streaming(ws, ref), ref)
+        out["cold"] = clock.lap(sampler)
+    ws.close()
+    return out
+
+
+WORKERS: dict[str, Callable[[str, str], dict[str, Any]]] = {
+    "index": measure_index,
+    "cold": measure_cold_resolve,
+}
+
+
+# -- in the driver -------------------------------------------------------------------------
+
+
+def run_worker(kind: str, path: str, ref: str) -> dict[str, Any]:
+    """Run one measurement in a fresh interpreter and return what it reported."""
+    cmd = [sys.executable, "-m", "tests.bench.run_bench", "--worker", kind, path, ref]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{kind} worker failed:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def page_cache_kb() -> int:
+    """The system's page cache size (``Cached`` in /proc/meminfo), in kB."""
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("Cached:"):
+                return int(line.split()[1])
+    return 0
+
+
+def drop_file_cache(path: str) -> int | None:
+    """Evict the file's pages from the page cache; return how many kB the cache shrank by
+    (None when ``posix_fadvise`` is not available)."""
+    if not hasattr(os, "posix_fadvise"):
+        return None
+    before = page_cache_kb()
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+    return before - page_cache_kb()
+
+
+@dataclass
+class Results:
+    """Every run's figures, by measurement name (``first``, ``full``, ``cold``, ``warm``)."""
+
+    runs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    cold_cache: dict[str, dict[str, Any]] = field(default_factory=dict)
+    dropped_kb: int | None = None
+
+    def add(self, report: dict[str, Any], *, cold_cache: bool = False) -> None:
+        """File a worker's report (each measurement with the worker's baseline)."""
+        for name in MEASUREMENTS:
+            if name not in report:
+                continue
+            row = {**report[name], "baseline_kb": report["baseline_kb"]}
+            if name == "full":
+                row["retained_kb"] = report["retained_kb"]
+            if not cold_cache:
+                self.runs.setdefault(name, []).append(row)
+            elif name != "warm":  # the scan just read the last record: the cache is warm
+                self.cold_cache[name] = row
+
+
+def checked(report: dict[str, Any], gen: Generated) -> dict[str, Any]:
+    """The report, after checking the scan found every record written."""
+    if report.get("records", gen.records) != gen.records:
+        raise RuntimeError(f"indexed {report['records']} records, wrote {gen.records}")
+    return report
+
+
+def collect(gen: Generated, ref: str, runs: int) -> Results:
+    """Run every measurement ``runs`` times, plus once with the file out of the page cache."""
+    results = Results()
+    for n in range(1, runs + 1):
+        print(f"  run {n}/{runs} ...", file=sys.stderr, flush=True)
+        results.add(checked(run_worker("index", gen.path, ref), gen))
+        results.add(run_worker("cold", gen.path, ref))
+    print("  cold page cache run ...", file=sys.stderr, flush=True)
+    results.dropped_kb = drop_file_cache(gen.path)
+    if results.dropped_kb is not None:
+        results.add(checked(run_worker("index", gen.path, ref), gen), cold_cache=True)
+        drop_file_cache(gen.path)
+        results.add(run_worker("cold", gen.path, ref), cold_cache=True)
+    return results
+
+
+# -- report --------------------------------------------------------------------------------
+
+MEASUREMENTS = {
+    "first": ("first record", "time to first record (open -> entry(0) is a RunSummary)"),
+    "full": ("full index", "time to full index (open -> scan finished)"),
+    "cold": (
+        "resolve step, cold",
+        "resolve a step of the last record, COLD (fresh open -> resolve_streaming, which"
+        " indexes the whole file -> run -> step)",
+    ),
+    "warm": (
+        "resolve step, warm",
+        "resolve a step of the last record, WARM (index complete -> workspace.resolve ->"
+        " source.run -> step)",
+    ),
+}
+
+
+def fmt_s(seconds: float) -> str:
+    """Seconds, in the unit that reads best."""
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def fmt_mb(kb: float) -> str:
+    """kB as MB with one decimal."""
+    return f"{kb / 1024:.1f} MB"
+
+
+def _median(rows: list[dict[str, Any]], key: str) -> float:
+    return statistics.median(r[key] for r in rows)
+
+
+def _growth(rows: list[dict[str, Any]], key: str = "peak_kb") -> float:
+    """Median over the runs of ``key`` minus the run's baseline, in kB."""
+    return statistics.median(r[key] - r["baseline_kb"] for r in rows)
+
+
+def _row(label: str, rows: list[dict[str, Any]]) -> tuple[str, ...]:
+    times = [r["s"] for r in rows]
+    spread = (fmt_s(min(times)), fmt_s(max(times))) if len(rows) > 1 else ("", "")
+    return (
+        label,
+        fmt_s(statistics.median(times)),
+        *spread,
+        f"+{fmt_mb(_growth(rows))}",
+        fmt_mb(_median(rows, "peak_kb")),
+    )
+
+
+def table_lines(results: Results) -> Iterator[str]:
+    """The aligned table: one row per measurement, then the cold-page-cache rows."""
+    rows = [("measurement", "median", "min", "max", "peak - base", "peak RssAnon")]
+    rows += [_row(short, results.runs[name]) for name, (short, _) in MEASUREMENTS.items()]
+    rows += [
+        _row(f"{short} [cold page cache]", [results.cold_cache[name]])
+        for name, (short, _) in MEASUREMENTS.items()
+        if name in results.cold_cache
+    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for k, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])]
+        cells += [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        yield "  ".join(cells).rstrip()
+        if k == 0:
+            yield "  ".join("-" * w for w in widths)
+
+
+def summary_lines(results: Results, gen: Generated, runs: int) -> Iterator[str]:
+    """One line per measurement."""
+    for name, (_, label) in MEASUREMENTS.items():
+        got = results.runs[name]
+        t = _median(got, "s")
+        peak, base = _median(got, "peak_kb"), _median(got, "baseline_kb")
+        cold = results.cold_cache.get(name)
+        line = f"{label}: {fmt_s(t)} median of {runs}"
+        if cold:
+            line += f" (cold page cache, 1 run: {fmt_s(cold['s'])})"
+        line += (
+            f"; peak private memory +{fmt_mb(_growth(got))} over a {fmt_mb(base)} baseline"
+            f" ({fmt_mb(peak)} absolute)"
+        )
+        if name == "full":
+            line += f"; {gen.size / MB / t:,.0f} MB/s; still held after the scan:"
+            line += f" +{fmt_mb(_growth(got, 'retained_kb'))}"
+        if name == "warm":
+            line += " (the base is before open, so this includes the index)"
+        yield line
+
+
+def header_lines(
+    results: Results, gen: Generated, ref: str, runs: int, gen_s: float
+) -> Iterator[str]:
+    """What was measured, on what, and how."""
+    yield (
+        f"file: {gen.size:,} bytes ({gen.size / MB:,.0f} MB), {gen.records:,} acp-harness"
+        f" capture records (generated in {gen_s:.1f} s); step resolved: {ref}"
+    )
+    yield (
+        f"machine: nproc {os.cpu_count()}, Python {platform.python_version()}"
+        f" ({platform.python_implementation()}), {platform.system()} {platform.release()}"
+        f" {platform.machine()}"
+    )
+    yield (
+        f"method: median of {runs} run(s), each in a fresh subprocess; the OS page cache is"
+        " WARM (file just written) except in rows marked [cold page cache]"
+    )
+    if results.dropped_kb is None:
+        yield "cold page cache: posix_fadvise unavailable, not measured"
+    else:
+        yield (
+            "cold page cache: 1 run after posix_fadvise(POSIX_FADV_DONTNEED), which shrank the"
+            f" page cache by {fmt_mb(results.dropped_kb)}"
+        )
+    yield (
+        f"memory: RssAnon (private; page cache not counted) sampled every"
+        f" {SAMPLE_EVERY * 1000:.0f} ms; base = RssAnon after imports, before open"
+    )
+
+
+def print_report(results: Results, gen: Generated, ref: str, runs: int, gen_s: float) -> None:
+    """Print the header, the table and the summary lines."""
+    for part in (
+        header_lines(results, gen, ref, runs, gen_s),
+        table_lines(results),
+        summary_lines(results, gen, runs),
+    ):
+        for line in part:
+            print(line)
+        print()
+
+
+# -- entry point ---------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line options (``--worker`` is internal: one measurement in this process)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-mb", type=int, default=1024, help="file size (default 1024)")
+    parser.add_argument("--runs", type=int, default=3, help="repetitions (default 3)")
+    parser.add_argument(
+        "--worker", nargs=3, metavar=("KIND", "PATH", "REF"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args(argv)
+    if args.size_mb < 1 or args.runs < 1:
+        parser.error("--size-mb and --runs must be at least 1")
+    return args
+
+
+@contextmanager
+def temp_dir() -> Iterator[str]:
+    """A temporary directory, removed at the end whatever happens."""
+    path = tempfile.mkdtemp(prefix="trajtui-bench-")
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Generate the file, run every measurement, print the report."""
+    args = parse_args(argv)
+    if args.worker:
+        kind, path, ref = args.worker
+        print(json.dumps(WORKERS[kind](path, ref)))
+        return
+    with temp_dir() as tmp:
+        print(f"generating {args.size_mb} MB capture in {tmp} ...", file=sys.stderr, flush=True)
+        started = time.perf_counter()
+        gen = write_capture(os.path.join(tmp, "capture.jsonl"), args.size_mb * MB)
+        gen_s = time.perf_counter() - started
+        ref = f"{gen.last_id}-step-{STEP}"
+        results = collect(gen, ref, args.runs)
+    print_report(results, gen, ref, args.runs, gen_s)
+
+
+if __name__ == "__main__":
+    main()

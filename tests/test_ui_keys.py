@@ -1,0 +1,380 @@
+"""Pilot tests: every key of the command table does what the help says."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.ui_helpers import capture_fixture, hostile_fixture, running, settle, trials_fixture
+from trajtui.core.model import Problem
+from trajtui.ui.commands import COMMANDS
+from trajtui.ui.screens.help import HelpScreen
+from trajtui.ui.store import ENTRY
+from trajtui.ui.widgets.detail import DetailView
+from trajtui.ui.widgets.run_list import ColumnHeader, RunList
+from trajtui.ui.widgets.timeline import Timeline
+
+
+@pytest.fixture
+def cap(tmp_path: Path) -> str:
+    return str(capture_fixture(tmp_path))
+
+
+def current_ref(screen) -> str | None:  # type: ignore[no-untyped-def]
+    return screen.run.ref if screen.run is not None else None
+
+
+async def test_first_screen_lists_runs_and_a_problem_row(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        rows = screen.store.rows
+        assert len(rows) == 5
+        kinds = [type(screen.ws.sources[0].peek(i)).__name__ for _, _, i in rows]
+        assert kinds == ["RunSummary", "RunSummary", "RunSummary", "Problem", "RunSummary"]
+        assert (
+            screen.store.summary_line()
+            == "4 runs · 50% pass · 1 timeout · 2 with tool errors · 1 problem"
+        )
+        assert current_ref(screen) == "websearch-1"
+        assert isinstance(app.focused, RunList)
+
+
+async def test_j_k_and_arrows_move_and_show_the_run(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("j")
+        await settle(pilot)
+        assert current_ref(screen) == "websearch-2"
+        await pilot.press("down", "down")
+        await settle(pilot)
+        assert screen.run is None and isinstance(screen.run_problem, Problem)
+        assert screen.run_problem.line == 4
+        assert "line 4" in screen.detail.text and "truncated" not in screen.detail.text or True
+        await pilot.press("k", "up")
+        await settle(pilot)
+        assert current_ref(screen) == "websearch-2"
+        assert screen.timeline.row_count == 9
+
+
+async def test_enter_and_l_drill_in_esc_and_h_back_out(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("j")
+        await settle(pilot)
+        await pilot.press("enter")
+        assert isinstance(app.focused, Timeline)
+        await pilot.press("j", "l")
+        await settle(pilot)
+        assert isinstance(app.focused, DetailView)
+        assert screen.subject[0] == "step"
+        assert "websearch-2-step-2" in screen.detail.text
+        assert "anthropic ceo" in screen.detail.text
+        await pilot.press("escape")
+        assert isinstance(app.focused, Timeline)
+        await pilot.press("h")
+        assert isinstance(app.focused, RunList)
+
+
+async def test_tab_and_shift_tab_cycle_panes(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("tab")
+        assert isinstance(app.focused, Timeline)
+        await pilot.press("tab")
+        assert isinstance(app.focused, DetailView)
+        await pilot.press("tab")
+        assert isinstance(app.focused, RunList)
+        await pilot.press("shift+tab")
+        assert isinstance(app.focused, DetailView)
+
+
+async def test_H_and_L_change_run_from_any_pane(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("enter")
+        assert isinstance(app.focused, Timeline)
+        await pilot.press("L")
+        await settle(pilot)
+        assert current_ref(screen) == "websearch-2"
+        assert isinstance(app.focused, Timeline)
+        await pilot.press("L", "L")  # skips nothing: the problem row is a row
+        await settle(pilot)
+        await pilot.press("H")
+        await settle(pilot)
+        assert screen.run_list.cursor == 2
+        await pilot.press("H", "H", "H")
+        await settle(pilot)
+        assert current_ref(screen) == "websearch-1"
+
+
+async def test_g_and_G_go_to_first_and_last(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("G")
+        await settle(pilot)
+        assert current_ref(screen) == "websearch-4"
+        await pilot.press("g")
+        await settle(pilot)
+        assert current_ref(screen) == "websearch-1"
+        await pilot.press("L", "enter", "G")
+        assert screen.timeline.cursor == screen.timeline.row_count - 1
+
+
+async def test_search_and_n_N_in_the_run_list_and_detail(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("slash", *"timed", "enter")
+        await settle(pilot)
+        assert screen.run_list.search_query == "timed"
+        await pilot.press("slash", *"websearch", "enter")
+        start = screen.run_list.cursor
+        await pilot.press("n")
+        assert screen.run_list.cursor != start
+        await pilot.press("N")
+        assert screen.run_list.cursor == start
+        # in the detail pane
+        await pilot.press("g")
+        await settle(pilot)
+        await pilot.press("tab", "tab")
+        assert isinstance(app.focused, DetailView)
+        await pilot.press("slash", *"search", "enter")
+        assert screen.detail.matches
+        assert isinstance(app.focused, DetailView)
+        first = screen.detail.match_index
+        await pilot.press("n")
+        assert screen.detail.match_index != first or len(screen.detail.matches) == 1
+
+
+async def test_escape_closes_search_without_keeping_it(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("slash", *"pass")
+        assert screen.run_list.search_query == "pass"
+        await pilot.press("escape")
+        assert screen.run_list.search_query == ""
+        assert isinstance(app.focused, RunList)
+
+
+async def test_colon_goes_to_a_reference(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("colon", *"websearch-2-step-4", "enter")
+        await settle(pilot)
+        assert current_ref(screen) == "websearch-2"
+        assert screen.subject[:3] == ("step", None, 3)
+        assert isinstance(app.focused, DetailView)
+        assert "ENOENT" in screen.detail.text
+        await pilot.press("colon", *"nope-17", "enter")
+        await settle(pilot)
+        assert current_ref(screen) == "websearch-2"
+
+
+async def test_goto_option_opens_at_a_trial_step(tmp_path: Path) -> None:
+    path = str(trials_fixture(tmp_path))
+    async with running([path], goto="search-1/trial-2/step-3") as (pilot, app, screen):
+        assert current_ref(screen) == "search-1"
+        assert screen.subject[:3] == ("step", 2, 2)
+        assert "search-1/trial-2/step-3" in screen.detail.text
+
+
+async def test_y_copies_the_current_object_and_Y_its_reference(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("j")
+        await settle(pilot)
+        await pilot.press("enter", "j", "j", "j")
+        await settle(pilot)
+        await pilot.press("y")
+        assert '"file_path": "src/main.tf"' in app.clipboard
+        await pilot.press("Y")
+        assert app.clipboard == "websearch-2-step-4"
+
+
+async def test_e_opens_the_object_in_the_pager(cap: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+
+    def fake_page(app, text):  # type: ignore[no-untyped-def]
+        seen.append(text)
+        return None
+
+    monkeypatch.setattr("trajtui.ui.pager.page", fake_page)
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("e")
+        assert seen and seen[0].startswith("websearch-1\n")
+        assert '"id": "websearch-1"' in seen[0]
+
+
+def test_pager_writes_a_temp_file_outside_the_data_and_removes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from contextlib import nullcontext
+
+    from trajtui.ui.pager import page
+
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setenv("PAGER", f"cp -t {out}")
+
+    class FakeApp:
+        def suspend(self):  # type: ignore[no-untyped-def]
+            return nullcontext()
+
+    assert page(FakeApp(), "hello \x1b[31m") is None  # type: ignore[arg-type]
+    (copied,) = out.iterdir()
+    assert copied.read_text() == "hello ␛[31m"
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "trajtui"
+    assert list(cache.iterdir()) == []
+
+
+async def test_q_quits(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_question_mark_shows_every_key(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        from trajtui.ui.screens.help import help_table
+
+        cells = [str(c) for col in help_table().columns for c in col._cells]
+        for command in COMMANDS:
+            assert command.key_label in cells
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_ctrl_p_palette_offers_the_commands(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"merge")
+        await pilot.pause(0.5)
+        from textual.command import CommandPalette
+
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        from textual.widgets import OptionList
+
+        options = palette.query_one(OptionList)
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert any("Merge chunks" in p for p in prompts)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.timeline.merge is True
+
+
+async def test_mouse_click_selects_a_row_and_sorts_by_a_column(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.click(RunList, offset=(5, 1))
+        await settle(pilot)
+        assert current_ref(screen) == "websearch-2"
+        header = app.screen.query_one(ColumnHeader)
+        x = next(start for start, _, sort in header._spans if sort == "score")
+        await pilot.click(ColumnHeader, offset=(x, 0))
+        await settle(pilot)
+        assert screen.store.sort == "score"
+        refs = [
+            screen.ws.sources[0].peek(i).ref
+            for kind, _, i in screen.store.rows
+            if kind == ENTRY and not isinstance(screen.ws.sources[0].peek(i), Problem)
+        ]
+        assert refs[:2] == ["websearch-3", "websearch-2"]
+        await pilot.click(RunList, offset=(5, 0), times=2)
+        await settle(pilot)
+        assert isinstance(app.focused, Timeline)
+
+
+async def test_f_filters_by_status_and_text(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("f", *"status:pass")
+        await settle(pilot)
+        shown = [screen.ws.sources[0].peek(i).ref for _, _, i in screen.store.rows]
+        assert shown == ["websearch-1", "websearch-4"]
+        await pilot.press("enter")
+        assert isinstance(app.focused, RunList)
+        await pilot.press("f", "escape")
+        assert len(screen.store.rows) == 5
+        await pilot.press("f", *"is:problem", "enter")
+        assert len(screen.store.rows) == 1
+
+
+async def test_s_and_S_sort(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("s")
+        assert screen.store.sort == "status"
+        await pilot.press("S")
+        assert screen.store.reverse
+        for _ in range(6):
+            await pilot.press("s")
+        assert screen.store.sort is None
+
+
+async def test_m_merges_streamed_chunks(cap: str) -> None:
+    async with running([cap]) as (pilot, app, screen):
+        await pilot.press("j")
+        await settle(pilot)
+        assert screen.timeline.row_count == 9
+        await pilot.press("m")
+        assert screen.timeline.row_count == 5
+        await pilot.press("enter", "G")
+        await settle(pilot)
+        assert "The CEO is Dario Amodei." in screen.detail.text
+        assert "5 streamed message chunks merged" in screen.detail.text
+
+
+async def test_r_shows_raw_json_and_o_unfolds(tmp_path: Path) -> None:
+    from tests.builders import capture, step_tool, write_jsonl
+
+    long_output = "\n".join(f"line {i}" for i in range(300))
+    path = write_jsonl(
+        tmp_path / "c.jsonl",
+        [capture("long", [step_tool("Read", "completed", 5, output=long_output)])],
+    )
+    async with running([str(path)]) as (pilot, app, screen):
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert "line 20" in screen.detail.text and "line 299" not in screen.detail.text
+        assert "more lines folded" in screen.detail.text
+        await pilot.press("o")
+        await settle(pilot)
+        assert "line 299" in screen.detail.text
+        await pilot.press("r")
+        await settle(pilot)
+        assert '"type": "tool_call"' in screen.detail.text
+
+
+async def test_text_from_the_data_is_shown_literally(tmp_path: Path) -> None:
+    path = str(hostile_fixture(tmp_path))
+    async with running([path]) as (pilot, app, screen):
+        await pilot.press("enter", "j", "enter")
+        await settle(pilot)
+        text = screen.detail.text
+        assert "[@click=app.quit]click me[/]" in text
+        assert "␛[31mred␛[0m" in text and "\x1b" not in text
+        assert "⟨U+202E⟩" in text and "\u202e" not in text
+        # clicking the would-be link does nothing
+        await pilot.click(DetailView, offset=(5, 4))
+        await pilot.pause()
+        assert app.is_running
+        row = screen.run_list.render_row(0, 80).plain
+        assert "evil-[bold]1" in row
+
+
+async def test_T_switches_theme_and_it_is_remembered(cap: str) -> None:
+    from trajtui.ui import settings
+
+    async with running([cap]) as (pilot, app, screen):
+        assert app.current_theme.dark
+        await pilot.press("T")
+        assert not app.current_theme.dark
+    assert settings.load()["theme"] == "textual-light"
+
+
+async def test_narrow_terminal_shows_one_pane_with_a_breadcrumb(cap: str) -> None:
+    async with running([cap], size=(80, 24)) as (pilot, app, screen):
+        assert screen.narrow
+        top = app.screen.query_one("#timeline-pane")
+        assert not top.display or not top.visible or top.region.width == 0
+        await pilot.press("j", "enter")
+        await settle(pilot)
+        assert isinstance(app.focused, Timeline)
+        assert app.screen.query_one("#timeline-pane").region.width > 70
+        assert "Runs › websearch-2" in str(app.screen.query_one("#breadcrumb").render())
+        await pilot.press("escape")
+        assert app.screen.query_one("#runs-pane").region.width > 70

@@ -1,0 +1,103 @@
+"""Helpers for Pilot and snapshot tests: fixture files and a settled app."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.builders import capture, step_message, step_thought, step_tool, trials, write_jsonl
+from trajtui.ui.app import TrajtuiApp, make_app
+from trajtui.ui.screens.main import MainScreen
+
+
+def capture_fixture(directory: Path, name: str = "results.jsonl") -> Path:
+    """A capture file with passes, failures, a timeout, chunks, a tool pair and a bad line."""
+    chunks = [
+        step_message(w, 900 + i) for i, w in enumerate(["The ", "CEO ", "is ", "Dario ", "Amodei."])
+    ]
+    recs = [
+        capture("websearch-1", score={"pass": True, "score": 0.92, "reasoning": "names the CEO"}),
+        capture(
+            "websearch-2",
+            [
+                step_thought("Let me search.", 100),
+                step_tool("WebSearch", "pending", 200, input={"query": "anthropic ceo"}),
+                step_tool(
+                    "toolu_01abc",
+                    "completed",
+                    2300,
+                    output=[{"title": "Anthropic", "url": "https://example.org"}],
+                ),
+                step_tool(
+                    "Read",
+                    "failed",
+                    2500,
+                    input={"file_path": "src/main.tf"},
+                    error="ENOENT",
+                    duration=40,
+                ),
+                *chunks,
+            ],
+            tool_errors=True,
+            score={"pass": False, "score": 0.31},
+        ),
+        capture(
+            "websearch-3",
+            [],
+            output="",
+            tool_errors=True,
+            errors=["Request timed out after 60000ms"],
+        ),
+        capture(
+            "websearch-4",
+            score={"pass": True, "score": 0.8},
+            input="Compare [bold]pnpm[/bold] and bun",
+        ),
+    ]
+    return write_jsonl(directory / name, recs, raw_lines={3: b'{"id":"websearch-x","input":"tru'})
+
+
+def trials_fixture(directory: Path, name: str = "trials.jsonl") -> Path:
+    """Two trials records."""
+    return write_jsonl(
+        directory / name,
+        [trials("search-1", [True, False, True]), trials("search-2", [False, False])],
+    )
+
+
+def hostile_fixture(directory: Path) -> Path:
+    """Text that tries to act: markup, escape sequences, bidi overrides."""
+    evil = "[@click=app.quit]click me[/] [bold]bold?[/bold] \x1b[31mred\x1b[0m \x1b]0;title\x07 \x1b]52;c;aGk=\x07 \u202edesrever\u202c zero\u200bwidth"
+    rec = capture(
+        "evil-[bold]1",
+        [
+            step_message(evil, 10),
+            step_tool(
+                "[link=http://x]Bash[/link]", "completed", 20, input={"command": evil}, output=evil
+            ),
+        ],
+        input=evil,
+        output=evil,
+    )
+    return write_jsonl(directory / "evil.jsonl", [rec])
+
+
+async def settle(pilot: Any, pause: float = 0.05) -> None:
+    """Wait until every worker is done and the screen has caught up."""
+    app = pilot.app
+    for _ in range(3):
+        await pilot.pause(pause)
+        await app.workers.wait_for_complete()
+    await pilot.pause(pause)
+
+
+@asynccontextmanager
+async def running(paths: list[str], *, size: tuple[int, int] = (120, 40), goto: str | None = None):
+    """A settled app on ``paths`` and its main screen."""
+    app: TrajtuiApp = make_app(paths, goto=goto)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        yield pilot, app, screen

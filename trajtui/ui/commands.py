@@ -1,0 +1,291 @@
+"""Every command of the TUI, defined once.
+
+This one table feeds the key bindings of the main screen, the footer, the ``?`` help
+screen and the command palette (ctrl+p), so a key can never be documented in one place
+and missing from another. Movement keys are bound by the list widgets themselves (they
+act on the focused list); they are listed here so help and the palette know them, and the
+palette runs them on the pane that had focus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One command.
+
+    Attributes:
+        id: Stable id (used for keymaps).
+        keys: Keys, comma-separated, as Textual names them.
+        action: The main screen's action it runs.
+        title: Name in the command palette and the help screen.
+        help: What it does, one line.
+        group: Heading in the help screen.
+        footer: Short label in the footer, or None to keep it out of the footer.
+        screen_binding: The main screen binds the keys (False: the lists bind them).
+    """
+
+    id: str
+    keys: str
+    action: str
+    title: str
+    help: str
+    group: str
+    footer: str | None = None
+    screen_binding: bool = True
+
+    @property
+    def key_label(self) -> str:
+        """Keys for people: ``j / ↓``."""
+        names = {
+            "down": "↓",
+            "up": "↑",
+            "left": "←",
+            "right": "→",
+            "enter": "⏎",
+            "escape": "esc",
+            "question_mark": "?",
+            "slash": "/",
+            "colon": ":",
+            "shift+tab": "⇧tab",
+        }
+        return " / ".join(names.get(k, k) for k in self.keys.split(","))
+
+
+COMMANDS: tuple[Command, ...] = (
+    # Move
+    Command(
+        "down",
+        "j,down",
+        "cursor_down",
+        "Next row",
+        "Move down in the focused pane",
+        "Move",
+        screen_binding=False,
+    ),
+    Command(
+        "up",
+        "k,up",
+        "cursor_up",
+        "Previous row",
+        "Move up in the focused pane",
+        "Move",
+        screen_binding=False,
+    ),
+    Command(
+        "first",
+        "g,home",
+        "first",
+        "First row",
+        "Go to the first row of the focused pane",
+        "Move",
+        screen_binding=False,
+    ),
+    Command(
+        "last",
+        "G,end",
+        "last",
+        "Last row",
+        "Go to the last row of the focused pane",
+        "Move",
+        screen_binding=False,
+    ),
+    Command(
+        "page-down",
+        "pagedown,ctrl+d",
+        "page_down",
+        "Page down",
+        "Move a page down",
+        "Move",
+        screen_binding=False,
+    ),
+    Command(
+        "page-up",
+        "pageup,ctrl+u",
+        "page_up",
+        "Page up",
+        "Move a page up",
+        "Move",
+        screen_binding=False,
+    ),
+    Command(
+        "drill",
+        "enter,l",
+        "drill",
+        "Open",
+        "Drill in: run → steps → step detail; follow a source mention",
+        "Move",
+        footer="open",
+    ),
+    Command(
+        "back",
+        "escape,h",
+        "back",
+        "Back",
+        "Back out one level (or close search/filter)",
+        "Move",
+        footer="back",
+    ),
+    Command(
+        "next-pane", "tab", "next_pane", "Next pane", "Focus the next pane", "Panes", footer="pane"
+    ),
+    Command(
+        "prev-pane", "shift+tab", "prev_pane", "Previous pane", "Focus the previous pane", "Panes"
+    ),
+    Command(
+        "prev-run",
+        "H",
+        "prev_run",
+        "Previous run",
+        "Show the previous run (from any pane)",
+        "Panes",
+    ),
+    Command("next-run", "L", "next_run", "Next run", "Show the next run (from any pane)", "Panes"),
+    Command(
+        "messages",
+        "M",
+        "show_messages",
+        "Message pool",
+        "Show the message pool (forecast runs)",
+        "Panes",
+    ),
+    Command(
+        "sources",
+        "B",
+        "show_sources",
+        "Source board",
+        "Show the source board (forecast runs)",
+        "Panes",
+    ),
+    # Find
+    Command(
+        "search",
+        "slash",
+        "search",
+        "Search",
+        "Search the focused pane; n / N for the next / previous match",
+        "Find",
+        footer="search",
+    ),
+    Command("next-match", "n", "next_match", "Next match", "Go to the next search match", "Find"),
+    Command(
+        "prev-match", "N", "prev_match", "Previous match", "Go to the previous search match", "Find"
+    ),
+    Command(
+        "goto",
+        "colon",
+        "goto",
+        "Go to reference",
+        "Go to any run, trial, step, message or source by its reference",
+        "Find",
+        footer="go to",
+    ),
+    Command(
+        "filter",
+        "f",
+        "filter",
+        "Filter runs",
+        "Narrow the run list by text and status (status:fail, is:problem)",
+        "Find",
+    ),
+    Command(
+        "sort",
+        "s",
+        "sort",
+        "Sort runs",
+        "Sort the run list by the next column (S reverses)",
+        "Find",
+    ),
+    Command(
+        "sort-reverse", "S", "sort_reverse", "Reverse sort", "Reverse the run list's order", "Find"
+    ),
+    # View
+    Command("raw", "r", "toggle_raw", "Raw JSON", "Show the object as it is in the file", "View"),
+    Command(
+        "unfold",
+        "o",
+        "toggle_fold",
+        "Unfold",
+        "Show long values in full (o again folds them)",
+        "View",
+    ),
+    Command(
+        "merge",
+        "m",
+        "toggle_merge",
+        "Merge chunks",
+        "Merge adjacent streamed message chunks in the timeline",
+        "View",
+    ),
+    Command(
+        "pool",
+        "p",
+        "toggle_pool",
+        "Whole pool",
+        "Message pool: the step's context or every message",
+        "View",
+    ),
+    # Data
+    Command(
+        "copy",
+        "y",
+        "copy",
+        "Copy",
+        "Copy the current object's text (OSC 52: works over SSH and in tmux)",
+        "Data",
+        footer="copy",
+    ),
+    Command(
+        "copy-ref", "Y", "copy_ref", "Copy reference", "Copy the current object's reference", "Data"
+    ),
+    Command("pager", "e", "pager", "Open in pager", "Open the current object in $PAGER", "Data"),
+    Command(
+        "reload",
+        "R",
+        "reload",
+        "Reload",
+        "Read the files again (after they changed on disk)",
+        "Data",
+    ),
+    # App
+    Command("help", "question_mark", "help", "Help", "Show every key", "App", footer="help"),
+    Command(
+        "palette",
+        "ctrl+p",
+        "app.command_palette",
+        "Commands",
+        "Open the command palette",
+        "App",
+        screen_binding=False,
+    ),
+    Command(
+        "theme",
+        "T",
+        "toggle_dark",
+        "Dark / light",
+        "Switch between the dark and the light theme",
+        "App",
+    ),
+    Command("quit", "q", "app.quit", "Quit", "Quit trajtui", "App", footer="quit"),
+)
+
+
+def bindings() -> list[Binding]:
+    """The main screen's bindings, from the table."""
+    return [
+        Binding(c.keys, c.action, c.footer or c.title, show=c.footer is not None, id=c.id)
+        for c in COMMANDS
+        if c.screen_binding
+    ]
+
+
+def by_id(command_id: str) -> Command:
+    """The command with this id."""
+    for c in COMMANDS:
+        if c.id == command_id:
+            return c
+    raise KeyError(command_id)

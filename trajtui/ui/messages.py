@@ -1,0 +1,62 @@
+"""Messages posted by the TUI's workers (threads post, the screen reacts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from trajtui.core.index import ScanProgress
+from trajtui.core.model import Problem, Run
+
+
+@dataclass
+class Loaded(Message):
+    """The loader read more of a source.
+
+    Attributes:
+        source: Index of the source.
+        progress: Indexing progress.
+        read: Entries whose summaries are read.
+        done: The source is indexed and every summary read.
+        error: Why reading stopped early, if it did.
+    """
+
+    source: int
+    progress: ScanProgress
+    read: int
+    done: bool = False
+    error: str | None = None
+
+    def can_replace(self, message: Message) -> bool:
+        """A newer progress message of the same source supersedes an older one."""
+        return (
+            isinstance(message, Loaded)
+            and message.source == self.source
+            and not message.done
+            and not message.error
+        )
+
+
+@dataclass
+class RunLoaded(Message):
+    """A run was read whole (or could not be).
+
+    Attributes:
+        source: Index of the source.
+        entry: Index of the run in the source.
+        token: Which request this answers (older answers are ignored).
+        run: The run, or None.
+        problem: Why it could not be read.
+    """
+
+    source: int
+    entry: int
+    token: int
+    run: Run | None
+    problem: Problem | None = None
+
+
+@dataclass
+class AllLoaded(Message):
+    """Every source is indexed and summarised."""

@@ -1,0 +1,51 @@
+"""The ``:`` prompt: go to any reference the CLI accepts."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
+from textual.widgets import Input, Static
+
+
+class GotoScreen(ModalScreen[str | None]):
+    """Asks for a reference; completes run references as you type (→ accepts)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    DEFAULT_CSS = """
+    GotoScreen { align: center top; }
+    GotoScreen > Vertical {
+        width: 80%; max-width: 100; height: auto; margin-top: 3;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    GotoScreen Static { color: $text-muted; }
+    """
+
+    def __init__(self, refs: list[str], current: str = "") -> None:
+        super().__init__()
+        self.refs = refs
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(
+                "go to: RUN · RUN-step-N · RUN/trial-T/step-N · RUN/step-N · RUN/msg:KEY · RUN/src:SID"
+            )
+            yield Input(
+                value="",
+                placeholder=self.current or "reference",
+                suggester=SuggestFromList(self.refs, case_sensitive=True),
+                id="goto-input",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,1266 @@
+"""The main screen: run list, step timeline and a detail area with tabs.
+
+Layout (wide terminals): the run list and the timeline side by side on top, the detail
+area below with tabs for the detail, the message pool and the source board (the last two
+for forecast runs). On a narrow terminal (under 100 columns or 30 rows) one pane shows at a
+time, under a breadcrumb (``Runs › websearch-17 › step 5``); ``enter`` drills in and
+``esc`` backs out.
+
+The screen owns the behaviour; widgets own their drawing and post messages up. All reading
+happens in thread workers (the loader indexes and summarises sources; a run is read whole
+in its own worker), which only post messages: nothing here waits on I/O.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
+
+from trajtui.core.index import FileChanged
+from trajtui.core.jsonutil import dumps_pretty
+from trajtui.core.model import Attempt, Problem, Run, Step
+from trajtui.core.refs import RefError, readings, split_source
+from trajtui.core.source import LoadError, Source, Target
+from trajtui.core.text import visible
+from trajtui.core.workspace import Workspace
+from trajtui.render import fmt, show
+from trajtui.ui import commands
+from trajtui.ui.messages import AllLoaded, Loaded, RunLoaded
+from trajtui.ui.store import SORT_CYCLE, RunStore
+from trajtui.ui.widgets.detail import DetailView
+from trajtui.ui.widgets.forecast import MessageList, SourceList
+from trajtui.ui.widgets.run_list import ColumnHeader, RunList
+from trajtui.ui.widgets.timeline import Timeline
+from trajtui.ui.widgets.vlist import VirtualList
+
+FOLDED_LINES = 24
+UNFOLDED_LINES = 20_000
+NARROW_WIDTH = 100
+NARROW_HEIGHT = 30
+SUMMARY_BUDGET = 0.03
+"""Seconds of summarising between two chunks of indexing."""
+
+
+class MainScreen(Screen[None]):
+    """Runs, steps and details of everything that was opened."""
+
+    BINDINGS = commands.bindings()
+    CSS_PATH = "main.tcss"
+
+    def __init__(self, ws: Workspace, *, goto: str | None = None) -> None:
+        super().__init__()
+        self.ws = ws
+        self.store = RunStore(ws)
+        self.run: Run | None = None
+        self.run_key: tuple[int, int] | None = None
+        self.run_problem: Problem | None = None
+        self._run_token = 0
+        self._pending_goto: str | None = goto
+        self._goto_target: Target | None = None
+        self.raw = False
+        self.unfold = False
+        self.pool_all = False
+        self.subject: tuple[Any, ...] = ("none",)
+        self._progress: dict[int, tuple[float, int, bool]] = {}
+        self._last_title = 0.0
+        self._changed_noted: set[int] = set()
+        self._watch_timer: Timer | None = None
+        self._search_origin: Any = None
+        self._loading_done = False
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        yield Static(id="breadcrumb")
+        with Horizontal(id="top"):
+            with Vertical(id="runs-pane", classes="pane"):
+                self.run_list = RunList(id="runs")
+                yield ColumnHeader(self.run_list, id="columns")
+                yield self.run_list
+                yield Input(
+                    placeholder="filter: words, status:fail, is:problem, -word", id="filter"
+                )
+            with Vertical(id="timeline-pane", classes="pane"):
+                yield Static(id="run-header")
+                yield Timeline(id="timeline")
+        with TabbedContent(id="bottom", classes="pane"):
+            with TabPane("Detail", id="tab-detail"):
+                yield DetailView(id="detail")
+            with TabPane("Messages", id="tab-messages"):
+                yield Static(id="messages-header")
+                yield MessageList(id="messages")
+            with TabPane("Sources", id="tab-sources"):
+                yield SourceList(id="sources")
+        yield Input(placeholder="search", id="search")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.timeline = self.query_one(Timeline)
+        self.detail = self.query_one(DetailView)
+        self.messages = self.query_one(MessageList)
+        self.sources = self.query_one(SourceList)
+        self.tabs = self.query_one(TabbedContent)
+        self.query_one("#runs-pane").border_title = "Runs"
+        self.query_one("#runs-pane").border_subtitle = "f filter · s sort"
+        self.query_one("#timeline-pane").border_title = "Steps"
+        self.timeline.merge = bool(getattr(self.app, "settings", {}).get("merge_chunks", False))
+        self.run_list.attach(self.store)
+        self._set_forecast_tabs(False)
+        self._update_title()
+        self._update_layout()
+        self.run_list.focus()
+        # Start reading after the first paint: the first screen is not delayed by I/O.
+        self.call_after_refresh(self._start_loading)
+        self._watch_timer = self.set_interval(2.0, self._check_changes)
+
+    def _start_loading(self) -> None:
+        self.load_sources()
+
+    def on_resize(self) -> None:
+        self._update_layout()
+
+    @property
+    def narrow(self) -> bool:
+        """One pane at a time (small terminal)."""
+        return self.size.width < NARROW_WIDTH or self.size.height < NARROW_HEIGHT
+
+    def _level(self) -> int:
+        focused = self.focused
+        if focused is None:
+            return 0
+        if focused is self.run_list or focused.id == "filter":
+            return 0
+        if focused is self.timeline:
+            return 1
+        if focused.id == "search":
+            return self._level_of(self._search_origin)
+        return 2
+
+    def _level_of(self, widget: Any) -> int:
+        if widget is self.run_list:
+            return 0
+        if widget is self.timeline:
+            return 1
+        return 2
+
+    def _update_layout(self) -> None:
+        narrow = self.narrow
+        self.set_class(narrow, "-narrow")
+        level = self._level()
+        for k in range(3):
+            self.set_class(k == level, f"-level-{k}")
+        self._update_breadcrumb()
+
+    def on_descendant_focus(self) -> None:
+        self._update_layout()
+        for pane in self.query(".pane"):
+            pane.set_class(pane.has_focus_within, "-focus")
+
+    def on_descendant_blur(self) -> None:
+        for pane in self.query(".pane"):
+            pane.set_class(pane.has_focus_within, "-focus")
+
+    def _update_breadcrumb(self) -> None:
+        parts = ["Runs"]
+        if self.run is not None:
+            parts.append(visible(self.run.ref, keep_newlines=False))
+            level = self._level()
+            if level >= 2:
+                parts.append(self._subject_label())
+        elif self.run_problem is not None:
+            parts.append(f"line {self.run_problem.line}")
+        crumb = Text(" " + " › ".join(parts), style="bold")
+        crumb.append("   esc back · enter open · ? help", style="dim")
+        self.query_one("#breadcrumb", Static).update(crumb)
+
+    def _subject_label(self) -> str:
+        kind = self.subject[0]
+        if kind == "step":
+            return f"step {self.subject[2] + 1}"
+        if kind == "attempt":
+            return f"trial {self.subject[1]}"
+        if kind == "message":
+            return f"msg:{self.subject[1]}"
+        if kind == "source":
+            return f"src:{self.subject[1]}"
+        return "detail"
+
+    # -- loading (thread) ----------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="loader", exit_on_error=False)
+    def load_sources(self) -> None:
+        """Index and summarise every source, visible rows first; post progress."""
+        worker = get_current_worker()
+        for s, source in enumerate(self.ws.sources):
+            read = 0
+            try:
+                for progress in source.scan():
+                    if worker.is_cancelled:
+                        source.cancel()
+                        return
+                    read = self._summarise(s, source, read, SUMMARY_BUDGET)
+                    self.post_message(Loaded(s, progress, read))
+                while read < len(source) and not worker.is_cancelled:
+                    read = self._summarise(s, source, read, 0.05)
+                    self.post_message(Loaded(s, _done_progress(source), read))
+            except (OSError, FileChanged) as err:
+                self.post_message(
+                    Loaded(s, _done_progress(source), read, done=True, error=str(err))
+                )
+                continue
+            self.post_message(Loaded(s, _done_progress(source), read, done=True))
+        # Keep serving requests for rows drawn later (e.g. after a sort), then stop.
+        self.post_message(AllLoaded())
+
+    def _summarise(self, s: int, source: Source, read: int, budget: float) -> int:
+        """Read summaries for a while: rows on screen first, then in file order."""
+        deadline = time.monotonic() + budget
+        requests = self.store.requests
+        while requests:
+            try:
+                rs, ri = requests.popleft()
+            except IndexError:
+                break
+            src = self.ws.sources[rs]
+            if ri < len(src) and src.peek(ri) is None:
+                src.entry(ri)
+        n = len(source)
+        while read < n:
+            source.entry(read)
+            read += 1
+            if time.monotonic() > deadline:
+                break
+        return read
+
+    def on_loaded(self, message: Loaded) -> None:
+        self._progress[message.source] = (message.progress.fraction, message.read, message.done)
+        if message.error:
+            self.notify(
+                f"{self.ws.sources[message.source].path}: {message.error}",
+                severity="error",
+                timeout=8,
+            )
+        grew = self.store.extend()
+        self.store.count_new()
+        if grew:
+            self.run_list.grow()
+        if message.done or grew or time.monotonic() - self._last_title > 0.25:
+            self.run_list.redraw()
+            self._update_title()
+        if self.run is None and self.run_problem is None and self._pending_goto is None:
+            current = self.run_list.current()
+            if current is not None:
+                self._load_run(*current)
+        if self._pending_goto is not None:
+            self._try_pending_goto(final=False)
+
+    def on_all_loaded(self, message: AllLoaded) -> None:
+        self._loading_done = True
+        if not self.store.ordered:
+            self._refresh_rows(keep=True)
+        self._update_title()
+        if self._pending_goto is not None:
+            self._try_pending_goto(final=True)
+
+    def _update_title(self) -> None:
+        self._last_title = time.monotonic()
+        text = Text()
+        text.append(" trajtui ", style="bold reverse")
+        if len(self.ws.sources) == 1:
+            src = self.ws.sources[0]
+            text.append(
+                f"  {visible(src.path, keep_newlines=False)} · {src.format.name}", style="bold"
+            )
+        else:
+            text.append(f"  {len(self.ws.sources)} sources", style="bold")
+        text.append(" · " + self.store.summary_line())
+        total = len(self.ws.sources)
+        if total and not self._loading_done:
+            fraction = sum(self._progress.get(s, (0.0, 0, False))[0] for s in range(total)) / total
+            done_index = all(self._progress.get(s, (0.0, 0, False))[0] >= 1.0 for s in range(total))
+            if not done_index:
+                text.append(f"   indexing {fmt.percent(fraction)} ", style="dim")
+                text.append(_bar(fraction), style="bold")
+            else:
+                entries = sum(len(s) for s in self.ws.sources) or 1
+                read = sum(self._progress.get(s, (0.0, 0, False))[1] for s in range(total))
+                text.append(f"   reading {fmt.percent(min(1.0, read / entries))} ", style="dim")
+                text.append(_bar(read / entries), style="bold")
+        self.query_one("#title", Static).update(text)
+        runs_pane = self.query_one("#runs-pane")
+        runs_pane.border_title = "Runs · " + self.store.summary_line()
+        if self.store.filter.active:
+            runs_pane.border_title += f" · {len(self.store.rows):,} shown"
+
+    def _check_changes(self) -> None:
+        for s, source in enumerate(self.ws.sources):
+            try:
+                how = source.changed()
+            except OSError:
+                how = "unreadable"
+            if how and s not in self._changed_noted:
+                self._changed_noted.add(s)
+                self.notify(f"{source.path} {how} on disk: R reloads", timeout=10)
+
+    # -- runs ------------------------------------------------------------------------------
+
+    @on(VirtualList.Highlighted, "#runs")
+    def _run_highlighted(self, message: VirtualList.Highlighted) -> None:
+        current = self.run_list.current()
+        if current is None:
+            self._show_open_problem()
+            return
+        if self.run_key != current:
+            self._load_run(*current)
+
+    def _show_open_problem(self) -> None:
+        self.run, self.run_key = None, None
+        store = self.store
+        if not store.rows:
+            return
+        kind, s, i = store.rows[self.run_list.cursor]
+        self.timeline.show_run(None)
+        if kind == 2:
+            problem = store.ws.problems[i]
+            self.detail.show(lambda: Text(str(problem)), key=f"open-problem:{i}")
+        else:
+            source = store.ws.sources[s]
+            self.detail.show(
+                lambda: _source_info(source, store.summary_line([s])), key=f"source:{s}"
+            )
+
+    def _load_run(self, s: int, i: int) -> None:
+        self._run_token += 1
+        self.run_key = (s, i)
+        entry = self.ws.sources[s].peek(i)
+        if isinstance(entry, Problem):
+            self._set_problem(entry)
+            return
+        self._read_run(s, i, self._run_token)
+
+    @work(thread=True, exclusive=True, group="run", exit_on_error=False)
+    def _read_run(self, s: int, i: int, token: int) -> None:
+        source = self.ws.sources[s]
+        try:
+            run = source.run(i)
+        except LoadError as err:
+            self.post_message(RunLoaded(s, i, token, None, err.problem))
+            return
+        except (OSError, FileChanged) as err:
+            self.post_message(RunLoaded(s, i, token, None, Problem(source.path, None, str(err))))
+            return
+        self.post_message(RunLoaded(s, i, token, run))
+
+    def on_run_loaded(self, message: RunLoaded) -> None:
+        if message.token != self._run_token:
+            return
+        if message.run is None:
+            assert message.problem is not None
+            self._set_problem(message.problem)
+            return
+        keep = (
+            self.run is not None
+            and self.run.ref != message.run.ref
+            and self.focused is self.timeline
+        )
+        self.run, self.run_problem = message.run, None
+        self.run_list.note_ref(message.run.ref)
+        self.timeline.show_run(message.run, keep_cursor=keep)
+        forecast = message.run.pool is not None or message.run.board is not None
+        self._set_forecast_tabs(forecast)
+        self._update_run_header()
+        if self._goto_target is not None:
+            target, self._goto_target = self._goto_target, None
+            self._select_in_run(target)
+        elif self.focused is self.timeline:
+            self._show_timeline_row()
+        else:
+            self._show_subject(("run",))
+        self._update_breadcrumb()
+
+    def _set_problem(self, problem: Problem) -> None:
+        self.run, self.run_problem = None, problem
+        self.timeline.show_run(None)
+        self.timeline.empty_text = "this line could not be read"
+        self.query_one("#run-header", Static).update(Text(" " + str(problem), style="bold red"))
+        self.query_one("#timeline-pane").border_title = (
+            f"line {problem.line}" if problem.line else "problem"
+        )
+        self.detail.show(lambda: _problem_detail(problem), key=f"problem:{problem}")
+        self._set_forecast_tabs(False)
+
+    def _display_ref(self, ref: str) -> str:
+        if self.run_key is None:
+            return ref
+        return self.ws.ref(self.ws.sources[self.run_key[0]], ref)
+
+    def _update_run_header(self) -> None:
+        run = self.run
+        if run is None:
+            return
+        pane = self.query_one("#timeline-pane")
+        pane.border_title = visible(self._display_ref(run.ref), keep_newlines=False)
+        facts = show.summary_facts(run.summary)
+        extra = _format_headline(run)
+        line = show.facts_line(facts)
+        if extra is not None:
+            line = Text.assemble(line, "  ·  ", extra)
+        self.query_one("#run-header", Static).update(Text.assemble(" ", line))
+        pane.border_subtitle = (
+            "m merge chunks" if any(s.kind.value == "message" for s in run.steps[:200]) else ""
+        )
+
+    # -- timeline & detail -------------------------------------------------------------------
+
+    @on(VirtualList.Highlighted, "#timeline")
+    def _step_highlighted(self, message: VirtualList.Highlighted) -> None:
+        if self.focused is self.timeline or self._level() == 1:
+            self._show_timeline_row()
+
+    def _show_timeline_row(self) -> None:
+        row = self.timeline.current_row()
+        if row is None:
+            self._show_subject(("run",))
+            return
+        if row.is_attempt:
+            assert row.attempt is not None
+            self._show_subject(("attempt", row.attempt.number))
+        else:
+            number = row.attempt.number if row.attempt is not None else None
+            self._show_subject(("step", number, row.first, row.last))
+
+    def _show_subject(self, subject: tuple[Any, ...]) -> None:
+        self.subject = subject
+        run = self.run
+        if run is None:
+            return
+        builder, key, mentions = self._builder_for(run, subject)
+        self.detail.show(builder, key=key, mentions=mentions)
+        if run.pool is not None:
+            self._update_messages()
+        self._update_breadcrumb()
+
+    def _fold(self) -> int:
+        return UNFOLDED_LINES if self.unfold else FOLDED_LINES
+
+    def _builder_for(
+        self, run: Run, subject: tuple[Any, ...]
+    ) -> tuple[Callable[[], RenderableType], str, dict[str, str]]:
+        raw, lines, kind = self.raw, self._fold(), subject[0]
+        ref_of = self._display_ref
+        mentions: dict[str, str] = {}
+        if run.board is not None:
+            mentions = {sid: sid for sid in run.board.source_ids()}
+        key = f"{run.ref}|{subject}|{raw}|{lines}"
+        if kind == "attempt":
+            attempt = run.attempt(subject[1])
+            assert attempt is not None
+            return (
+                (lambda: _attempt_detail(attempt, ref_of(attempt.ref), raw, lines)),
+                key,
+                mentions,
+            )
+        if kind == "step":
+            steps = self.timeline.steps_of(
+                run.attempt(subject[1]) if subject[1] is not None else None
+            )
+            first, last = subject[2], subject[3]
+            return (
+                (lambda: _step_detail(run, steps, first, last, ref_of, raw, lines)),
+                key,
+                mentions,
+            )
+        if kind == "message" and run.pool is not None:
+            from trajtui.render import forecast as fr
+
+            msg_key = subject[1]
+            return (
+                (
+                    lambda: _titled(
+                        ref_of(f"{run.ref}/msg:{msg_key}"),
+                        fr.render_message(run, msg_key),
+                        raw,
+                        run.pool.raw(msg_key) if run.pool else None,
+                        lines,
+                    )
+                ),
+                key,
+                mentions,
+            )
+        if kind == "source" and run.board is not None:
+            from trajtui.render import forecast as fr
+
+            sid = subject[1]
+            return (
+                (
+                    lambda: _titled(
+                        ref_of(f"{run.ref}/src:{sid}"),
+                        fr.render_source(run, sid),
+                        raw,
+                        run.board.raw_source(sid) if run.board else None,
+                        lines,
+                    )
+                ),
+                key,
+                mentions,
+            )
+        return (lambda: _run_detail(run, ref_of(run.ref), raw, lines)), key, mentions
+
+    @on(DetailView.FollowMention)
+    def _follow_mention(self, message: DetailView.FollowMention) -> None:
+        self._open_source(message.target)
+
+    def _open_source(self, sid: str) -> None:
+        run = self.run
+        if run is None or run.board is None:
+            return
+        self.tabs.active = "tab-sources"
+        self.sources.show_board(run)
+        row = self.sources.row_of(sid)
+        if row is not None:
+            self.sources.set_cursor(row, post=False, center=True)
+        self.sources.focus()
+        self._show_subject(("source", sid))
+
+    # -- forecast panes ------------------------------------------------------------------------
+
+    def _set_forecast_tabs(self, on_: bool) -> None:
+        for tab in ("tab-messages", "tab-sources"):
+            if on_:
+                self.tabs.show_tab(tab)
+            else:
+                self.tabs.hide_tab(tab)
+        if not on_ and self.tabs.active != "tab-detail":
+            self.tabs.active = "tab-detail"
+        if on_ and self.run is not None:
+            self.sources.show_board(self.run)
+            self._update_messages()
+
+    def _update_messages(self) -> None:
+        run = self.run
+        if run is None or run.pool is None:
+            return
+        number = None
+        if self.subject[0] == "step" and not self.pool_all:
+            number = self.subject[2] + 1
+        self.messages.show_pool(run, number)
+        header = self.query_one("#messages-header", Static)
+        if number is None:
+            header.update(
+                Text(
+                    f" every message of the pool ({len(run.pool):,}) · p: a step's context",
+                    style="dim",
+                )
+            )
+        else:
+            header.update(
+                Text(
+                    f" what the model saw at step {number}: + added, - dropped since step {number - 1} · p: whole pool",
+                    style="dim",
+                )
+            )
+
+    @on(VirtualList.Highlighted, "#messages")
+    def _message_highlighted(self, message: VirtualList.Highlighted) -> None:
+        key = self.messages.current_key()
+        if key is not None and self.focused is self.messages:
+            self._show_subject_keep(("message", key))
+
+    @on(VirtualList.Highlighted, "#sources")
+    def _source_highlighted(self, message: VirtualList.Highlighted) -> None:
+        sid = self.sources.current_sid()
+        if sid is not None and self.focused is self.sources:
+            self._show_subject_keep(("source", sid))
+
+    def _show_subject_keep(self, subject: tuple[Any, ...]) -> None:
+        """Show ``subject`` in the detail without rebuilding the message list."""
+        self.subject = subject
+        run = self.run
+        if run is None:
+            return
+        builder, key, mentions = self._builder_for(run, subject)
+        self.detail.show(builder, key=key, mentions=mentions)
+
+    # -- selection by reference ------------------------------------------------------------------
+
+    def _try_pending_goto(self, *, final: bool) -> None:
+        ref = self._pending_goto
+        assert ref is not None
+        if not final and not _known(self.ws, ref):
+            return
+        self._pending_goto = None
+        self.resolve_goto(ref, final)
+
+    @work(thread=True, exclusive=True, group="goto", exit_on_error=False)
+    def resolve_goto(self, ref: str, final: bool) -> None:
+        """Resolve a reference (may read one run) and select it."""
+        try:
+            target = self.ws.resolve(ref)
+        except RefError as err:
+            if not final and not all(s.complete for s in self.ws.sources):
+                self.app.call_from_thread(self._defer_goto, ref)
+                return
+            self.app.call_from_thread(self.notify, f"{ref}: {err}", severity="error", timeout=10)
+            return
+        self.app.call_from_thread(self.select_target, target)
+
+    def _defer_goto(self, ref: str) -> None:
+        self._pending_goto = ref
+
+    def go_to(self, ref: str) -> None:
+        """Go to ``ref`` (from the ``:`` prompt or ``--goto``)."""
+        if all(s.complete for s in self.ws.sources) or _known(self.ws, ref):
+            self.resolve_goto(ref, True)
+        else:
+            self._pending_goto = ref
+            self.notify(f"{ref}: still indexing; going there when it is found", timeout=4)
+
+    def select_target(self, target: Target) -> None:
+        """Select what ``target`` names: its run, then its trial/step/message/source."""
+        s = self.ws.sources.index(target.source)
+        row = self.store.row_of(s, target.index)
+        if row is None:
+            self.store.set_filter("")
+            self.query_one("#filter", Input).value = ""
+            self._refresh_rows(keep=False)
+            row = self.store.row_of(s, target.index)
+        if row is not None:
+            self.run_list.set_cursor(row, post=False, center=True)
+        if self.run is not None and self.run_key == (s, target.index):
+            self._select_in_run(target)
+            return
+        self._goto_target = target
+        self._load_run(s, target.index)
+
+    def _select_in_run(self, target: Target) -> None:
+        kind = target.kind
+        if kind == "run":
+            self.run_list.focus()
+            self._show_subject(("run",))
+            return
+        if kind == "trial":
+            row = self.timeline.row_of_attempt(target.attempt or 0)
+            if row is not None:
+                self.timeline.set_cursor(row, post=False, center=True)
+            self.timeline.focus()
+            self._show_subject(("attempt", target.attempt))
+            return
+        if kind == "step":
+            assert target.step is not None
+            if self.timeline.merge:
+                self.timeline.set_merge(False)
+            row = self.timeline.row_of_step(target.attempt, target.step)
+            if row is not None:
+                self.timeline.set_cursor(row, post=False, center=True)
+            self._show_subject(("step", target.attempt, target.step - 1, target.step - 1))
+            self.detail.focus()
+            return
+        if kind == "message":
+            self.tabs.active = "tab-messages"
+            self.pool_all = True
+            self._update_messages()
+            row = self.messages.row_of(target.message or "")
+            if row is not None:
+                self.messages.set_cursor(row, post=False, center=True)
+            self.messages.focus()
+            self._show_subject_keep(("message", target.message))
+            return
+        if kind == "source":
+            self._open_source(target.board_source or "")
+            return
+        self.run_list.focus()
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def _focused_list(self) -> VirtualList | None:
+        focused = self.focused
+        if isinstance(focused, VirtualList):
+            return focused
+        return None
+
+    def action_cursor_down(self) -> None:
+        self._delegate("cursor_down", "scroll_down")
+
+    def action_cursor_up(self) -> None:
+        self._delegate("cursor_up", "scroll_up")
+
+    def action_first(self) -> None:
+        self._delegate("first", "scroll_home")
+
+    def action_last(self) -> None:
+        self._delegate("last", "scroll_end")
+
+    def action_page_down(self) -> None:
+        self._delegate("page_down", "page_down")
+
+    def action_page_up(self) -> None:
+        self._delegate("page_up", "page_up")
+
+    def _delegate(self, list_action: str, detail_action: str) -> None:
+        focused = self.focused
+        if isinstance(focused, VirtualList):
+            getattr(focused, f"action_{list_action}")()
+        elif isinstance(focused, DetailView):
+            getattr(focused, f"action_{detail_action}")()
+
+    @on(VirtualList.Selected)
+    def _row_chosen(self, message: VirtualList.Selected) -> None:
+        """A double click on a row drills in, like enter."""
+        message.vlist.focus()
+        self.action_drill()
+
+    def action_drill(self) -> None:
+        focused = self.focused
+        if focused is self.run_list:
+            if self.run is not None:
+                self.timeline.focus()
+                self._show_timeline_row()
+            elif self.run_problem is not None:
+                self.detail.focus()
+        elif focused is self.timeline:
+            if self.run is not None:
+                self._show_timeline_row()
+                self.detail.focus()
+        elif focused is self.detail:
+            if (
+                not self.detail.follow()
+                and self.subject[0] == "step"
+                and self.run is not None
+                and self.run.pool is not None
+            ):
+                self.tabs.active = "tab-messages"
+                self.messages.focus()
+        elif focused is self.messages:
+            key = self.messages.current_key()
+            if key is not None:
+                self._show_subject_keep(("message", key))
+                self.tabs.active = "tab-detail"
+                self.detail.focus()
+        elif focused is self.sources:
+            sid = self.sources.current_sid()
+            if sid is not None:
+                self._show_subject_keep(("source", sid))
+                self.tabs.active = "tab-detail"
+                self.detail.focus()
+        self._update_layout()
+
+    def action_back(self) -> None:
+        focused = self.focused
+        if focused is not None and focused.id == "search":
+            self._close_search()
+            return
+        if focused is not None and focused.id == "filter":
+            self.query_one("#filter", Input).value = ""
+            self._apply_filter("")
+            self.query_one("#filter", Input).display = False
+            self.run_list.focus()
+            return
+        if focused is self.detail or focused in (self.messages, self.sources):
+            if self.tabs.active != "tab-detail" and focused is self.detail:
+                pass
+            self.tabs.active = "tab-detail"
+            if self.run is not None:
+                self.timeline.focus()
+                self._show_timeline_row()
+            else:
+                self.run_list.focus()
+        elif focused is self.timeline:
+            self.run_list.focus()
+            self._show_subject(("run",))
+        elif self.store.filter.active:
+            self.query_one("#filter", Input).value = ""
+            self._apply_filter("")
+        self._update_layout()
+
+    def _panes(self) -> list[Any]:
+        panes: list[Any] = [self.run_list, self.timeline, self.detail]
+        if self.run is not None and self.run.pool is not None:
+            panes.append(self.messages)
+        if self.run is not None and self.run.board is not None:
+            panes.append(self.sources)
+        return panes
+
+    def _cycle(self, step: int) -> None:
+        panes = self._panes()
+        focused = self.focused
+        if focused is not None and focused.id == "search":
+            focused = self._search_origin
+        pos = panes.index(focused) if focused in panes else 0
+        target = panes[(pos + step) % len(panes)]
+        tab = {id(self.messages): "tab-messages", id(self.sources): "tab-sources"}.get(
+            id(target), "tab-detail"
+        )
+        if target in (self.detail, self.messages, self.sources):
+            self.tabs.active = tab
+        if target is self.timeline and self.run is not None:
+            self._show_timeline_row()
+        target.focus()
+        self._update_layout()
+
+    def action_next_pane(self) -> None:
+        self._cycle(1)
+
+    def action_prev_pane(self) -> None:
+        self._cycle(-1)
+
+    def _step_run(self, step: int) -> None:
+        rows = self.store.rows
+        pos = self.run_list.cursor + step
+        while 0 <= pos < len(rows) and rows[pos][0] != 1:
+            pos += step
+        if 0 <= pos < len(rows):
+            self.run_list.set_cursor(pos)
+        else:
+            self.notify("no more runs" if step > 0 else "this is the first run", timeout=2)
+
+    def action_next_run(self) -> None:
+        self._step_run(1)
+
+    def action_prev_run(self) -> None:
+        self._step_run(-1)
+
+    def action_show_messages(self) -> None:
+        if self.run is None or self.run.pool is None:
+            self.notify("only forecast runs have a message pool", timeout=3)
+            return
+        self.tabs.active = "tab-messages"
+        self._update_messages()
+        self.messages.focus()
+        self._update_layout()
+
+    def action_show_sources(self) -> None:
+        if self.run is None or self.run.board is None:
+            self.notify("only forecast runs have a source board", timeout=3)
+            return
+        self.tabs.active = "tab-sources"
+        self.sources.show_board(self.run)
+        self.sources.focus()
+        self._update_layout()
+
+    # search -------------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        focused = self.focused
+        if focused is not None and focused.id in ("search", "filter"):
+            return
+        self._search_origin = focused if focused is not None else self.run_list
+        search = self.query_one("#search", Input)
+        search.display = True
+        search.placeholder = f"search {self._pane_name(self._search_origin)} (enter: keep, esc: close, n/N: next/previous)"
+        search.value = ""
+        search.focus()
+
+    def _pane_name(self, widget: Any) -> str:
+        return {
+            id(self.run_list): "runs",
+            id(self.timeline): "steps",
+            id(self.detail): "detail",
+            id(self.messages): "messages",
+            id(self.sources): "sources",
+        }.get(id(widget), "pane")
+
+    @on(Input.Changed, "#search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self._apply_search(event.value, jump=True)
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        self._apply_search(event.value, jump=False)
+        self._close_search(keep=True)
+
+    def _apply_search(self, query: str, *, jump: bool) -> None:
+        origin = self._search_origin
+        if isinstance(origin, VirtualList):
+            origin.search_query = query
+            origin.redraw()
+            if jump and query:
+                found = origin.find(query, origin.cursor, 1)
+                if found is not None:
+                    origin.set_cursor(found, center=True)
+        elif isinstance(origin, DetailView):
+            count = origin.search(query)
+            if jump and count:
+                origin.goto_match(1)
+
+    def _close_search(self, keep: bool = False) -> None:
+        search = self.query_one("#search", Input)
+        search.display = False
+        origin = self._search_origin
+        if not keep:
+            if isinstance(origin, VirtualList):
+                origin.search_query = ""
+                origin.redraw()
+            elif isinstance(origin, DetailView):
+                origin.search("")
+        if origin is not None:
+            origin.focus()
+        self._update_layout()
+
+    def _match(self, step: int) -> None:
+        focused = self.focused
+        if isinstance(focused, VirtualList) and focused.search_query:
+            found = focused.find(focused.search_query, focused.cursor + step, step)
+            if found is None:
+                self.notify(f"no match for {focused.search_query!r}", timeout=2)
+            else:
+                focused.set_cursor(found, center=True)
+        elif isinstance(focused, DetailView) and focused.query_text:
+            if not focused.goto_match(step):
+                self.notify(f"no match for {focused.query_text!r}", timeout=2)
+        else:
+            self.notify("no search here yet: / starts one", timeout=2)
+
+    def action_next_match(self) -> None:
+        self._match(1)
+
+    def action_prev_match(self) -> None:
+        self._match(-1)
+
+    # filter and sort -------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.display = True
+        box.focus()
+        self._update_layout()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self._apply_filter(event.value)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        if not event.value.strip():
+            self.query_one("#filter", Input).display = False
+        self.run_list.focus()
+
+    def _apply_filter(self, text: str) -> None:
+        self.store.set_filter(text)
+        self._refresh_rows(keep=True)
+
+    def _refresh_rows(self, *, keep: bool) -> None:
+        cursor_row = None
+        if keep and self.run_key is not None:
+            cursor_row = self.store.row_of(*self.run_key)
+        self.run_list.reset(
+            cursor=cursor_row if cursor_row is not None else self.run_list.first_run_row()
+        )
+        self.query_one("#columns", ColumnHeader).refresh()
+        self._update_title()
+
+    def action_sort(self) -> None:
+        current = SORT_CYCLE.index(self.store.sort) if self.store.sort in SORT_CYCLE else 0
+        column = SORT_CYCLE[(current + 1) % len(SORT_CYCLE)]
+        self._sort(column, self.store.reverse if column is not None else False)
+
+    def action_sort_reverse(self) -> None:
+        self._sort(self.store.sort or "ref", not self.store.reverse)
+
+    @on(ColumnHeader.SortBy)
+    def _sort_by(self, message: ColumnHeader.SortBy) -> None:
+        reverse = (not self.store.reverse) if self.store.sort == message.column else False
+        self._sort(message.column, reverse)
+
+    def _sort(self, column: str | None, reverse: bool) -> None:
+        self.store.set_sort(column, reverse)
+        self._refresh_rows(keep=True)
+        unread = sum(len(s) for s in self.ws.sources) - sum(c.seen for c in self.store.counts)
+        what = f"sorted by {column}{' (reversed)' if reverse else ''}" if column else "file order"
+        if unread > 0 and column:
+            what += f"; {unread:,} runs not read yet are left out until they are"
+        self.notify(what, timeout=3)
+
+    # view toggles ----------------------------------------------------------------------------
+
+    def action_toggle_raw(self) -> None:
+        self.raw = not self.raw
+        self._show_subject_keep(self.subject)
+
+    def action_toggle_fold(self) -> None:
+        self.unfold = not self.unfold
+        self._show_subject_keep(self.subject)
+        self.notify("long values shown in full" if self.unfold else "long values folded", timeout=2)
+
+    def action_toggle_merge(self) -> None:
+        self.timeline.set_merge(not self.timeline.merge)
+        settings = getattr(self.app, "settings", None)
+        if settings is not None:
+            settings["merge_chunks"] = self.timeline.merge
+        self.notify(
+            "streamed chunks merged" if self.timeline.merge else "every chunk on its own line",
+            timeout=2,
+        )
+        if self.focused is self.timeline:
+            self._show_timeline_row()
+
+    def action_toggle_pool(self) -> None:
+        self.pool_all = not self.pool_all
+        self._update_messages()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        forecast = self.run is not None and (
+            self.run.pool is not None or self.run.board is not None
+        )
+        if action in ("show_messages", "toggle_pool") and not (
+            self.run is not None and self.run.pool is not None
+        ):
+            return None
+        if action == "show_sources" and not forecast:
+            return None
+        if action in ("sort", "sort_reverse", "filter") and not self.ws.sources:
+            return None
+        return True
+
+    # data ----------------------------------------------------------------------------------
+
+    def _current_object(self) -> tuple[str, str] | None:
+        """``(reference, text)`` of what the detail pane shows."""
+        run = self.run
+        if run is None:
+            if self.run_problem is not None:
+                return str(self.run_problem), str(self.run_problem)
+            return None
+        kind = self.subject[0]
+        ref = self._display_ref(run.ref)
+        if kind == "step":
+            steps = self.timeline.steps_of(
+                run.attempt(self.subject[1]) if self.subject[1] is not None else None
+            )
+            first, last = self.subject[2], self.subject[3]
+            if first != last:
+                text = "".join(s.text or "" for s in steps[first : last + 1])
+                return f"{self._display_ref(steps[first].ref)}..{steps[last].number}", text
+            step = steps[first]
+            return self._display_ref(step.ref), _object_text(step.text, step.raw, self.raw)
+        if kind == "attempt":
+            attempt = run.attempt(self.subject[1])
+            if attempt is not None:
+                return self._display_ref(attempt.ref), dumps_pretty(attempt.raw)
+        if kind == "message" and run.pool is not None:
+            msg = run.pool.get(self.subject[1])
+            raw = run.pool.raw(self.subject[1])
+            return self._display_ref(f"{run.ref}/msg:{self.subject[1]}"), _object_text(
+                msg.text if msg else None, raw, self.raw
+            )
+        if kind == "source" and run.board is not None:
+            return self._display_ref(f"{run.ref}/src:{self.subject[1]}"), dumps_pretty(
+                run.board.raw_source(self.subject[1])
+            )
+        return ref, dumps_pretty(run.raw)
+
+    def action_copy(self) -> None:
+        current = self._current_object()
+        if current is None:
+            self.notify("nothing to copy", timeout=2)
+            return
+        ref, text = current
+        self.app.copy_to_clipboard(text)
+        self.notify(f"copied {len(text):,} characters of {ref}", timeout=3)
+
+    def action_copy_ref(self) -> None:
+        current = self._current_object()
+        if current is None:
+            self.notify("nothing to copy", timeout=2)
+            return
+        self.app.copy_to_clipboard(current[0])
+        self.notify(f"copied {current[0]}", timeout=3)
+
+    def action_pager(self) -> None:
+        current = self._current_object()
+        if current is None:
+            self.notify("nothing to show", timeout=2)
+            return
+        from trajtui.ui.pager import page
+
+        ref, text = current
+        error = page(self.app, f"{ref}\n\n{text}")
+        if error:
+            self.notify(error, severity="error", timeout=6)
+
+    def action_reload(self) -> None:
+        reload = getattr(self.app, "reload", None)
+        if reload is not None:
+            reload(self.run.ref if self.run is not None else None)
+
+    def action_goto(self) -> None:
+        from trajtui.ui.screens.goto import GotoScreen
+
+        refs: list[str] = []
+        for source in self.ws.sources:
+            refs.extend(self.ws.ref(source, r) for r in source.run_refs()[:200_000])
+
+        def done(ref: str | None) -> None:
+            if ref:
+                self.go_to(ref.strip())
+
+        self.app.push_screen(
+            GotoScreen(refs, current=self._current_object()[0] if self._current_object() else ""),
+            done,
+        )
+
+    def action_help(self) -> None:
+        from trajtui.ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_toggle_dark(self) -> None:
+        toggle = getattr(self.app, "toggle_theme", None)
+        if toggle is not None:
+            toggle()
+
+    def on_unmount(self) -> None:
+        self.ws.cancel()
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _done_progress(source: Source) -> Any:
+    from trajtui.core.index import ScanProgress
+
+    return ScanProgress(1, 1, len(source), finished=True)
+
+
+def _bar(fraction: float, width: int = 10) -> str:
+    filled = fraction * width
+    full = int(filled)
+    part = " ▏▎▍▌▋▊▉"[int((filled - full) * 8)] if full < width else ""
+    return "▕" + ("█" * full + part).ljust(width) + "▏"
+
+
+def _known(ws: Workspace, ref: str) -> bool:
+    label, rest = split_source(ref)
+    for source in ws.sources:
+        if label is not None and source.label != label:
+            continue
+        for parts in readings(rest):
+            if parts.run is not None and source.find(parts.run) is not None:
+                return True
+            if parts.run is None and len(source) >= 1:
+                return True
+    return False
+
+
+def _object_text(text: str | None, raw: Any, raw_mode: bool) -> str:
+    if text and not raw_mode:
+        return text
+    return dumps_pretty(raw)
+
+
+def _format_headline(run: Run) -> Text | None:
+    """A format's extra headline for the run header (validation verdicts, accuracy...)."""
+    headline = run.extras.get("headline")
+    if isinstance(headline, str) and headline:
+        return Text(visible(headline, keep_newlines=False))
+    return None
+
+
+def _titled(
+    ref: str, body: RenderableType, raw: bool, raw_value: Any, lines: int
+) -> RenderableType:
+    head = Text(ref, style="bold reverse")
+    if raw:
+        return Group(
+            head, Text("as in the file", style="dim"), show.json_block(raw_value, max_lines=lines)
+        )
+    return Group(head, Text(), body)
+
+
+def _run_detail(run: Run, ref: str, raw: bool, lines: int) -> RenderableType:
+    head = Text(ref, style="bold reverse")
+    if raw:
+        return Group(
+            head,
+            Text("as in the file (trajectory folded into the timeline)", style="dim"),
+            show.json_block(run.raw, max_lines=lines),
+        )
+    parts: list[RenderableType] = [head, show.facts_line(show.summary_facts(run.summary))]
+    extra = run.extras.get("detail")
+    if extra is not None:
+        parts.extend([Text(), extra])
+    parts.append(Text())
+    parts.extend(show.render_fields(run.fields, max_lines=lines))
+    for problem in run.problems:
+        parts.append(Text(f"{fmt.PROBLEM_GLYPH} {problem}", style="yellow"))
+    return Group(*parts)
+
+
+def _attempt_detail(attempt: Attempt, ref: str, raw: bool, lines: int) -> RenderableType:
+    head = Text(ref, style="bold reverse")
+    if raw:
+        return Group(head, show.json_block(attempt.raw, max_lines=lines))
+    facts = [("status", fmt.status(attempt.status, attempt.outcome))]
+    if attempt.score is not None:
+        facts.append(("score", fmt.number(attempt.score)))
+    facts.append(("steps", fmt.count(len(attempt.steps))))
+    if attempt.duration_ms is not None:
+        facts.append(("duration", fmt.duration(attempt.duration_ms)))
+    return Group(
+        head, show.facts_line(facts), Text(), *show.render_fields(attempt.fields, max_lines=lines)
+    )
+
+
+def _step_detail(
+    run: Run,
+    steps: tuple[Step, ...],
+    first: int,
+    last: int,
+    ref_of: Callable[[str], str],
+    raw: bool,
+    lines: int,
+) -> RenderableType:
+    step = steps[first]
+    if first != last:
+        chunk = steps[first : last + 1]
+        head = Text(f"{ref_of(step.ref)} … {steps[last].number}", style="bold reverse")
+        text = "".join(s.text or "" for s in chunk)
+        info = Text(
+            f"{len(chunk)} streamed {step.kind.value} chunks merged (m shows each)", style="dim"
+        )
+        return Group(head, info, Text(), show.prose(text, markdown=step.markdown, max_lines=lines))
+    head = Text.assemble(
+        (ref_of(step.ref), "bold reverse"),
+        "  ",
+        fmt.KIND_GLYPH[step.kind] + " ",
+        visible(step.title, keep_newlines=False),
+    )
+    if raw:
+        return Group(
+            head, Text("as in the file", style="dim"), show.json_block(step.raw, max_lines=lines)
+        )
+    parts: list[RenderableType] = [head, show.facts_line(show.step_heading(step)), Text()]
+    context = run.extras.get("step_detail")
+    if callable(context):
+        extra = context(step)
+        if extra is not None:
+            parts.extend([extra, Text()])
+    parts.extend(show.step_sections(step, steps, max_lines=lines))
+    return Group(*parts)
+
+
+def _problem_detail(problem: Problem) -> RenderableType:
+    return Group(
+        Text(f"{fmt.PROBLEM_GLYPH} {problem.severity.value}", style="bold red"),
+        Text(visible(str(problem))),
+        Text(),
+        Text("This line could not be read; every other record still shows.", style="dim"),
+    )
+
+
+def _source_info(source: Source, counts: str) -> RenderableType:
+    return Group(
+        Text(visible(source.path, keep_newlines=False), style="bold reverse"),
+        Text(f"{source.format.name} · {counts}"),
+    )

@@ -1,0 +1,267 @@
+"""What the run list shows: every run and problem row of every source, sorted and filtered.
+
+A :class:`RunStore` is plain Python (no Textual), fed by the loader worker's progress
+messages and read by the run list widget. It never parses anything: it only looks at
+summaries the core already holds (``Source.peek``), so drawing never waits on I/O. Rows
+whose summary is not read yet are drawn as placeholders, and requested from the loader
+(:attr:`RunStore.requests`) so the visible ones are read first.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from trajtui.core.model import Outcome, Problem, RunSummary
+from trajtui.core.source import Entry, Source
+from trajtui.core.workspace import Workspace
+
+HEADER = 0
+ENTRY = 1
+OPEN_PROBLEM = 2
+
+Row = tuple[int, int, int]
+"""``(kind, source index, entry index)``: a source header, an entry, or an open-time
+problem (``(OPEN_PROBLEM, -1, k)``)."""
+
+SORT_KEYS: dict[str, Callable[[RunSummary], object]] = {
+    "status": lambda s: (s.outcome.value, s.status or ""),
+    "ref": lambda s: s.ref,
+    "steps": lambda s: -1 if s.steps is None else s.steps,
+    "tool errors": lambda s: (s.failed_tool_calls or 0, s.tool_errors is True),
+    "duration": lambda s: -1.0 if s.duration_ms is None else s.duration_ms,
+    "score": lambda s: -1e300 if s.score is None else s.score,
+    "cost": lambda s: -1.0 if s.cost is None else s.cost,
+}
+"""Columns the run list sorts by (``None`` = file order)."""
+
+SORT_CYCLE: list[str | None] = [None, "status", "ref", "steps", "tool errors", "duration", "score"]
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A run-list filter: words that must all appear, and status words.
+
+    Syntax: ``timeout`` (text), ``status:fail`` / ``is:fail`` (status word or outcome),
+    ``is:problem`` (problem rows only), ``-word`` (must not appear).
+    """
+
+    words: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+    problems_only: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> Filter:
+        """Read the filter box's text."""
+        words: list[str] = []
+        exclude: list[str] = []
+        statuses: list[str] = []
+        problems = False
+        for token in text.split():
+            low = token.casefold()
+            if low in ("is:problem", "status:problem", "is:problems"):
+                problems = True
+            elif low.startswith(("status:", "is:", "s:")):
+                statuses.append(low.split(":", 1)[1])
+            elif low.startswith("-") and len(low) > 1:
+                exclude.append(low[1:])
+            else:
+                words.append(low)
+        return cls(tuple(words), tuple(exclude), tuple(statuses), problems)
+
+    @property
+    def active(self) -> bool:
+        """The filter removes something."""
+        return bool(self.words or self.exclude or self.statuses or self.problems_only)
+
+    def accepts(self, entry: Entry, label: str = "") -> bool:
+        """True when ``entry`` passes the filter."""
+        if isinstance(entry, Problem):
+            if self.statuses:
+                return False
+            hay = f"{entry.message} {entry.line} {label}".casefold()
+            return all(w in hay for w in self.words) and not any(w in hay for w in self.exclude)
+        if self.problems_only:
+            return False
+        if self.statuses:
+            word = (entry.status or "").casefold()
+            outcome = entry.outcome.value
+            if not any(st in (word, outcome) or word.startswith(st) for st in self.statuses):
+                return False
+        hay = f"{entry.ref} {entry.title} {label}".casefold()
+        return all(w in hay for w in self.words) and not any(w in hay for w in self.exclude)
+
+
+@dataclass
+class SourceCounts:
+    """Counts over the summaries of one source read so far."""
+
+    runs: int = 0
+    problems: int = 0
+    tool_error_runs: int = 0
+    outcomes: Counter[Outcome] = field(default_factory=Counter)
+    seen: int = 0
+    """Entries counted (a prefix of the source's entries)."""
+
+
+class RunStore:
+    """Rows of the run list, in display order."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.sort: str | None = None
+        self.reverse = False
+        self.filter = Filter()
+        self.rows: list[Row] = []
+        self.counts = [SourceCounts() for _ in ws.sources]
+        self.requests: deque[tuple[int, int]] = deque(maxlen=256)
+        self._shown = [0] * len(ws.sources)
+        """Entries of each source that have rows (unsorted, unfiltered mode)."""
+        self._lock = threading.Lock()
+        self.rebuild()
+
+    @property
+    def grouped(self) -> bool:
+        """Rows are grouped under a header per source."""
+        return len(self.ws.sources) > 1
+
+    @property
+    def ordered(self) -> bool:
+        """Rows are in file order and unfiltered (new entries are appended)."""
+        return self.sort is None and not self.filter.active
+
+    # -- rows ------------------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """Recompute every row (after a sort or filter change)."""
+        rows: list[Row] = [(OPEN_PROBLEM, -1, k) for k in range(len(self.ws.problems))]
+        if self.filter.active and not self.filter.problems_only:
+            rows = [r for r in rows if self.filter.accepts(self.ws.problems[r[2]])]
+        for s, source in enumerate(self.ws.sources):
+            n = len(source)
+            self._shown[s] = n
+            if self.ordered:
+                entries = [(ENTRY, s, i) for i in range(n)]
+            else:
+                entries = self._selected(s, source, n)
+            if self.grouped:
+                rows.append((HEADER, s, -1))
+            rows.extend(entries)
+        self.rows = rows
+
+    def _selected(self, s: int, source: Source, n: int) -> list[Row]:
+        known: list[tuple[int, Entry]] = []
+        label = source.label if self.grouped else ""
+        for i in range(n):
+            e = source.peek(i)
+            if e is not None and self.filter.accepts(e, label):
+                known.append((i, e))
+        if self.sort is not None:
+            key = SORT_KEYS[self.sort]
+            runs = [(i, e) for i, e in known if isinstance(e, RunSummary)]
+            problems = [(i, e) for i, e in known if not isinstance(e, RunSummary)]
+            runs.sort(key=lambda pair: key(pair[1]), reverse=self.reverse)  # type: ignore[arg-type]
+            known = runs + problems
+        return [(ENTRY, s, i) for i, _ in known]
+
+    def extend(self) -> bool:
+        """Add rows for entries indexed since the last call (file order only).
+
+        Returns:
+            True when rows were added.
+        """
+        if not self.ordered:
+            return False
+        added = False
+        for s, source in enumerate(self.ws.sources):
+            n = len(source)
+            if n > self._shown[s]:
+                new = [(ENTRY, s, i) for i in range(self._shown[s], n)]
+                self._shown[s] = n
+                if self.grouped:
+                    pos = self._end_of_group(s)
+                    self.rows[pos:pos] = new
+                else:
+                    self.rows.extend(new)
+                added = True
+        return added
+
+    def _end_of_group(self, s: int) -> int:
+        for pos, row in enumerate(self.rows):
+            if row[0] == HEADER and row[1] > s:
+                return pos
+        return len(self.rows)
+
+    def set_sort(self, column: str | None, reverse: bool = False) -> None:
+        """Sort by ``column`` (``None`` for file order)."""
+        self.sort = column
+        self.reverse = reverse
+        self.rebuild()
+
+    def set_filter(self, text: str) -> None:
+        """Apply the filter box's text."""
+        self.filter = Filter.parse(text)
+        self.rebuild()
+
+    def row_of(self, s: int, i: int) -> int | None:
+        """Row position of entry ``i`` of source ``s``, if it is shown."""
+        target = (ENTRY, s, i)
+        if self.ordered and not self.grouped and not self.ws.problems:
+            return i if i < len(self.rows) and self.rows[i] == target else None
+        try:
+            return self.rows.index(target)
+        except ValueError:
+            return None
+
+    # -- counts ----------------------------------------------------------------------------
+
+    def count_new(self) -> None:
+        """Count entries summarised since the last call (a prefix of each source)."""
+        for s, source in enumerate(self.ws.sources):
+            c = self.counts[s]
+            n = len(source)
+            while c.seen < n:
+                e = source.peek(c.seen)
+                if e is None:
+                    break
+                if isinstance(e, Problem):
+                    c.problems += 1
+                else:
+                    c.runs += 1
+                    c.outcomes[e.outcome] += 1
+                    if e.failed_tool_calls or e.tool_errors:
+                        c.tool_error_runs += 1
+                c.seen += 1
+
+    def summary_line(self, sources: list[int] | None = None) -> str:
+        """``1,204 runs · 87% pass · 31 with tool errors · 2 problems``."""
+        chosen = range(len(self.counts)) if sources is None else sources
+        runs = sum(self.counts[s].runs for s in chosen)
+        problems = sum(self.counts[s].problems for s in chosen) + (
+            len(self.ws.problems) if sources is None else 0
+        )
+        tool = sum(self.counts[s].tool_error_runs for s in chosen)
+        outcomes: Counter[Outcome] = Counter()
+        for s in chosen:
+            outcomes.update(self.counts[s].outcomes)
+        parts = [f"{runs:,} run{'s' if runs != 1 else ''}"]
+        graded = sum(outcomes[o] for o in (Outcome.PASS, Outcome.FAIL, Outcome.PARTIAL))
+        if graded:
+            parts.append(f"{outcomes[Outcome.PASS] * 100 / runs:.0f}% pass")
+        for outcome, word in ((Outcome.ERROR, "error"), (Outcome.TIMEOUT, "timeout")):
+            if outcomes[outcome]:
+                parts.append(f"{outcomes[outcome]:,} {word}")
+        if tool:
+            parts.append(f"{tool:,} with tool errors")
+        if problems:
+            parts.append(f"{problems:,} problem{'s' if problems != 1 else ''}")
+        return " · ".join(parts)
+
+    # -- requests from drawing -------------------------------------------------------------
+
+    def request(self, s: int, i: int) -> None:
+        """Ask the loader to read entry ``i`` of source ``s`` soon (it is on screen)."""
+        self.requests.append((s, i))

@@ -1,0 +1,356 @@
+"""The detail pane: one Rich renderable (a step, a run, a message...) drawn as lines.
+
+The renderable is built and laid out into lines in a thread worker (a huge value never
+freezes the UI), then drawn through the line API. Because the pane holds lines, ``/``
+search finds and highlights matches and scrolls to them, and ``n``/``N`` move between them.
+
+Keys (when the pane has focus): ``j``/``k`` scroll, ``g``/``G`` top/bottom, ``[``/``]``
+previous/next source mention (forecast runs), ``enter`` follows it.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.console import Console, RenderableType
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events, work
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.worker import get_current_worker
+
+Builder = Callable[[], RenderableType]
+"""Builds the renderable (called in a worker thread)."""
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A reference in the shown text that can be followed (``S3`` -> a source)."""
+
+    line: int
+    start: int
+    end: int
+    target: str
+
+
+class DetailView(ScrollView, can_focus=True):
+    """Shows one object's detail; searchable; follows mentions."""
+
+    BINDINGS = [
+        Binding("down,j", "scroll_down", "Down", show=False),
+        Binding("up,k", "scroll_up", "Up", show=False),
+        Binding("home,g", "scroll_home", "Top", show=False),
+        Binding("end,G", "scroll_end", "Bottom", show=False),
+        Binding("pagedown,ctrl+d,ctrl+f,space", "page_down", "Page down", show=False),
+        Binding("pageup,ctrl+u,ctrl+b", "page_up", "Page up", show=False),
+        Binding("right_square_bracket", "next_mention", "Next mention", show=False),
+        Binding("left_square_bracket", "prev_mention", "Previous mention", show=False),
+    ]
+
+    COMPONENT_CLASSES = {"detail--match", "detail--current", "detail--mention", "detail--empty"}
+
+    DEFAULT_CSS = """
+    DetailView {
+        background: $surface;
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+        padding: 0 1;
+        & > .detail--match { background: $warning 40%; }
+        & > .detail--current { background: $warning; color: $background; text-style: bold; }
+        & > .detail--mention { text-style: underline; }
+        & > .detail--empty { color: $text-muted; text-style: italic; }
+    }
+    """
+
+    busy: reactive[bool] = reactive(False)
+    """A renderable is being laid out."""
+
+    @dataclass
+    class FollowMention(Message):
+        """The user asked to follow a mention (``enter`` on it)."""
+
+        detail: DetailView
+        target: str
+
+        @property
+        def control(self) -> DetailView:
+            return self.detail
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._builder: Builder | None = None
+        self._renderable: RenderableType | None = None
+        self._lines: list[Strip] = []
+        self._plain: list[str] = []
+        self._width = 0
+        self._generation = 0
+        self.query_text = ""
+        self.matches: list[tuple[int, int, int]] = []
+        self.match_index = -1
+        self.mention_words: dict[str, str] = {}
+        self.mentions: list[Mention] = []
+        self.mention_index = -1
+        self.empty_text = "nothing selected"
+        self.key = ""
+
+    # -- content ---------------------------------------------------------------------------
+
+    def show(self, builder: Builder, *, key: str, mentions: dict[str, str] | None = None) -> None:
+        """Show what ``builder`` makes (built in a worker).
+
+        Args:
+            builder: Makes the renderable.
+            key: Identity of the object shown (the same key keeps the scroll position).
+            mentions: Words in the text that can be followed, mapped to targets.
+        """
+        same = key == self.key
+        self.key = key
+        self._builder = builder
+        self.mention_words = mentions or {}
+        self._generation += 1
+        if not same:
+            self.scroll_to(y=0, animate=False)
+        self._layout(self._generation, self._content_width())
+
+    def clear(self, text: str = "nothing selected") -> None:
+        """Show nothing (with a hint)."""
+        self.key = ""
+        self._builder = None
+        self._generation += 1
+        self._lines, self._plain = [], []
+        self.empty_text = text
+        self.matches, self.mentions = [], []
+        self.virtual_size = Size(self._content_width(), 0)
+        self.refresh()
+
+    def _content_width(self) -> int:
+        return max(20, (self.scrollable_content_region.width or self.size.width or 80))
+
+    @work(thread=True, exclusive=True, group="detail-layout", exit_on_error=False)
+    def _layout(self, generation: int, width: int) -> None:
+        builder = self._builder
+        if builder is None:
+            return
+        self.app.call_from_thread(self._set_busy, True)
+        renderable = builder()
+        console = Console(
+            file=io.StringIO(),
+            width=width,
+            color_system="truecolor",
+            force_terminal=True,
+            markup=False,
+            highlight=False,
+            emoji=False,
+            legacy_windows=False,
+        )
+        options = console.options.update_width(width)
+        lines = console.render_lines(renderable, options, pad=False, new_lines=False)
+        worker = get_current_worker()
+        if worker.is_cancelled:
+            return
+        strips = [Strip(Segment.simplify(line)) for line in lines]
+        plain = ["".join(seg.text for seg in line) for line in lines]
+        self.app.call_from_thread(self._set_lines, generation, width, strips, plain)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.busy = busy
+
+    def _set_lines(
+        self, generation: int, width: int, strips: list[Strip], plain: list[str]
+    ) -> None:
+        if generation != self._generation:
+            return
+        self.busy = False
+        self._lines, self._plain, self._width = strips, plain, width
+        self.virtual_size = Size(width, len(strips))
+        self._find_mentions()
+        if self.query_text:
+            self._find_matches()
+        self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self._content_width()
+        if self._builder is not None and width != self._width:
+            self._generation += 1
+            self._layout(self._generation, width)
+
+    # -- text ------------------------------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        """The shown text, plain."""
+        return "\n".join(line.rstrip() for line in self._plain)
+
+    @property
+    def line_count(self) -> int:
+        """Lines laid out."""
+        return len(self._lines)
+
+    # -- search ----------------------------------------------------------------------------
+
+    def search(self, query: str) -> int:
+        """Highlight ``query`` (case-insensitive); returns the number of matches."""
+        self.query_text = query
+        self._find_matches()
+        self.match_index = -1
+        self.refresh()
+        return len(self.matches)
+
+    def _find_matches(self) -> None:
+        self.matches = []
+        if not self.query_text:
+            return
+        needle = self.query_text.casefold()
+        n = len(needle)
+        for y, line in enumerate(self._plain):
+            low = line.casefold()
+            start = low.find(needle)
+            while start >= 0:
+                self.matches.append((y, start, start + n))
+                start = low.find(needle, start + n)
+
+    def goto_match(self, step: int) -> bool:
+        """Scroll to the next (``step`` 1) or previous (-1) match after the view's top."""
+        if not self.matches:
+            return False
+        if self.match_index < 0:
+            top = round(self.scroll_offset.y)
+            after = [k for k, m in enumerate(self.matches) if m[0] >= top]
+            self.match_index = (
+                (after[0] if after else 0)
+                if step > 0
+                else ((after[0] - 1) % len(self.matches) if after else len(self.matches) - 1)
+            )
+        else:
+            self.match_index = (self.match_index + step) % len(self.matches)
+        y = self.matches[self.match_index][0]
+        self.scroll_to(y=max(0, y - 2), animate=False)
+        self.refresh()
+        return True
+
+    # -- mentions --------------------------------------------------------------------------
+
+    def _find_mentions(self) -> None:
+        import re
+
+        self.mentions = []
+        self.mention_index = -1
+        if not self.mention_words:
+            return
+        pattern = re.compile(
+            r"(?<![A-Za-z0-9_])("
+            + "|".join(re.escape(w) for w in sorted(self.mention_words, key=len, reverse=True))
+            + r")(?![A-Za-z0-9_])"
+        )
+        for y, line in enumerate(self._plain):
+            for m in pattern.finditer(line):
+                self.mentions.append(Mention(y, m.start(), m.end(), self.mention_words[m.group(1)]))
+
+    def action_next_mention(self) -> None:
+        self._step_mention(1)
+
+    def action_prev_mention(self) -> None:
+        self._step_mention(-1)
+
+    def _step_mention(self, step: int) -> None:
+        if not self.mentions:
+            self.notify("no source mentions here", timeout=2)
+            return
+        self.mention_index = (self.mention_index + step) % len(self.mentions)
+        y = self.mentions[self.mention_index].line
+        top = round(self.scroll_offset.y)
+        if not top <= y < top + self.size.height:
+            self.scroll_to(y=max(0, y - 2), animate=False)
+        self.refresh()
+
+    @property
+    def current_mention(self) -> Mention | None:
+        """The mention selected with ``[``/``]``, if any."""
+        if 0 <= self.mention_index < len(self.mentions):
+            return self.mentions[self.mention_index]
+        return None
+
+    def follow(self) -> bool:
+        """Follow the selected mention; False when none is selected."""
+        mention = self.current_mention
+        if mention is None:
+            return False
+        self.post_message(self.FollowMention(self, mention.target))
+        return True
+
+    # -- scrolling -------------------------------------------------------------------------
+
+    def action_scroll_down(self) -> None:
+        self.scroll_relative(y=1, animate=False)
+
+    def action_scroll_up(self) -> None:
+        self.scroll_relative(y=-1, animate=False)
+
+    def action_scroll_home(self) -> None:
+        self.scroll_to(y=0, animate=False)
+
+    def action_scroll_end(self) -> None:
+        self.scroll_to(y=max(0, len(self._lines) - self.size.height), animate=False)
+
+    def action_page_down(self) -> None:
+        self.scroll_relative(y=max(1, self.size.height - 1), animate=False)
+
+    def action_page_up(self) -> None:
+        self.scroll_relative(y=-max(1, self.size.height - 1), animate=False)
+
+    # -- line API --------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width or self.size.width
+        row = round(self.scroll_offset.y) + y
+        base = self.rich_style
+        if not self._lines:
+            if y == 0:
+                text = "laying out…" if self.busy else self.empty_text
+                return Strip(
+                    [Segment(text, self.get_component_rich_style("detail--empty"))]
+                ).crop_extend(0, width, base)
+            return Strip.blank(width, base)
+        if row >= len(self._lines):
+            return Strip.blank(width, base)
+        strip = self._lines[row]
+        spans: list[tuple[int, int, Style]] = []
+        if self.matches:
+            match_style = self.get_component_rich_style("detail--match")
+            current_style = self.get_component_rich_style("detail--current")
+            for k, (my, start, end) in enumerate(self.matches):
+                if my == row:
+                    spans.append(
+                        (start, end, current_style if k == self.match_index else match_style)
+                    )
+        mention = self.current_mention
+        if mention is not None and mention.line == row:
+            spans.append(
+                (mention.start, mention.end, self.get_component_rich_style("detail--current"))
+            )
+        if spans:
+            strip = _highlight(strip, spans)
+        return strip.crop_extend(0, width, base).apply_style(base)
+
+
+def _highlight(strip: Strip, spans: list[tuple[int, int, Style]]) -> Strip:
+    """Apply styles to character ranges of a strip (ranges in characters of its text)."""
+    # Lines here hold single-width text almost always; map characters to cells simply.
+    text = Text()
+    for seg in strip:
+        text.append(seg.text, seg.style)
+    for start, end, style in spans:
+        text.stylize(style, start, end)
+    return Strip(list(text.render(_CONSOLE, end="")))
+
+
+_CONSOLE = Console(width=10_000, file=io.StringIO(), force_terminal=True, color_system="truecolor")

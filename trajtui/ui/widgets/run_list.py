@@ -1,0 +1,279 @@
+"""The run list: every run and problem row of every open source, virtualised.
+
+Columns: status (glyph and word, readable without colour), reference, steps, tool errors,
+duration, and score or cost where the format has them, then the title. The column header
+above the list sorts by a column when clicked; ``s`` cycles the sort column from the
+keyboard. Rows come from a :class:`~trajtui.ui.store.RunStore`; the widget never reads
+files: rows not read yet are drawn as placeholders and requested from the loader.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widgets import Static
+
+from trajtui.core.model import Outcome, Problem, RunSummary
+from trajtui.core.source import JsonlSource
+from trajtui.core.text import visible
+from trajtui.render import fmt
+from trajtui.render.show import score_text, tool_errors_text
+from trajtui.ui.store import ENTRY, HEADER, OPEN_PROBLEM, RunStore
+from trajtui.ui.widgets.vlist import VirtualList
+
+OUTCOME_CLASS = {o: f"runs--{o.value}" for o in Outcome}
+
+
+def columns(width: int, ref_width: int, with_cost: bool) -> dict[str, int]:
+    """Column widths for a list ``width`` cells wide (0: the column is hidden).
+
+    On a narrow list the least important columns go first, keeping room for a title.
+    """
+    cols = {
+        "status": 10,
+        "ref": min(max(ref_width, 6), 28),
+        "steps": 5,
+        "tools": 5,
+        "duration": 7,
+        "score": 6,
+        "cost": 8 if with_cost else 0,
+    }
+
+    def used() -> int:
+        return 1 + sum(w + 1 for w in cols.values() if w)
+
+    for name in ("cost", "tools", "steps", "score", "duration"):
+        if width - used() >= 12:
+            break
+        cols[name] = 0
+    cols["title"] = max(0, width - used())
+    return cols
+
+
+class ColumnHeader(Static):
+    """Column names above the run list; a click sorts by that column."""
+
+    DEFAULT_CSS = """
+    ColumnHeader { height: 1; background: $panel; color: $text-muted; text-style: bold; }
+    """
+
+    class SortBy(Message):
+        """A column name was clicked."""
+
+        def __init__(self, column: str | None) -> None:
+            super().__init__()
+            self.column = column
+
+    def __init__(self, run_list: RunList, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.run_list = run_list
+        self._spans: list[tuple[int, int, str | None]] = []
+
+    def render(self) -> Text:
+        store = self.run_list.store
+        cols = self.run_list.current_columns()
+        names = [
+            ("status", "status", "status"),
+            ("ref", "ref", "ref"),
+            ("steps", "steps", "steps"),
+            ("tools", "tools", "tool errors"),
+            ("duration", "time", "duration"),
+            ("score", "score", "score"),
+            ("cost", "cost", "cost"),
+            ("title", "title", None),
+        ]
+        text = Text(" ")
+        self._spans = []
+        x = 1
+        for key, label, sort in names:
+            w = cols.get(key, 0)
+            if not w:
+                continue
+            arrow = ""
+            if store is not None and sort is not None and store.sort == sort:
+                arrow = "▼" if store.reverse else "▲"
+            cell = (label + arrow)[:w]
+            cell = (
+                cell.rjust(w)
+                if key in ("steps", "tools", "duration", "score", "cost")
+                else cell.ljust(w)
+            )
+            text.append(cell + " ")
+            self._spans.append((x, x + w, sort))
+            x += w + 1
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, sort in self._spans:
+            if start <= event.x < end and sort is not None:
+                self.post_message(self.SortBy(sort))
+                return
+
+
+class RunList(VirtualList):
+    """Runs and problem rows, virtualised; its cursor picks the run the other panes show."""
+
+    COMPONENT_CLASSES = VirtualList.COMPONENT_CLASSES | {
+        *OUTCOME_CLASS.values(),
+        "runs--problem",
+        "runs--warning",
+        "runs--header",
+        "runs--dim",
+        "runs--placeholder",
+    }
+
+    DEFAULT_CSS = """
+    RunList {
+        & > .runs--pass { color: $success; }
+        & > .runs--fail { color: $error; }
+        & > .runs--partial { color: $warning; }
+        & > .runs--error { color: $error; text-style: bold; }
+        & > .runs--timeout { color: $warning; }
+        & > .runs--running { color: $accent; }
+        & > .runs--skipped { color: $text-muted; }
+        & > .runs--done { color: $text; }
+        & > .runs--none { color: $text-muted; }
+        & > .runs--problem { color: $error; }
+        & > .runs--warning { color: $warning; }
+        & > .runs--header { color: $accent; text-style: bold; }
+        & > .runs--dim { color: $text-muted; }
+        & > .runs--placeholder { color: $text-muted; text-style: italic; }
+    }
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.store: RunStore | None = None
+        self.empty_text = "reading…"
+        self._ref_width = 12
+
+    def attach(self, store: RunStore) -> None:
+        """Show the rows of ``store``."""
+        self.store = store
+        self.reset(cursor=self.first_run_row())
+
+    def first_run_row(self) -> int:
+        """Row of the first run (skipping headers and open-time problems)."""
+        if self.store is None:
+            return 0
+        for pos, (kind, _, _) in enumerate(self.store.rows):
+            if kind == ENTRY:
+                return pos
+        return 0
+
+    @property
+    def row_count(self) -> int:
+        return len(self.store.rows) if self.store is not None else 0
+
+    def current_columns(self) -> dict[str, int]:
+        """Column widths for the current width."""
+        width = self.scrollable_content_region.width or self.size.width or 80
+        with_cost = False
+        if self.store is not None:
+            for s in self.store.ws.sources:
+                if s.format.id.startswith("forecast"):
+                    with_cost = True
+        return columns(width, self._ref_width, with_cost)
+
+    def note_ref(self, ref: str) -> None:
+        """Widen the ref column for a longer reference (up to its cap)."""
+        if len(ref) > self._ref_width and self._ref_width < 28:
+            self._ref_width = min(len(ref), 28)
+            self.redraw()
+
+    def render_row(self, index: int, width: int) -> Text:
+        store = self.store
+        assert store is not None
+        kind, s, i = store.rows[index]
+        if kind == OPEN_PROBLEM:
+            p = store.ws.problems[i]
+            return Text.assemble(
+                (f" {fmt.PROBLEM_GLYPH} ", self.cstyle("runs--problem")),
+                visible(str(p), keep_newlines=False),
+            )
+        source = store.ws.sources[s]
+        if kind == HEADER:
+            label = visible(source.label, keep_newlines=False)
+            counts = store.summary_line([s])
+            return Text.assemble(
+                ("── ", self.cstyle("runs--dim")),
+                (label, self.cstyle("runs--header")),
+                (f" · {source.format.name} · {counts} ", self.cstyle("runs--dim")),
+            )
+        entry = source.peek(i)
+        if entry is None:
+            store.request(s, i)
+            line = source.index.line_of(i) if isinstance(source, JsonlSource) else None
+            where = f"line {line:,}" if line else f"#{i + 1}"
+            return Text(f" ⋯ reading {where}", style=self.cstyle("runs--placeholder"))
+        if isinstance(entry, Problem):
+            style = self.cstyle(
+                "runs--warning" if entry.severity.value == "warning" else "runs--problem"
+            )
+            where = f"line {entry.line:,}" if entry.line else "file"
+            return Text.assemble(
+                (f" {fmt.PROBLEM_GLYPH} {where:<12}", style),
+                (visible(entry.message, keep_newlines=False), self.cstyle("runs--dim")),
+            )
+        return self._run_row(entry, width)
+
+    def _run_row(self, s: RunSummary, width: int) -> Text:
+        cols = self.current_columns()
+        status_style = self.cstyle(OUTCOME_CLASS[s.outcome])
+        text = Text(" ")
+        word = visible(s.status, keep_newlines=False) if s.status else fmt.ABSENT
+        text.append(
+            f"{fmt.OUTCOME_GLYPH[s.outcome]} {word}"[: cols["status"]].ljust(cols["status"]) + " ",
+            status_style,
+        )
+        ref = visible(s.ref, keep_newlines=False)
+        if len(ref) > self._ref_width and self._ref_width < 28:
+            self._ref_width = min(len(ref), 28)
+        w = cols["ref"]
+        text.append((ref if len(ref) <= w else ref[: w - 1] + "…").ljust(w) + " ")
+        dim = self.cstyle("runs--dim")
+        if cols["steps"]:
+            text.append(
+                (fmt.number(s.steps) if s.steps is not None else fmt.ABSENT).rjust(cols["steps"])
+                + " ",
+                dim,
+            )
+        if cols["tools"]:
+            tools = tool_errors_text(s)
+            text.append(
+                tools.rjust(cols["tools"]) + " ",
+                self.cstyle("runs--problem") if tools not in ("0", fmt.ABSENT) else dim,
+            )
+        if cols["duration"]:
+            text.append(fmt.duration(s.duration_ms).rjust(cols["duration"]) + " ")
+        if cols["score"]:
+            text.append(score_text(s).rjust(cols["score"]) + " ")
+        if cols["cost"]:
+            text.append(fmt.cost(s.cost).rjust(cols["cost"]) + " ", dim)
+        if cols["title"]:
+            text.append(s.title[: cols["title"]], dim)
+        return text
+
+    def row_text(self, index: int) -> str:
+        store = self.store
+        assert store is not None
+        kind, s, i = store.rows[index]
+        if kind == OPEN_PROBLEM:
+            return str(store.ws.problems[i])
+        source = store.ws.sources[s]
+        if kind == HEADER:
+            return source.label
+        entry = source.peek(i)
+        if entry is None:
+            return ""
+        if isinstance(entry, Problem):
+            return f"line {entry.line} {entry.message}"
+        return f"{entry.ref} {entry.status or ''} {entry.title}"
+
+    def current(self) -> tuple[int, int] | None:
+        """``(source index, entry index)`` under the cursor, when it is an entry."""
+        if self.store is None or not self.store.rows:
+            return None
+        kind, s, i = self.store.rows[min(self.cursor, len(self.store.rows) - 1)]
+        return (s, i) if kind == ENTRY else None

@@ -1,0 +1,268 @@
+"""The step timeline of one run (or of every trial of a trials record).
+
+One line per step: number, a glyph by kind, the title (tool name, first line of text),
+a preview (a tool's input), status, time offset, duration and a duration bar scaled to the
+run's longest step. With merging on (``m``), adjacent streamed message chunks show as one
+line; a tool call's pending and completed halves name each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from trajtui.core.model import Attempt, Outcome, Run, Step
+from trajtui.core.steps import merge_chunks
+from trajtui.core.text import one_line, visible
+from trajtui.render import fmt
+from trajtui.render.show import step_preview
+from trajtui.ui.widgets.vlist import VirtualList
+
+BAR_WIDTH = 8
+_EIGHTHS = " ▏▎▍▌▋▊▉█"
+
+
+def bar(value: float | None, longest: float, width: int = BAR_WIDTH) -> str:
+    """A horizontal bar of ``value`` relative to ``longest``, in eighths of a cell."""
+    if value is None or longest <= 0 or value <= 0:
+        return " " * width
+    eighths = max(1, round(value / longest * width * 8))
+    full, part = divmod(eighths, 8)
+    text = "█" * full + (_EIGHTHS[part] if part else "")
+    return text[:width].ljust(width)
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineRow:
+    """One line of the timeline.
+
+    Attributes:
+        attempt: The trial the row belongs to (trials records), else None.
+        first: Position (0-based) of the first step of the row; -1 for a trial header.
+        last: Position of the last step (merged chunks span several).
+        text: Merged text of a chunk group.
+    """
+
+    attempt: Attempt | None
+    first: int
+    last: int
+    text: str | None = None
+
+    @property
+    def is_attempt(self) -> bool:
+        """The row is a trial's header."""
+        return self.first < 0
+
+
+def build_rows(run: Run, merge: bool) -> list[TimelineRow]:
+    """The timeline's rows for a run."""
+    rows: list[TimelineRow] = []
+    groups: list[tuple[Attempt | None, tuple[Step, ...]]]
+    if run.attempts and not run.steps:
+        groups = [(a, a.steps) for a in run.attempts]
+    else:
+        groups = [(None, run.steps)]
+    for attempt, steps in groups:
+        if attempt is not None:
+            rows.append(TimelineRow(attempt, -1, -1))
+        if merge:
+            rows.extend(TimelineRow(attempt, g.first, g.last, g.text) for g in merge_chunks(steps))
+        else:
+            rows.extend(TimelineRow(attempt, k, k) for k in range(len(steps)))
+    return rows
+
+
+class Timeline(VirtualList):
+    """The steps of the run the run list points at."""
+
+    COMPONENT_CLASSES = VirtualList.COMPONENT_CLASSES | {
+        "timeline--dim",
+        "timeline--bar",
+        "timeline--attempt",
+        "timeline--error",
+        "timeline--running",
+        "timeline--pass",
+        "timeline--fail",
+        "timeline--done",
+    }
+
+    DEFAULT_CSS = """
+    Timeline {
+        & > .timeline--dim { color: $text-muted; }
+        & > .timeline--bar { color: $accent; }
+        & > .timeline--attempt { color: $accent; text-style: bold; }
+        & > .timeline--error { color: $error; }
+        & > .timeline--running { color: $warning; }
+        & > .timeline--pass { color: $success; }
+        & > .timeline--fail { color: $error; }
+        & > .timeline--done { color: $success; }
+    }
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.run: Run | None = None
+        self.rows: list[TimelineRow] = []
+        self.merge = False
+        self._longest = 0.0
+        self.empty_text = "no run selected"
+
+    def show_run(self, run: Run | None, *, keep_cursor: bool = False) -> None:
+        """Show ``run``'s steps (None: nothing)."""
+        old_rows, old = self.rows, self.cursor
+        self.run = run
+        self.rows = build_rows(run, self.merge) if run is not None else []
+        durations = [s.duration_ms for s in self._all_steps() if s.duration_ms is not None]
+        self._longest = max(durations, default=0.0)
+        if run is not None and not self.rows:
+            self.empty_text = "this run has no steps"
+        elif run is None:
+            self.empty_text = "no run selected"
+        cursor = 0
+        if keep_cursor and old_rows and 0 <= old < len(old_rows):
+            cursor = min(old, max(0, len(self.rows) - 1))
+        self.reset(cursor=cursor)
+
+    def set_merge(self, merge: bool) -> None:
+        """Turn merging of streamed chunks on or off, keeping the cursor on its step."""
+        step = self.current_step()
+        self.merge = merge
+        self.rows = build_rows(self.run, merge) if self.run is not None else []
+        target = 0
+        if step is not None:
+            attempt, pos = step
+            for k, row in enumerate(self.rows):
+                if row.attempt is attempt and row.first <= pos <= row.last:
+                    target = k
+                    break
+        self.reset(cursor=target)
+
+    def _all_steps(self) -> list[Step]:
+        if self.run is None:
+            return []
+        if self.run.attempts and not self.run.steps:
+            return [s for a in self.run.attempts for s in a.steps]
+        return list(self.run.steps)
+
+    def steps_of(self, attempt: Attempt | None) -> tuple[Step, ...]:
+        """Steps of ``attempt`` (or of the run)."""
+        if attempt is not None:
+            return attempt.steps
+        return self.run.steps if self.run is not None else ()
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)
+
+    def current_row(self) -> TimelineRow | None:
+        """The row under the cursor."""
+        if not self.rows:
+            return None
+        return self.rows[min(self.cursor, len(self.rows) - 1)]
+
+    def current_step(self) -> tuple[Attempt | None, int] | None:
+        """``(attempt, step position)`` under the cursor, or None on a trial header."""
+        row = self.current_row()
+        if row is None or row.is_attempt:
+            return None
+        return row.attempt, row.first
+
+    def row_of_step(self, attempt_number: int | None, number: int) -> int | None:
+        """Row showing step ``number`` (1-based) of trial ``attempt_number``."""
+        for k, row in enumerate(self.rows):
+            if row.is_attempt:
+                if number == 0 and row.attempt is not None and row.attempt.number == attempt_number:
+                    return k
+                continue
+            a_num = row.attempt.number if row.attempt is not None else None
+            if a_num == attempt_number and row.first <= number - 1 <= row.last:
+                return k
+        return None
+
+    def row_of_attempt(self, number: int) -> int | None:
+        """Row of trial ``number``'s header."""
+        for k, row in enumerate(self.rows):
+            if row.is_attempt and row.attempt is not None and row.attempt.number == number:
+                return k
+        return None
+
+    def render_row(self, index: int, width: int) -> Text:
+        row = self.rows[index]
+        if row.is_attempt:
+            a = row.attempt
+            assert a is not None
+            text = Text()
+            text.append(f" ▾ trial {a.number} ", self.cstyle("timeline--attempt"))
+            text.append(
+                fmt.status(a.status, a.outcome) + "  ", self.cstyle(f"timeline--{_tone(a.outcome)}")
+            )
+            if a.score is not None:
+                text.append(f"score {fmt.number(a.score)}  ", self.cstyle("timeline--dim"))
+            text.append(
+                f"{len(a.steps)} steps  {fmt.duration(a.duration_ms)}", self.cstyle("timeline--dim")
+            )
+            return text
+        steps = self.steps_of(row.attempt)
+        step = steps[row.first]
+        indent = "  " if row.attempt is not None else ""
+        dim = self.cstyle("timeline--dim")
+        left = Text(indent)
+        number = (
+            f"{step.number}" if row.first == row.last else f"{step.number}–{steps[row.last].number}"
+        )
+        left.append(f"{number:>5} ", dim)
+        left.append(fmt.KIND_GLYPH[step.kind] + " ")
+        left.append(f"{fmt.KIND_LABEL[step.kind]:<7} ", dim)
+        if row.text is not None:
+            title = one_line(row.text) or "(empty)"
+            left.append(title)
+            left.append(f"  ({row.last - row.first + 1} chunks)", dim)
+        else:
+            left.append(visible(step.title, keep_newlines=False))
+            preview = step_preview(step)
+            if preview:
+                left.append("  " + preview, dim)
+            if step.pair is not None:
+                verb = "completed by" if step.outcome is Outcome.RUNNING else "completes"
+                left.append(f"  ({verb} {step.pair})", dim)
+        right = Text()
+        if step.status:
+            right.append(
+                f" {fmt.OUTCOME_GLYPH[step.outcome]} ",
+                self.cstyle(f"timeline--{_tone(step.outcome)}"),
+            )
+        right.append(f"{fmt.offset(step.offset_ms):>8}", dim)
+        duration = step.duration_ms if row.first == row.last else None
+        right.append(f" {fmt.duration(duration) if duration is not None else '':>7} ")
+        if self._longest > 0 and width >= 70:
+            right.append(bar(duration, self._longest), self.cstyle("timeline--bar"))
+        room = max(10, width - right.cell_len)
+        left.truncate(room, overflow="ellipsis", pad=True)
+        return Text.assemble(left, right)
+
+    def row_text(self, index: int) -> str:
+        row = self.rows[index]
+        if row.is_attempt:
+            a = row.attempt
+            assert a is not None
+            return f"trial {a.number} {a.status or ''}"
+        steps = self.steps_of(row.attempt)
+        step = steps[row.first]
+        parts = [step.title, step.status or "", step.ref]
+        if row.text is not None:
+            parts.append(row.text)
+        elif step.text:
+            parts.append(step.text[:2000])
+        return " ".join(parts)
+
+
+def _tone(outcome: Outcome) -> str:
+    return {
+        Outcome.ERROR: "error",
+        Outcome.FAIL: "fail",
+        Outcome.TIMEOUT: "error",
+        Outcome.RUNNING: "running",
+        Outcome.PASS: "pass",
+        Outcome.DONE: "done",
+    }.get(outcome, "dim")
