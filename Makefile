@@ -26,9 +26,10 @@ run: $(STAMP) ## Set up, then open the bundled demo data in the TUI
 	$(BIN)/trajtui --demo
 
 .PHONY: test
-test: $(STAMP) ## Set up, then lint (ruff) and run every test
+test: $(STAMP) ## Set up, then lint (ruff, mypy) and run every test
 	$(BIN)/ruff check trajtui tests
 	$(BIN)/ruff format --check trajtui tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 .PHONY: lint

@@ -121,7 +121,9 @@ def test_first_record_is_usable_before_the_scan_ends(
     assert json.loads(ix.read(0))["id"] == "r0"
 
 
-def test_long_lines_blank_runs_and_late_keys_across_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_long_lines_blank_runs_and_late_keys_across_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(index_mod, "CHUNK", 64)
     lines = [
         json.dumps({"input": "x" * 500, "id": "late-key"}),

@@ -121,8 +121,7 @@ def open_cmd(paths: tuple[str, ...], goto: str | None, demo: bool) -> None:
         raise click.UsageError("give a file or directory to open (or --demo)")
     from trajtui.ui.app import run_app
 
-    code = run_app(list(paths), goto=goto)
-    sys.exit(code)
+    sys.exit(run_app(list(paths), goto=goto))
 
 
 # -- ls --------------------------------------------------------------------------------------
@@ -229,7 +228,7 @@ def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) ->
 
     try:
         for source, i in _drive(ws):
-            entry = source.entry(i)
+            entry = source.entry(i, keep=False)
             if isinstance(entry, Problem):
                 continue
             runs += 1
@@ -391,6 +390,52 @@ def _print_target(target: Target, shown: str) -> None:
     else:
         renderable = show.render_run(run, shown)
     console.print(renderable)
+
+
+# -- validate --------------------------------------------------------------------------------
+
+
+@cli.command("validate")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per result file.")
+@click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
+def validate_cmd(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
+    """Judge ultraplan result logs by the result capture protocol's rules.
+
+    PATH is an ultraplan project, its .ultraplan or logs directory, or one result YAML file.
+    Prints one line per result file, PATH: VERDICT: reason; reason, where VERDICT is VALID,
+    VALID_WITH_WARNINGS or INVALID (a file that cannot be read is INVALID). With --json each
+    line is a JSON object with path, verdict, reasons and findings. Exits 1 when a result is
+    INVALID or nothing could be read.
+    """
+    from trajtui.core.formats.ultraplan import UltraplanSource, Verdict
+
+    ws = _open(paths)
+    out = sys.stdout
+    found = False
+    invalid = 0
+    try:
+        for source in ws.sources:
+            if not isinstance(source, UltraplanSource):
+                _err(f"{source.path}: {source.format.name}, not ultraplan logs: not validated")
+                continue
+            found = True
+            for _ in source.scan():
+                pass
+            for report in source.reports():
+                invalid += report.judgement.verdict is Verdict.INVALID
+                if as_json:
+                    out.write(dumps_line(report.to_json()) + "\n")
+                else:
+                    out.write(visible(report.text(), keep_newlines=False) + "\n")
+        out.flush()
+    finally:
+        for source in ws.sources:
+            if isinstance(source, UltraplanSource):
+                _report(source.problems(), verbose=not quiet)
+        ws.close()
+    if not found or invalid:
+        sys.exit(1)
 
 
 # -- entry point -----------------------------------------------------------------------------

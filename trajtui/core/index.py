@@ -293,7 +293,12 @@ class LineIndex:
         """
         find = buf.find
         startswith = buf.startswith
-        starts, ends, lines, keys = self.starts.append, self.ends.append, self.lines.append, self.keys.append
+        starts, ends, lines, keys = (
+            self.starts.append,
+            self.ends.append,
+            self.lines.append,
+            self.keys.append,
+        )
         blank = self.blank_lines
         prefixes = self._key_prefixes
         start = 0
@@ -340,7 +345,9 @@ class LineIndex:
         self._line = line
         return start
 
-    def _record(self, buf: bytes, start: int, stop: int, file_start: int, file_stop: int, line: int) -> None:
+    def _record(
+        self, buf: bytes, start: int, stop: int, file_start: int, file_stop: int, line: int
+    ) -> None:
         """Add one record: ``buf[start:stop]`` holds (at least the head of) its bytes."""
         i = self.count
         self.starts.append(file_start)

@@ -78,7 +78,7 @@ class TrajtuiApp(App[int]):
     def on_mount(self) -> None:
         self.push_screen(MainScreen(self.ws, goto=self.goto))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:  # type: ignore[type-arg]
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(
             "Dark / light", "Switch between the dark and the light theme", self.toggle_theme

@@ -13,6 +13,7 @@ import threading
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.source import Entry, Source
@@ -26,7 +27,7 @@ Row = tuple[int, int, int]
 """``(kind, source index, entry index)``: a source header, an entry, or an open-time
 problem (``(OPEN_PROBLEM, -1, k)``)."""
 
-SORT_KEYS: dict[str, Callable[[RunSummary], object]] = {
+SORT_KEYS: dict[str, Callable[[RunSummary], Any]] = {
     "status": lambda s: (s.outcome.value, s.status or ""),
     "ref": lambda s: s.ref,
     "steps": lambda s: -1 if s.steps is None else s.steps,
@@ -105,6 +106,10 @@ class SourceCounts:
     outcomes: Counter[Outcome] = field(default_factory=Counter)
     seen: int = 0
     """Entries counted (a prefix of the source's entries)."""
+    columns: set[str] = field(default_factory=set)
+    """Run-list columns some run of the source has a value for."""
+    status_width: int = 0
+    ref_width: int = 0
 
 
 class RunStore:
@@ -161,8 +166,8 @@ class RunStore:
                 known.append((i, e))
         if self.sort is not None:
             key = SORT_KEYS[self.sort]
-            runs = [(i, e) for i, e in known if isinstance(e, RunSummary)]
-            problems = [(i, e) for i, e in known if not isinstance(e, RunSummary)]
+            runs: list[tuple[int, Entry]] = [(i, e) for i, e in known if isinstance(e, RunSummary)]
+            problems: list[tuple[int, Entry]] = [(i, e) for i, e in known if not isinstance(e, RunSummary)]
             runs.sort(key=lambda pair: key(pair[1]), reverse=self.reverse)  # type: ignore[arg-type]
             known = runs + problems
         return [(ENTRY, s, i) for i, _ in known]
@@ -234,7 +239,22 @@ class RunStore:
                     c.outcomes[e.outcome] += 1
                     if e.failed_tool_calls or e.tool_errors:
                         c.tool_error_runs += 1
+                    _note_columns(c, e)
                 c.seen += 1
+
+    def columns(self) -> set[str]:
+        """Columns that some run read so far has a value for."""
+        out: set[str] = set()
+        for c in self.counts:
+            out |= c.columns
+        return out
+
+    def widths(self) -> tuple[int, int]:
+        """Widest status word and reference read so far."""
+        return (
+            max((c.status_width for c in self.counts), default=0),
+            max((c.ref_width for c in self.counts), default=0),
+        )
 
     def summary_line(self, sources: list[int] | None = None) -> str:
         """``1,204 runs · 87% pass · 31 with tool errors · 2 problems``."""
@@ -265,3 +285,20 @@ class RunStore:
     def request(self, s: int, i: int) -> None:
         """Ask the loader to read entry ``i`` of source ``s`` soon (it is on screen)."""
         self.requests.append((s, i))
+
+
+def _note_columns(c: SourceCounts, e: RunSummary) -> None:
+    """Remember which columns have data, and how wide the text columns get."""
+    cols = c.columns
+    if e.steps is not None:
+        cols.add("steps")
+    if e.failed_tool_calls is not None or e.tool_errors is not None:
+        cols.add("tools")
+    if e.duration_ms is not None:
+        cols.add("duration")
+    if e.score is not None or e.passes is not None:
+        cols.add("score")
+    if e.cost is not None:
+        cols.add("cost")
+    c.status_width = max(c.status_width, len(e.status or "") + 2)
+    c.ref_width = max(c.ref_width, len(e.ref))

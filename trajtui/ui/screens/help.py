@@ -24,10 +24,10 @@ def help_table() -> Table:
             if group is not None:
                 table.add_row("", "")
             group = command.group
-            table.add_row(Text(group, style="bold underline"), "")
+            table.add_row("", Text(group, style="bold underline"))
         table.add_row(command.key_label, Text(command.help))
     table.add_row("", "")
-    table.add_row(Text("Mouse", style="bold underline"), "")
+    table.add_row("", Text("Mouse", style="bold underline"))
     table.add_row("click", "select a row, focus a pane; click a column name to sort")
     table.add_row("double click", "open (drill in)")
     table.add_row("wheel", "scroll")
@@ -46,7 +46,7 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
-        width: auto; max-width: 100; height: 90%;
+        width: 96; max-width: 95%; height: 90%;
         border: round $accent; background: $surface; padding: 0 2;
     }
     """

@@ -55,7 +55,7 @@ SUMMARY_BUDGET = 0.03
 class MainScreen(Screen[None]):
     """Runs, steps and details of everything that was opened."""
 
-    BINDINGS = commands.bindings()
+    BINDINGS = commands.bindings()  # type: ignore[assignment]
     CSS_PATH = "main.tcss"
 
     def __init__(self, ws: Workspace, *, goto: str | None = None) -> None:
@@ -258,6 +258,7 @@ class MainScreen(Screen[None]):
             self.run_list.grow()
         if message.done or grew or time.monotonic() - self._last_title > 0.25:
             self.run_list.redraw()
+            self.query_one("#columns", ColumnHeader).refresh()
             self._update_title()
         if self.run is None and self.run_problem is None and self._pending_goto is None:
             current = self.run_list.current()
@@ -376,7 +377,6 @@ class MainScreen(Screen[None]):
             and self.focused is self.timeline
         )
         self.run, self.run_problem = message.run, None
-        self.run_list.note_ref(message.run.ref)
         self.timeline.show_run(message.run, keep_cursor=keep)
         forecast = message.run.pool is not None or message.run.board is not None
         self._set_forecast_tabs(forecast)
@@ -720,6 +720,12 @@ class MainScreen(Screen[None]):
         """A double click on a row drills in, like enter."""
         message.vlist.focus()
         self.action_drill()
+
+    def action_next_mention(self) -> None:
+        self.detail.action_next_mention()
+
+    def action_prev_mention(self) -> None:
+        self.detail.action_prev_mention()
 
     def action_drill(self) -> None:
         focused = self.focused
@@ -1105,10 +1111,8 @@ class MainScreen(Screen[None]):
             if ref:
                 self.go_to(ref.strip())
 
-        self.app.push_screen(
-            GotoScreen(refs, current=self._current_object()[0] if self._current_object() else ""),
-            done,
-        )
+        current = self._current_object()
+        self.app.push_screen(GotoScreen(refs, current=current[0] if current else ""), done)
 
     def action_help(self) -> None:
         from trajtui.ui.screens.help import HelpScreen
@@ -1241,11 +1245,15 @@ def _step_detail(
             head, Text("as in the file", style="dim"), show.json_block(step.raw, max_lines=lines)
         )
     parts: list[RenderableType] = [head, show.facts_line(show.step_heading(step)), Text()]
-    context = run.extras.get("step_detail")
-    if callable(context):
-        extra = context(step)
-        if extra is not None:
-            parts.extend([extra, Text()])
+    if run.pool is not None and (step.input_keys or step.output_key):
+        # A model call of a forecast run: the message it produced, then what it saw.
+        from trajtui.render import forecast
+
+        if step.output_key:
+            parts.extend([forecast.render_message(run, step.output_key, max_lines=lines), Text()])
+        parts.extend([forecast.render_step_context(run, step.number), Text()])
+        parts.extend(show.render_fields(step.fields, max_lines=lines))
+        return Group(*parts)
     parts.extend(show.step_sections(step, steps, max_lines=lines))
     return Group(*parts)
 

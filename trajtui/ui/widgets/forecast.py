@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 
+from trajtui.core.formats.forecast import step_context
 from trajtui.core.model import Run
 from trajtui.core.text import one_line, visible
 from trajtui.ui.widgets.vlist import VirtualList
@@ -37,17 +38,14 @@ def context_rows(run: Run, number: int | None) -> list[PoolRow]:
     pool = run.pool
     if pool is None:
         return []
-    if number is None or not 1 <= number <= len(run.steps):
+    context = step_context(run, number) if number is not None else None
+    if context is None:
         return [PoolRow(k) for k in pool.keys()]
-    step = run.steps[number - 1]
-    before = set(run.steps[number - 2].input_keys) if number > 1 else set()
-    now = list(step.input_keys)
-    rows = [PoolRow(k, "+" if number > 1 and k not in before else " ") for k in now]
-    if number > 1:
-        seen = set(now)
-        rows.extend(PoolRow(k, "-") for k in run.steps[number - 2].input_keys if k not in seen)
-    if step.output_key:
-        rows.append(PoolRow(step.output_key, "→"))
+    added = set(context.added) if number and number > 1 else set()
+    rows = [PoolRow(k, "+" if k in added else " ") for k in context.keys]
+    rows.extend(PoolRow(k, "-") for k in context.dropped)
+    if context.output_key:
+        rows.append(PoolRow(context.output_key, "→"))
     return rows
 
 

@@ -25,28 +25,32 @@ from trajtui.ui.widgets.vlist import VirtualList
 OUTCOME_CLASS = {o: f"runs--{o.value}" for o in Outcome}
 
 
-def columns(width: int, ref_width: int, with_cost: bool) -> dict[str, int]:
+def columns(width: int, ref_width: int, status_width: int, present: set[str]) -> dict[str, int]:
     """Column widths for a list ``width`` cells wide (0: the column is hidden).
 
-    On a narrow list the least important columns go first, keeping room for a title.
+    Only columns some run has a value for are shown; on a narrow list the least
+    important go first, keeping room for a title.
     """
     cols = {
-        "status": 10,
+        "status": min(max(status_width, 8), 22),
         "ref": min(max(ref_width, 6), 28),
-        "steps": 5,
-        "tools": 5,
-        "duration": 7,
-        "score": 6,
-        "cost": 8 if with_cost else 0,
+        "steps": 5 if "steps" in present else 0,
+        "tools": 5 if "tools" in present else 0,
+        "duration": 7 if "duration" in present else 0,
+        "score": 6 if "score" in present else 0,
+        "cost": 8 if "cost" in present else 0,
     }
 
     def used() -> int:
         return 1 + sum(w + 1 for w in cols.values() if w)
 
-    for name in ("cost", "tools", "steps", "score", "duration"):
+    for name in ("cost", "tools", "steps", "duration", "score"):
         if width - used() >= 12:
             break
         cols[name] = 0
+    if width - used() < 12:
+        spare = width - used() - 12
+        cols["status"] = max(10, cols["status"] + spare)
     cols["title"] = max(0, width - used())
     return cols
 
@@ -146,7 +150,6 @@ class RunList(VirtualList):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.store: RunStore | None = None
         self.empty_text = "reading…"
-        self._ref_width = 12
 
     def attach(self, store: RunStore) -> None:
         """Show the rows of ``store``."""
@@ -167,20 +170,12 @@ class RunList(VirtualList):
         return len(self.store.rows) if self.store is not None else 0
 
     def current_columns(self) -> dict[str, int]:
-        """Column widths for the current width."""
+        """Column widths for the current width and the data read so far."""
         width = self.scrollable_content_region.width or self.size.width or 80
-        with_cost = False
-        if self.store is not None:
-            for s in self.store.ws.sources:
-                if s.format.id.startswith("forecast"):
-                    with_cost = True
-        return columns(width, self._ref_width, with_cost)
-
-    def note_ref(self, ref: str) -> None:
-        """Widen the ref column for a longer reference (up to its cap)."""
-        if len(ref) > self._ref_width and self._ref_width < 28:
-            self._ref_width = min(len(ref), 28)
-            self.redraw()
+        if self.store is None:
+            return columns(width, 12, 10, set())
+        status_width, ref_width = self.store.widths()
+        return columns(width, ref_width, status_width, self.store.columns())
 
     def render_row(self, index: int, width: int) -> Text:
         store = self.store
@@ -228,8 +223,6 @@ class RunList(VirtualList):
             status_style,
         )
         ref = visible(s.ref, keep_newlines=False)
-        if len(ref) > self._ref_width and self._ref_width < 28:
-            self._ref_width = min(len(ref), 28)
         w = cols["ref"]
         text.append((ref if len(ref) <= w else ref[: w - 1] + "…").ljust(w) + " ")
         dim = self.cstyle("runs--dim")

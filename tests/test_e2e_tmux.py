@@ -1,0 +1,149 @@
+"""End to end: the installed ``trajtui`` command in a real terminal (tmux), driven by keys.
+
+A person opens a capture file, drills from the run list to a step, reads it on screen,
+copies it, opens it in a pager and quits. Nothing here reaches into the app: only keys in,
+screen text out.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.ui_helpers import capture_fixture
+
+pytestmark = pytest.mark.e2e
+
+TRAJTUI = Path(sys.executable).with_name("trajtui")
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment for tmux: no inherited terminal size (COLUMNS/LINES would win over
+    the real one), and no outer tmux."""
+    drop = {"COLUMNS", "LINES", "TMUX", "TMUX_PANE"}
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+class Tmux:
+    """One detached tmux session on its own server socket."""
+
+    def __init__(self, socket: Path, name: str) -> None:
+        self.socket = str(socket)
+        self.name = name
+
+    def run(self, *args: str, check: bool = True) -> str:
+        out = subprocess.run(
+            ["tmux", "-S", self.socket, *args],
+            capture_output=True,
+            text=True,
+            check=check,
+            env=_clean_env(),
+        )
+        return out.stdout
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self.run("send-keys", "-t", self.name, key)
+            time.sleep(0.05)
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.name)
+
+    def wait_for(self, text: str, timeout: float = 15.0) -> str:
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} did not appear; the screen was:\n{screen}")
+
+    def alive(self) -> bool:
+        return (
+            subprocess.run(
+                ["tmux", "-S", self.socket, "has-session", "-t", self.name], capture_output=True
+            ).returncode
+            == 0
+        )
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not installed: the end-to-end test needs it (apt-get install tmux)")
+    session = Tmux(tmp_path / "tmux.sock", "trajtui-e2e")
+    yield session
+    session.run("kill-server", check=False)
+
+
+def test_drill_down_to_a_step_read_it_copy_page_and_quit(tmux: Tmux, tmp_path: Path) -> None:
+    assert TRAJTUI.exists(), f"the trajtui command is not installed next to {sys.executable}"
+    data = tmp_path / "data"
+    data.mkdir()
+    path = capture_fixture(data)
+    before = {p.name: p.read_bytes() for p in data.iterdir()}
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    env = {
+        "TERM": "xterm-256color",
+        "PAGER": f"cp -t {pages}",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "TEXTUAL_ANIMATIONS": "none",
+    }
+    env_args = [item for k, v in env.items() for item in ("-e", f"{k}={v}")]
+    tmux.run(
+        "new-session",
+        "-d",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-s",
+        tmux.name,
+        *env_args,
+        str(TRAJTUI),
+        str(path),
+    )
+    tmux.run("set-option", "-s", "set-clipboard", "on")
+
+    screen = tmux.wait_for("websearch-4")
+    assert "4 runs · 50% pass" in screen
+    assert "line 4" in screen  # the broken line is a marked row
+
+    tmux.keys("j")  # websearch-2
+    tmux.wait_for("Let me search.")
+    tmux.keys(
+        "Enter", "j", "j", "j", "Enter"
+    )  # into the timeline, to the failed Read, into the detail
+    screen = tmux.wait_for("websearch-2-step-4")
+    assert "ENOENT" in screen
+    assert "src/main.tf" in screen
+
+    tmux.keys("y")
+    tmux.wait_for("copied")
+    buffer = tmux.run("show-buffer", check=False)
+    assert "src/main.tf" in buffer, f"the tmux buffer holds {buffer!r}"
+
+    tmux.keys("e")
+    deadline = time.monotonic() + 10
+    while not any(pages.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    (paged,) = pages.iterdir()
+    assert paged.read_text().startswith("websearch-2-step-4")
+    tmux.wait_for("websearch-2-step-4")  # back in the TUI after the pager
+
+    tmux.keys("q")
+    deadline = time.monotonic() + 10
+    while tmux.alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not tmux.alive(), "trajtui did not quit on q"
+    assert {p.name: p.read_bytes() for p in data.iterdir()} == before

@@ -1,0 +1,189 @@
+"""Load YAML written by agents without trusting it.
+
+Ultraplan result logs and PLAN.md frontmatter are written by LLM agents: any text can be in
+them. :func:`load` reads one YAML document through PyYAML's *safe* loader only (the C one,
+``yaml.CSafeLoader``, when PyYAML was built with libyaml) and, before a single Python object
+is constructed, checks the composed node graph:
+
+* every tag must be a plain-data tag (``str``, ``int``, ``float``, ``bool``, ``null``,
+  ``seq``, ``map`` and the ``<<`` merge key); ``!!python/...``, ``!!binary``, ``!!set``,
+  local ``!tags`` and the like are refused with a one-line message;
+* aliases are bounded: a document whose expanded size (every alias counted as a copy of what
+  it names) exceeds :data:`MAX_NODES`, that uses more than :data:`MAX_ALIASES` aliases, that
+  nests deeper than :data:`MAX_DEPTH` levels, or that refers to itself is refused ("billion
+  laughs" documents are refused in time linear in their size);
+* timestamps stay the strings they are in the file (no ``datetime`` objects), so values
+  remain plain JSON data.
+
+Every failure is a :class:`YamlError` whose message is one line and whose ``line`` is the
+1-based line of the file it is about (when known). Nothing else escapes :func:`load`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
+
+SafeLoader: type[Any] = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+"""The loader used: PyYAML's safe loader, in C when available."""
+
+MAX_BYTES = 8 << 20
+"""Bigger files are not parsed (result logs are a few kB)."""
+MAX_NODES = 100_000
+"""Largest document, in nodes, once every alias is expanded."""
+MAX_ALIASES = 1_000
+"""Most alias uses in one document."""
+MAX_DEPTH = 100
+"""Deepest nesting of sequences and mappings."""
+
+_STD = "tag:yaml.org,2002:"
+_PLAIN_TAGS = frozenset(_STD + t for t in ("str", "int", "float", "bool", "null", "seq", "map"))
+_MERGE = _STD + "merge"
+_AS_TEXT = frozenset((_STD + "timestamp", _STD + "value"))
+"""Implicit tags whose scalars are kept as the text written (``value`` is PyYAML's ``=``)."""
+
+
+class YamlError(ValueError):
+    """A document that was not read. ``str(err)`` is one line; ``line`` is 1-based or None."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def load(data: str | bytes, path: str = "<yaml>") -> Any:
+    """Parse one YAML document safely.
+
+    Args:
+        data: The file's bytes (UTF-8, a BOM is skipped) or text.
+        path: The file's name, used only in messages.
+
+    Returns:
+        The document as plain data (dicts, lists, strings, numbers, booleans, None); None
+        for an empty document.
+
+    Raises:
+        YamlError: The data is not one safe, bounded YAML document.
+    """
+    text = _text(data, path)
+    loader = SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check(node)
+        return loader.construct_document(node)
+    except yaml.YAMLError as err:
+        raise _describe(err, text) from None
+    except RecursionError:
+        raise YamlError(f"refused: nested deeper than {MAX_DEPTH} levels") from None
+    finally:
+        loader.dispose()
+
+
+def _text(data: str | bytes, path: str) -> str:
+    size = len(data)
+    if size > MAX_BYTES:
+        raise YamlError(f"too large to read as YAML ({size:,} bytes; limit {MAX_BYTES:,})")
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
+    raw = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise YamlError(f"invalid UTF-8 at byte {err.start}", line) from None
+
+
+def _shown_tag(tag: str) -> str:
+    return "!!" + tag[len(_STD) :] if tag.startswith(_STD) else tag
+
+
+def _line(node: Node) -> int | None:
+    mark = node.start_mark
+    return None if mark is None else mark.line + 1
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    if isinstance(node, MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _check_tag(node: Node) -> None:
+    tag = node.tag
+    if isinstance(node, ScalarNode) and tag in _AS_TEXT:
+        node.tag = _STD + "str"
+        return
+    if tag in _PLAIN_TAGS or (tag == _MERGE and isinstance(node, ScalarNode)):
+        return
+    raise YamlError(f"refused tag {_shown_tag(tag)} (only plain YAML data is read)", _line(node))
+
+
+def _check(root: Node) -> None:
+    """Refuse non-plain tags, deep nesting, self-reference and alias bombs.
+
+    One iterative walk over the composed graph: an alias is the same node object met again,
+    so each node's expanded size is computed once and summed wherever it is used.
+    """
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    aliases = 0
+    stack: list[tuple[Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, finished = stack.pop()
+        key = id(node)
+        if finished:
+            on_path.discard(key)
+            size = 1 + sum(sizes[id(c)] for c in _children(node))
+            if size > MAX_NODES:
+                raise YamlError(
+                    f"refused: over {MAX_NODES:,} values once aliases are expanded (alias bomb?)",
+                    _line(node),
+                )
+            sizes[key] = size
+            continue
+        if key in sizes:
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise YamlError(f"refused: more than {MAX_ALIASES:,} aliases", _line(node))
+            continue
+        if key in on_path:
+            raise YamlError("refused: an alias refers to a node that contains it", _line(node))
+        if depth > MAX_DEPTH:
+            raise YamlError(f"refused: nested deeper than {MAX_DEPTH} levels", _line(node))
+        _check_tag(node)
+        if not isinstance(node, CollectionNode):
+            sizes[key] = 1
+            continue
+        on_path.add(key)
+        stack.append((node, depth, True))
+        stack.extend((child, depth + 1, False) for child in reversed(_children(node)))
+
+
+def _describe(err: yaml.YAMLError, text: str) -> YamlError:
+    """One line, with the line number, for any PyYAML error."""
+    if isinstance(err, yaml.MarkedYAMLError):
+        mark = err.problem_mark or err.context_mark
+        problem = " ".join(str(err.problem or err.context or "unreadable").split())
+        context = " ".join(str(err.context or "").split())
+        if not context or context == problem:
+            detail = problem
+        elif problem.startswith("but "):  # "expected X" ... "but found Y"
+            detail = f"{context}, {problem}"
+        else:
+            detail = f"{problem} ({context})"
+        return YamlError(f"invalid YAML: {detail}", None if mark is None else mark.line + 1)
+    position = getattr(err, "position", None)
+    line = text[:position].count("\n") + 1 if isinstance(position, int) else None
+    reason = getattr(err, "reason", None)
+    character = getattr(err, "character", None)
+    if reason and isinstance(character, str):
+        return YamlError(f"invalid YAML: {reason} (character U+{ord(character):04X})", line)
+    first = str(err).strip().splitlines()
+    return YamlError(f"invalid YAML: {first[0] if first else type(err).__name__}", line)
