@@ -1057,3 +1057,9 @@ def test_judging_any_document_never_raises(doc: Any, name: str | None) -> None:
 def test_parsing_any_plan_text_never_raises(text: str) -> None:
     doc = parse_plan(text)
     assert all(c.checked in (True, False, None) for c in doc.criteria)
+
+
+def test_unicode_digits_in_ids_are_not_numbers() -> None:
+    from trajtui.core.formats.ultraplan.ids import as_int
+
+    assert as_int("²") is None and as_int(" 12 ") == 12 and as_int("٣") is None

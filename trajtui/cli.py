@@ -152,7 +152,12 @@ def _columns(summaries: Sequence[RunSummary], refs: Sequence[str]) -> dict[str, 
 
 
 def _row(
-    ws: Workspace, source: Source, s: RunSummary, widths: dict[str, int], width: int | None
+    ws: Workspace,
+    source: Source,
+    s: RunSummary,
+    widths: dict[str, int],
+    width: int | None,
+    with_cost: bool,
 ) -> str:
     from trajtui.render.show import score_text, tool_errors_text
 
@@ -163,7 +168,7 @@ def _row(
         f"{fmt.number(s.steps) if s.steps is not None else fmt.ABSENT:>6}  "
         f"{tool_errors_text(s):>8}  {fmt.duration(s.duration_ms):>9}  {score_text(s):>7}"
     )
-    if s.cost is not None:
+    if with_cost:
         cells += f"  {fmt.cost(s.cost):>8}"
     title = s.title
     if width is not None:
@@ -207,6 +212,8 @@ def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) ->
     started = time.monotonic()
     last_source: Source | None = None
 
+    costs: dict[int, bool] = {}  # per source: does its table have a COST column
+
     def flush() -> None:
         nonlocal widths, last_source
         if not pending:
@@ -214,15 +221,17 @@ def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) ->
         if widths is None:
             widths = _columns([s for _, s in pending], [ws.ref(src, s.ref) for src, s in pending])
         for src, s in pending:
+            if id(src) not in costs:
+                costs[id(src)] = any(r.cost is not None for other, r in pending if other is src)
+            with_cost = costs[id(src)]
             if src is not last_source:
                 if ws.qualified or verbose:
                     if last_source is not None:
                         out.write("\n")
                     out.write(f"# {visible(src.path, keep_newlines=False)} · {src.format.name}\n")
-                with_cost = s.cost is not None
                 out.write(_header(widths, with_cost) + "\n")
                 last_source = src
-            out.write(_row(ws, src, s, widths, width) + "\n")
+            out.write(_row(ws, src, s, widths, width, with_cost) + "\n")
         pending.clear()
         out.flush()
 

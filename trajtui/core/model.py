@@ -269,6 +269,8 @@ class Run:
         board: The source board (forecast runs).
         problems: Problems found while reading this run.
         path: The file the run was read from.
+        extras: Format-specific objects a format keeps with the run (for example the
+            parsed plan of an ultraplan run); never shown as data by themselves.
     """
 
     summary: RunSummary

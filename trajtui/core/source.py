@@ -156,6 +156,9 @@ class Source(ABC):
         """Read the source again after :meth:`changed` said it moved on."""
         yield from self.scan()
 
+    def forget_cache(self) -> None:
+        """Drop runs kept in memory (the file changed: read them again, or fail)."""
+
     # -- references ----------------------------------------------------------------------
 
     def resolve(self, ref: str) -> Target:
@@ -346,6 +349,11 @@ class JsonlSource(Source):
 
     def changed(self) -> str | None:
         return self.index.stat_changed()
+
+    def forget_cache(self) -> None:
+        with self._lock:
+            self._runs.clear()
+        self.reader.clear()
 
     def _forget_last(self) -> None:
         """Forget the last record: it had no newline, and the scan reads it again."""
@@ -615,6 +623,10 @@ class StaticSource(Source):
     @property
     def complete(self) -> bool:
         return self._loaded
+
+    def forget_cache(self) -> None:
+        with self._lock:
+            self._runs.clear()
 
     def changed(self) -> str | None:
         for path, ident in list(self._watched.items()):

@@ -233,9 +233,16 @@ def render_run(run: Run, ref: str) -> RenderableType:
     parts: list[RenderableType] = [
         Text(ref, style="bold reverse"),
         facts_line(summary_facts(run.summary)),
-        Text(),
-        *render_fields(run.fields),
     ]
+    from trajtui.render import extras
+
+    line = extras.headline(run)
+    if line:
+        parts.append(Text(line))
+    block = extras.detail(run)
+    if block is not None:
+        parts.extend([Text(), block])
+    parts.extend([Text(), *render_fields(run.fields)])
     if run.attempts:
         parts.append(Text())
         parts.append(Text(f"trials ({len(run.attempts)})", style=LABEL_STYLE))

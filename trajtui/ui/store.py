@@ -167,7 +167,9 @@ class RunStore:
         if self.sort is not None:
             key = SORT_KEYS[self.sort]
             runs: list[tuple[int, Entry]] = [(i, e) for i, e in known if isinstance(e, RunSummary)]
-            problems: list[tuple[int, Entry]] = [(i, e) for i, e in known if not isinstance(e, RunSummary)]
+            problems: list[tuple[int, Entry]] = [
+                (i, e) for i, e in known if not isinstance(e, RunSummary)
+            ]
             runs.sort(key=lambda pair: key(pair[1]), reverse=self.reverse)  # type: ignore[arg-type]
             known = runs + problems
         return [(ENTRY, s, i) for i, _ in known]
@@ -255,6 +257,11 @@ class RunStore:
             max((c.status_width for c in self.counts), default=0),
             max((c.ref_width for c in self.counts), default=0),
         )
+
+    def recount(self, s: int) -> None:
+        """Count source ``s`` again from the start (its last entry was read again)."""
+        self.counts[s] = SourceCounts()
+        self.count_new()
 
     def summary_line(self, sources: list[int] | None = None) -> str:
         """``1,204 runs · 87% pass · 31 with tool errors · 2 problems``."""

@@ -31,10 +31,10 @@ from trajtui.core.index import FileChanged
 from trajtui.core.jsonutil import dumps_pretty
 from trajtui.core.model import Attempt, Problem, Run, Step
 from trajtui.core.refs import RefError, readings, split_source
-from trajtui.core.source import LoadError, Source, Target
+from trajtui.core.source import JsonlSource, LoadError, Source, Target
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
-from trajtui.render import fmt, show
+from trajtui.render import extras, fmt, show
 from trajtui.ui import commands
 from trajtui.ui.messages import AllLoaded, Loaded, RunLoaded
 from trajtui.ui.store import SORT_CYCLE, RunStore
@@ -75,6 +75,7 @@ class MainScreen(Screen[None]):
         self._progress: dict[int, tuple[float, int, bool]] = {}
         self._last_title = 0.0
         self._changed_noted: set[int] = set()
+        self._following: set[int] = set()
         self._watch_timer: Timer | None = None
         self._search_origin: Any = None
         self._loading_done = False
@@ -200,11 +201,14 @@ class MainScreen(Screen[None]):
     # -- loading (thread) ----------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="loader", exit_on_error=False)
-    def load_sources(self) -> None:
-        """Index and summarise every source, visible rows first; post progress."""
+    def load_sources(self, only: tuple[int, ...] | None = None) -> None:
+        """Index and summarise every source (or those in ``only``, to read what was
+        appended), visible rows first; post progress."""
         worker = get_current_worker()
         for s, source in enumerate(self.ws.sources):
-            read = 0
+            if only is not None and s not in only:
+                continue
+            read = 0  # summaries already read are kept: starting over only looks them up
             try:
                 for progress in source.scan():
                     if worker.is_cancelled:
@@ -269,6 +273,13 @@ class MainScreen(Screen[None]):
 
     def on_all_loaded(self, message: AllLoaded) -> None:
         self._loading_done = True
+        for s in self._following:
+            # The last record was read again (it had no newline): count afresh.
+            self.store.recount(s)
+            self.run_list.redraw()
+        if self._following and self.run_problem is not None and self.run_key is not None:
+            self._load_run(*self.run_key)
+        self._following.clear()
         if not self.store.ordered:
             self._refresh_rows(keep=True)
         self._update_title()
@@ -287,6 +298,8 @@ class MainScreen(Screen[None]):
         else:
             text.append(f"  {len(self.ws.sources)} sources", style="bold")
         text.append(" · " + self.store.summary_line())
+        if self._changed_noted:
+            text.append("  changed on disk: R reloads ", style="bold reverse")
         total = len(self.ws.sources)
         if total and not self._loading_done:
             fraction = sum(self._progress.get(s, (0.0, 0, False))[0] for s in range(total)) / total
@@ -306,14 +319,25 @@ class MainScreen(Screen[None]):
             runs_pane.border_title += f" · {len(self.store.rows):,} shown"
 
     def _check_changes(self) -> None:
+        """Follow files that grow (a run still being written); tell about other changes."""
         for s, source in enumerate(self.ws.sources):
             try:
                 how = source.changed()
             except OSError:
                 how = "unreadable"
+            if how == "appended" and isinstance(source, JsonlSource):
+                if self._loading_done:
+                    self._loading_done = False
+                    self._following.add(s)
+                    self.load_sources((s,))
+                continue
+            if how:
+                source.forget_cache()
             if how and s not in self._changed_noted:
                 self._changed_noted.add(s)
-                self.notify(f"{source.path} {how} on disk: R reloads", timeout=10)
+                path = visible(source.path, keep_newlines=False)
+                self.notify(f"{path} {how} on disk: R reloads", severity="warning", timeout=10)
+                self._update_title()
 
     # -- runs ------------------------------------------------------------------------------
 
@@ -1165,10 +1189,8 @@ def _object_text(text: str | None, raw: Any, raw_mode: bool) -> str:
 
 def _format_headline(run: Run) -> Text | None:
     """A format's extra headline for the run header (validation verdicts, accuracy...)."""
-    headline = run.extras.get("headline")
-    if isinstance(headline, str) and headline:
-        return Text(visible(headline, keep_newlines=False))
-    return None
+    line = extras.headline(run)
+    return Text(line) if line else None
 
 
 def _titled(
@@ -1191,7 +1213,7 @@ def _run_detail(run: Run, ref: str, raw: bool, lines: int) -> RenderableType:
             show.json_block(run.raw, max_lines=lines),
         )
     parts: list[RenderableType] = [head, show.facts_line(show.summary_facts(run.summary))]
-    extra = run.extras.get("detail")
+    extra = extras.detail(run)
     if extra is not None:
         parts.extend([Text(), extra])
     parts.append(Text())

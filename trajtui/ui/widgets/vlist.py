@@ -36,6 +36,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from trajtui.core.text import visible
+
 
 class VirtualList(ScrollView, can_focus=True):
     """A scrollable list of rows drawn on demand, with a cursor row."""
@@ -249,7 +251,15 @@ class VirtualList(ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        text = self.render_row(row, width)
+        try:
+            text = self.render_row(row, width)
+        except Exception as err:  # a row the data makes undrawable must not end the app
+            text = Text(
+                visible(
+                    f" ⚠ cannot draw this row: {type(err).__name__}: {err}"[:200],
+                    keep_newlines=False,
+                )
+            )
         text.no_wrap = True
         text.overflow = "ellipsis"
         if self.search_query and self.search_query.casefold() in text.plain.casefold():

@@ -1,0 +1,70 @@
+"""ultraplan result logs: plans, their task results, and the protocol's validation rules.
+
+ultraplan's executors are LLM agents that write one YAML file per task result, following
+shared/formats/ultraplan-result-capture-protocol.md; no program checks what they write, so
+every key may be missing, renamed or extra (shared/formats/REAL-WORLD-NOTES.md, "ultraplan").
+
+What is read
+    A project directory holding ``.ultraplan/``, the ``.ultraplan`` directory itself, or its
+    ``logs/`` directory, recognised by what is inside, never by a name alone; a single result
+    YAML file opened directly is read too. A file that cannot be parsed is a
+    :class:`~trajtui.core.model.Problem` and the rest still shows. Nothing is written, and
+    nothing outside the directory the user opened is read.
+
+Runs and steps
+    A run is a plan (ref: its ``plan_id``, e.g. ``03-01``); its steps are its results in time
+    order, so a retry is one more step of the same task. Each result is judged VALID,
+    VALID_WITH_WARNINGS or INVALID by the protocol's rules.
+
+Modules
+    :mod:`~.ids` (plan and task ids, log file names), :mod:`~.plan` (PLAN.md parsing),
+    :mod:`~.results` (one result YAML, both shapes, normalised), :mod:`~.validate` (the
+    protocol's rules), :mod:`~.layout` (recognising directories, reading files safely,
+    finding PLAN.md), :mod:`~.runs` (plans as runs, results as steps), :mod:`~.attach`
+    (sessions, daily summaries, retries and verdicts shown with plans), :mod:`~.source`
+    (:class:`UltraplanSource` and the registry hooks :func:`claim_dir` and :func:`open_file`).
+"""
+
+from __future__ import annotations
+
+from trajtui.core.formats.ultraplan.ids import epoch_ms
+from trajtui.core.formats.ultraplan.layout import Layout
+from trajtui.core.formats.ultraplan.plan import Criterion, PlanDoc, PlanTask, parse_plan
+from trajtui.core.formats.ultraplan.results import CAMEL_KEYS, SNAKE_KEYS, ResultDoc, read_result
+from trajtui.core.formats.ultraplan.runs import PlanRecord, ResultFile, plan_status
+from trajtui.core.formats.ultraplan.source import (
+    FORMAT,
+    NO_PLAN,
+    FileReport,
+    UltraplanSource,
+    claim_dir,
+    open_file,
+)
+from trajtui.core.formats.ultraplan.validate import Finding, Judgement, Rule, Verdict, judge
+
+__all__ = [
+    "CAMEL_KEYS",
+    "FORMAT",
+    "NO_PLAN",
+    "SNAKE_KEYS",
+    "Criterion",
+    "FileReport",
+    "Finding",
+    "Judgement",
+    "Layout",
+    "PlanDoc",
+    "PlanRecord",
+    "PlanTask",
+    "ResultDoc",
+    "ResultFile",
+    "Rule",
+    "UltraplanSource",
+    "Verdict",
+    "claim_dir",
+    "epoch_ms",
+    "judge",
+    "open_file",
+    "parse_plan",
+    "plan_status",
+    "read_result",
+]

@@ -1,0 +1,230 @@
+"""PLAN.md parsing: frontmatter, objective, tasks and success criteria (pure functions).
+
+Fenced code blocks are skipped (they hold example checkboxes and example tags); the
+``<task>`` names and ``<files>``, the ``<success_criteria>`` items with their checkbox state
+and the ``<objective>`` are read. A plan's id comes from its frontmatter: ``plan_id``, or
+``phase: 03-...`` + ``plan: 5`` (``03-05``). Where PLAN.md files are looked for is
+:func:`trajtui.core.formats.ultraplan.layout.find_plans`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from trajtui.core.formats.common import mapping, string
+from trajtui.core.formats.ultraplan.ids import as_int
+from trajtui.core.yamlsafe import YamlError
+from trajtui.core.yamlsafe import load as load_yaml
+
+
+@dataclass(frozen=True, slots=True)
+class PlanTask:
+    """One ``<task>`` of a PLAN.md.
+
+    Attributes:
+        number: 1-based position among the plan's tasks.
+        name: The ``<name>`` text, whitespace collapsed.
+        files: The ``<files>`` entries (split on commas and lines).
+        attrs: The task element's attributes (``type``, ``status``, ``completed_at``...).
+        line: Line of the ``<task`` tag.
+    """
+
+    number: int
+    name: str
+    files: tuple[str, ...] = ()
+    attrs: tuple[tuple[str, str], ...] = ()
+    line: int = 0
+
+    def attr(self, name: str) -> str | None:
+        """An attribute's value, or None."""
+        return next((v for k, v in self.attrs if k == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Criterion:
+    """One item of a PLAN.md's ``<success_criteria>`` list.
+
+    Attributes:
+        text: The item's text, without its checkbox and ``(completed DATE)`` note.
+        checked: True for ``[x]``, False for ``[ ]``, None for a free-text item.
+        completed: The ``(completed YYYY-MM-DD)`` date, when the item has one.
+        line: Its line in the file.
+    """
+
+    text: str
+    checked: bool | None
+    completed: str | None = None
+    line: int = 0
+
+    def shown(self) -> str:
+        """``[x] text (completed DATE)``, ``[ ] text`` or ``- text``."""
+        box = {True: "[x] ", False: "[ ] ", None: "- "}[self.checked]
+        done = f" (completed {self.completed})" if self.completed else ""
+        return f"{box}{self.text}{done}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlanDoc:
+    """What trajtui reads from a PLAN.md.
+
+    Attributes:
+        path: The file (None for text parsed on its own).
+        plan_id: The plan it is for (from its frontmatter), or None.
+        frontmatter: The YAML frontmatter (empty when absent or unreadable).
+        objective: The ``<objective>`` text, or None.
+        tasks: The ``<task>`` elements, fenced examples skipped.
+        criteria: The ``<success_criteria>`` items, fenced examples skipped.
+        note: Why the frontmatter was not read, when it was not.
+    """
+
+    path: str | None
+    plan_id: str | None
+    frontmatter: dict[str, Any] = field(default_factory=dict)
+    objective: str | None = None
+    tasks: tuple[PlanTask, ...] = ()
+    criteria: tuple[Criterion, ...] = ()
+    note: str | None = None
+
+
+_FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_TASK_EL = re.compile(r"<task\b(?P<attrs>[^>]*)>(?P<body>.*?)(?=</task>|<task\b|</tasks>|\Z)", re.S)
+_ATTR = re.compile(r"([\w:-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+_CRITERIA = re.compile(r"<success_criteria>(?P<body>.*?)(?:</success_criteria>|\Z)", re.S)
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s*)?(?P<text>.*\S)\s*$")
+_COMPLETED = re.compile(r"\s*\(completed\s+(\d{4}-\d{2}-\d{2})\)\s*$", re.I)
+
+
+def split_frontmatter(lines: list[str]) -> tuple[int, str | None]:
+    """A leading YAML frontmatter: ``(number of lines it spans, its YAML text)``; ``(0, None)``
+    when there is none."""
+    if not lines or lines[0].strip() != "---":
+        return 0, None
+    for i in range(1, len(lines)):
+        if lines[i].strip() in ("---", "..."):
+            return i + 1, "\n".join(lines[1:i])
+    return 0, None
+
+
+def unfenced(text: str) -> str:
+    """``text`` with fenced code blocks (and a leading YAML frontmatter) blanked out.
+
+    Lines keep their numbers. A fence opens with three or more backticks or tildes (any
+    indentation: plans nest them in XML elements) and closes with a line of at least as
+    many of the same character; ``\\`\\`\\``` (escaped, as plans quote fences inside fences)
+    is text.
+    """
+    lines = text.splitlines()
+    skip, _ = split_frontmatter(lines)
+    out: list[str] = [""] * skip
+    open_fence: str | None = None
+    for line in lines[skip:]:
+        m = _FENCE.match(line)
+        if open_fence is None:
+            if m and not (m["fence"][0] == "`" and "`" in m["info"]):
+                open_fence = m["fence"]
+                out.append("")
+            else:
+                out.append(line)
+            continue
+        stripped = line.strip()
+        if stripped and set(stripped) == {open_fence[0]} and len(stripped) >= len(open_fence):
+            open_fence = None
+        out.append("")
+    return "\n".join(out)
+
+
+def plan_id_of(frontmatter: dict[str, Any]) -> str | None:
+    """The plan id a PLAN.md's frontmatter names: ``plan_id``, or ``phase`` + ``plan``."""
+    explicit = string(frontmatter.get("plan_id"))
+    if explicit:
+        return explicit.strip()
+    phase = frontmatter.get("phase")
+    phase_text = str(phase) if isinstance(phase, (str, int, float)) else ""
+    m = re.match(r"^(\d+(?:\.\d+)*)", phase_text.strip())
+    number = as_int(frontmatter.get("plan"))
+    if m is None or number is None:
+        return None
+    head = m.group(1)
+    if "." not in head and head.isdigit():
+        head = f"{int(head):02d}"
+    return f"{head}-{number:02d}"
+
+
+def _line_at(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _plan_tasks(body: str) -> tuple[PlanTask, ...]:
+    tasks: list[PlanTask] = []
+    for m in _TASK_EL.finditer(body):
+        inner = m["body"]
+        name_m = re.search(r"<name>(.*?)</name>", inner, re.S)
+        files_m = re.search(r"<files>(.*?)</files>", inner, re.S)
+        files = tuple(
+            part.strip() for part in re.split(r"[,\n]", files_m.group(1) if files_m else "")
+        )
+        attrs = tuple((k, v1 or v2) for k, v1, v2 in _ATTR.findall(m["attrs"]))
+        tasks.append(
+            PlanTask(
+                number=len(tasks) + 1,
+                name=" ".join(name_m.group(1).split()) if name_m else "",
+                files=tuple(f for f in files if f),
+                attrs=attrs,
+                line=_line_at(body, m.start()),
+            )
+        )
+    return tuple(tasks)
+
+
+def _plan_criteria(body: str) -> tuple[Criterion, ...]:
+    found: list[Criterion] = []
+    for section in _CRITERIA.finditer(body):
+        first = _line_at(body, section.start("body"))
+        for offset, line in enumerate(section["body"].split("\n")):
+            m = _ITEM.match(line)
+            if m is None:
+                continue
+            text = m["text"]
+            done = _COMPLETED.search(text)
+            box = m["box"]
+            found.append(
+                Criterion(
+                    text=text[: done.start()] if done else text,
+                    checked=None if box is None else box != " ",
+                    completed=done.group(1) if done else None,
+                    line=first + offset,
+                )
+            )
+    return tuple(found)
+
+
+def parse_plan(text: str, path: str | None = None) -> PlanDoc:
+    """Read a PLAN.md: frontmatter, objective, tasks and success criteria (a pure function).
+
+    Args:
+        text: The file's text.
+        path: The file, kept on the result.
+    """
+    lines = text.splitlines()
+    _, front_text = split_frontmatter(lines)
+    front: dict[str, Any] = {}
+    note = None
+    if front_text is not None:
+        try:
+            front = mapping(load_yaml(front_text, path or "PLAN.md"))
+        except YamlError as err:
+            where = f" (line {err.line + 1})" if err.line is not None else ""
+            note = f"frontmatter not read{where}: {err.message}"
+    body = unfenced(text)
+    objective = re.search(r"<objective>(.*?)</objective>", body, re.S)
+    return PlanDoc(
+        path=path,
+        plan_id=plan_id_of(front),
+        frontmatter=front,
+        objective=objective.group(1).strip() if objective else None,
+        tasks=_plan_tasks(body),
+        criteria=_plan_criteria(body),
+        note=note,
+    )

@@ -1,0 +1,216 @@
+"""Plans as runs and their results as steps (pure functions).
+
+Runs and steps
+    A run is a plan (ref: its ``plan_id``, e.g. ``03-01``). Its steps are its results in time
+    order (``logged_at``, or the camelCase ``timestamp``; a result without one keeps its place
+    in date-directory and file order), so a retry is one more step of the same task. Step N is
+    ``PLAN/step-N``.
+
+Plan status
+    A plan's status is derived from the latest result of each of its tasks, first rule that
+    applies: some task ``failure`` (FAIL); some task ``blocked`` (SKIPPED); some task
+    ``partial`` or with an unknown word (PARTIAL); every task ``success`` but PLAN.md lists
+    tasks with no result yet, ``incomplete`` (PARTIAL); otherwise ``success`` (PASS). Its
+    score is the share of its tasks (PLAN.md's, or those with results) whose latest result
+    succeeded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trajtui.core.formats.common import fields
+from trajtui.core.formats.ultraplan.ids import epoch_ms
+from trajtui.core.formats.ultraplan.plan import PlanDoc
+from trajtui.core.formats.ultraplan.results import (
+    HEADER_ALL,
+    HEADER_KEYS,
+    ResultDoc,
+    canonical_status,
+    outcome_of,
+)
+from trajtui.core.formats.ultraplan.validate import Judgement
+from trajtui.core.model import Field, Kind, Outcome, Problem, Step
+from trajtui.core.text import one_line
+
+
+@dataclass(frozen=True, slots=True)
+class ResultFile:
+    """One result log file of a source.
+
+    Attributes:
+        path: The file, as reachable from where trajtui was started.
+        rel: Its path below the opened directory (or its name).
+        day: Its date directory (``2026-01-26``), when it is in one.
+        seq: Its position in date-directory and file order.
+        result: What it says; None when it could not be read.
+        problem: Why it could not be read.
+    """
+
+    path: str
+    rel: str
+    day: str | None
+    seq: int
+    result: ResultDoc | None = None
+    problem: Problem | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRecord:
+    """Everything read for one plan: its results in time order, its PLAN.md and verdicts.
+
+    Attributes:
+        plan_id: The plan.
+        files: Its result files, in time order (the order of its steps).
+        doc: Its PLAN.md, when found.
+        note: Why there is no PLAN.md, when there is none.
+        judgements: The validation of each of ``files``.
+    """
+
+    plan_id: str
+    files: tuple[ResultFile, ...]
+    doc: PlanDoc | None
+    note: str | None
+    judgements: tuple[Judgement, ...]
+
+
+def status_of(f: ResultFile) -> str | None:
+    """The status word of a result file (None when it could not be read or has none)."""
+    return f.result.status if f.result is not None else None
+
+
+def ordered(files: Sequence[ResultFile]) -> list[ResultFile]:
+    """Results in time order: by ``logged_at``; one without a time keeps its place after the
+    result before it in date-directory and file order (or the start of its date directory)."""
+    keyed: list[tuple[float, int, ResultFile]] = []
+    last: float | None = None
+    for f in sorted(files, key=lambda f: f.seq):
+        own = f.result.time_ms if f.result is not None else None
+        if own is not None:
+            last = own
+            keyed.append((own, f.seq, f))
+            continue
+        day = epoch_ms(f.day) if f.day else None
+        known = [t for t in (last, day) if t is not None]
+        keyed.append((max(known) if known else float("-inf"), f.seq, f))
+    keyed.sort(key=lambda k: (k[0], k[1]))
+    return [f for _, _, f in keyed]
+
+
+def task_key(f: ResultFile) -> str:
+    """What makes two results attempts of one task: its number, else its name."""
+    r = f.result
+    if r is None:
+        return f"file:{f.rel}"
+    if r.task is not None:
+        return f"#{r.task}"
+    return f"name:{r.task_name or r.name or f.rel}"
+
+
+def latest_by_task(files: Sequence[ResultFile]) -> dict[str, ResultFile]:
+    """The last result (in the given order) of each task."""
+    latest: dict[str, ResultFile] = {}
+    for f in files:
+        latest[task_key(f)] = f
+    return latest
+
+
+def plan_status(files: Sequence[ResultFile], doc: PlanDoc | None) -> tuple[str | None, Outcome]:
+    """A plan's status word and outcome from its results (rules in the module docstring)."""
+    latest = latest_by_task(files)
+    if not latest:
+        return None, Outcome.NONE
+    words = [canonical_status(status_of(f)) for f in latest.values()]
+    if "failure" in words:
+        return "failure", Outcome.FAIL
+    if "blocked" in words:
+        return "blocked", Outcome.SKIPPED
+    if any(w != "success" for w in words):
+        return "partial", Outcome.PARTIAL
+    if doc is not None and len(doc.tasks) > len(latest):
+        return "incomplete", Outcome.PARTIAL
+    return "success", Outcome.PASS
+
+
+def task_lines(files: Sequence[ResultFile], doc: PlanDoc | None) -> list[str]:
+    """One line per task: PLAN.md's tasks first (with their results), then tasks that only
+    have results."""
+    by_key: dict[str, list[ResultFile]] = {}
+    for f in files:
+        by_key.setdefault(task_key(f), []).append(f)
+    lines: list[str] = []
+    for task in doc.tasks if doc else ():
+        runs = by_key.pop(f"#{task.number}", [])
+        attr = task.attr("status")
+        note = f" [PLAN.md: {attr}]" if attr else ""
+        lines.append(f"{task.name or f'task {task.number}'}{note} — {_results_text(runs)}")
+    for runs in by_key.values():
+        first = runs[0].result
+        name = (first.task_name if first else None) or _task_title(first)
+        lines.append(f"{name} — {_results_text(runs)}")
+    return lines
+
+
+def _results_text(runs: list[ResultFile]) -> str:
+    if not runs:
+        return "no result"
+    last = status_of(runs[-1]) or "no status"
+    more = f" after {len(runs)} results" if len(runs) > 1 else ""
+    return f"{last}{more}"
+
+
+def _task_title(result: ResultDoc | None) -> str:
+    if result is None or result.task is None:
+        return "task"
+    return f"task {result.task}"
+
+
+_STEP_SKIP = ("status", "evidence", "error")
+
+
+def build_steps(plan: PlanRecord, ref: str) -> tuple[Step, ...]:
+    """The plan's results as steps, in time order."""
+    times = [f.result.time_ms for f in plan.files if f.result and f.result.time_ms is not None]
+    start = min(times) if times else None
+    steps: list[Step] = []
+    for n, (f, judgement) in enumerate(zip(plan.files, plan.judgements, strict=True), 1):
+        r = f.result
+        assert r is not None
+        name = r.task_name
+        error = r.result.get("error")
+        evidence = r.result.get("evidence")
+        steps.append(
+            Step(
+                ref=f"{ref}/step-{n}",
+                number=n,
+                kind=Kind.TASK,
+                title=one_line(name) if name and name.strip() else _task_title(r),
+                status=r.status,
+                outcome=outcome_of(r.status),
+                offset_ms=None if r.time_ms is None or start is None else r.time_ms - start,
+                duration_ms=r.duration_ms,
+                text=evidence if isinstance(evidence, str) else None,
+                markdown=True,
+                error=None if error in (None, "") else str(error),
+                fields=_step_fields(f, r, judgement),
+                raw=r.doc,
+            )
+        )
+    return tuple(steps)
+
+
+def _step_fields(f: ResultFile, r: ResultDoc, judgement: Judgement) -> tuple[Field, ...]:
+    head = [Field("validation", judgement.text()), Field("file", f.rel)]
+    skip = _STEP_SKIP if r.wrapped else (*_STEP_SKIP, *HEADER_ALL)
+    body = fields(r.result, (), skip=skip)
+    if r.status is None and "status" in r.result:
+        body = (Field("status", r.result["status"]), *body)
+    evidence = r.result.get("evidence")
+    if "evidence" in r.result and not isinstance(evidence, str):
+        body = (*body, Field("evidence", evidence))
+    if r.wrapped:
+        log = fields(r.doc, tuple(HEADER_KEYS), skip=("result",))
+    else:
+        log = tuple(Field(k, r.result[k]) for k in r.result if k in HEADER_ALL)
+    return (*head, *body, *log)

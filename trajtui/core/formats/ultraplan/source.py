@@ -1,0 +1,458 @@
+"""The ultraplan source and the format registry's hooks.
+
+:class:`UltraplanSource` reads a project, its ``.ultraplan`` or ``logs`` directory, a
+directory of result logs, or one result YAML file opened on its own, into one run per plan.
+A file that cannot be read is a :class:`~trajtui.core.model.Problem` and the rest still
+shows. When only ``.ultraplan``, ``logs`` or a result file was opened, the project lies
+outside what was opened: PLAN.md is not looked for (and file paths are not checked on disk),
+and every result says so in a warning. A project with no execution logs lists no plans and
+reports a warning saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from trajtui.core.discover import inside, walk
+from trajtui.core.formats.ultraplan.attach import SideFile, side_fields
+from trajtui.core.formats.ultraplan.ids import DATE, RESULT_NAME, YAML_SUFFIXES, natural_key
+from trajtui.core.formats.ultraplan.layout import (
+    Layout,
+    Unreadable,
+    find_plans,
+    is_config,
+    is_daily,
+    is_session,
+    json_doc,
+    layout_of,
+    quietly,
+    read_bytes,
+    read_text,
+    yaml_doc,
+)
+from trajtui.core.formats.ultraplan.plan import PlanDoc, parse_plan
+from trajtui.core.formats.ultraplan.results import (
+    canonical_status,
+    is_verdict,
+    looks_like_result,
+    read_result,
+)
+from trajtui.core.formats.ultraplan.runs import (
+    PlanRecord,
+    ResultFile,
+    build_steps,
+    latest_by_task,
+    ordered,
+    plan_status,
+    status_of,
+    task_lines,
+)
+from trajtui.core.formats.ultraplan.validate import Exists, Finding, Judgement, Rule, Verdict, judge
+from trajtui.core.index import ScanProgress
+from trajtui.core.jsonutil import JsonError, loads
+from trajtui.core.model import Field, Problem, Run, RunSummary, Severity
+from trajtui.core.source import FormatInfo, StaticSource, Target
+from trajtui.core.text import one_line
+
+if TYPE_CHECKING:
+    from trajtui.core.detect import Sniffed
+    from trajtui.core.discover import Walked
+    from trajtui.core.formats.registry import DirClaim
+
+
+FORMAT = FormatInfo("ultraplan", "ultraplan logs")
+NO_PLAN = "no-plan"
+"""The run holding results whose plan cannot be told."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """The validation of one result file (a line of ``trajtui validate``).
+
+    Attributes:
+        path: The result file.
+        judgement: Its verdict and reasons.
+        plan_id: The plan it belongs to, when known.
+        ref: The step it is shown as (``03-01/step-2``), when it could be read.
+        status: Its status word.
+        variant: ``snake`` or ``camel``, when it could be read.
+        line: The line a read error is on.
+    """
+
+    path: str
+    judgement: Judgement
+    plan_id: str | None = None
+    ref: str | None = None
+    status: str | None = None
+    variant: str | None = None
+    line: int | None = None
+
+    def text(self) -> str:
+        """``PATH: VERDICT: reason; reason``."""
+        return f"{self.path}: {self.judgement.text()}"
+
+    def to_json(self) -> dict[str, Any]:
+        """One JSON object for ``validate --json``."""
+        return {
+            "path": self.path,
+            **self.judgement.to_json(),
+            "plan": self.plan_id,
+            "ref": self.ref,
+            "status": self.status,
+            "variant": self.variant,
+            "line": self.line,
+        }
+
+
+class UltraplanSource(StaticSource):
+    """An ultraplan project, ``.ultraplan`` directory, ``logs`` directory or result file."""
+
+    def __init__(self, layout: Layout, label: str | None = None) -> None:
+        super().__init__(layout.root, FORMAT, label)
+        self.layout = layout
+        self._files: list[ResultFile] = []
+        self._sides: list[SideFile] = []
+        self._plans: dict[str, PlanRecord] = {}
+        self._plan_index: dict[str, str] | None = None
+        self._load_lock = threading.Lock()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def scan(self) -> Iterator[ScanProgress]:
+        """Read the logs (once; a second caller waits for the first to finish)."""
+        with self._load_lock:
+            if not self.complete:
+                for _ in super().scan():
+                    pass
+        yield ScanProgress(1, 1, len(self), finished=True)
+
+    def resolve(self, ref: str) -> Target:
+        """Find what ``ref`` names, reading the logs first if nobody has yet."""
+        if not self.complete:
+            for _ in self.scan():
+                pass
+        return super().resolve(ref)
+
+    def _load(self) -> Iterator[ScanProgress]:
+        self._files, self._sides, self._plans = [], [], {}
+        self._plan_index = None
+        layout = self.layout
+        if layout.single is not None:
+            parent = os.path.basename(os.path.dirname(os.path.abspath(layout.single)))
+            day = parent if DATE.match(parent) else None
+            self._read_results([(layout.single, os.path.basename(layout.single), day)])
+        else:
+            self._read_tree()
+        yield ScanProgress(0, 1, 0)
+        self._group()
+        for plan in sorted(self._plans.values(), key=lambda p: natural_key(p.plan_id)):
+            self.add_run(self._summary(plan), self._loader(plan.plan_id))
+        if not self._files and layout.single is None:
+            where = (
+                os.path.join(layout.logs, "executions")
+                if layout.logs
+                else os.path.join(layout.ultraplan or layout.root, "logs")
+            )
+            self.add_problem(
+                Problem(
+                    where,
+                    None,
+                    "no execution logs: an ultraplan project with no task results has no plans to show",
+                    Severity.WARNING,
+                )
+            )
+
+    def _rel(self, path: str) -> str:
+        return os.path.relpath(path, self.layout.root) if self.layout.single is None else path
+
+    def _read_tree(self) -> None:
+        layout = self.layout
+        base = layout.ultraplan or layout.logs or layout.root
+        result_dirs = [os.path.normpath(d) for d in layout.result_dirs()]
+        results: list[tuple[str, str, str | None]] = []
+        for place in walk(base):
+            self.watch(place.path)  # a new file changes its directory
+            here = os.path.normpath(place.path)
+            in_results = any(here == d or here.startswith(d + os.sep) for d in result_dirs)
+            name = os.path.basename(here)
+            day = name if DATE.match(name) else None
+            for name in place.files:
+                path = os.path.join(place.path, name)
+                self._classify(path, name, day, in_results, results)
+        results.sort(key=lambda r: (r[2] or "", natural_key(r[1])))
+        self._read_results(results)
+
+    def _classify(
+        self,
+        path: str,
+        name: str,
+        day: str | None,
+        in_results: bool,
+        results: list[tuple[str, str, str | None]],
+    ) -> None:
+        lower = name.lower()
+        if lower.endswith(YAML_SUFFIXES):
+            if in_results:
+                results.append((path, name, day))
+            elif "verdict" in lower or "architect" in lower:
+                self._side(path, "verdict", yaml_doc, is_verdict)
+        elif lower == "config.json" and os.path.dirname(path) == self.layout.ultraplan:
+            self._side(path, "config", json_doc, is_config)
+        elif lower.endswith(".json") and "session" in lower:
+            self._side(path, "session", json_doc, is_session)
+        elif re.match(r"daily-.*\.json$", lower):
+            self._side(path, "daily", json_doc, is_daily)
+        elif lower == "retry-state.json":
+            self._side(path, "retry-state", json_doc, lambda doc: doc is not None)
+        elif lower == "retry.jsonl":
+            self._side(path, "retry-jsonl", self._jsonl_records)
+        elif lower == "retry.log":
+            self._side(path, "retry-log", read_text)
+
+    def _problem(self, problem: Problem, plan_id: str | None = None) -> None:
+        self.add_problem(
+            Problem(problem.path, problem.line, problem.message, problem.severity, plan_id)
+        )
+
+    def _read_results(self, found: list[tuple[str, str, str | None]]) -> None:
+        for seq, (path, name, day) in enumerate(found):
+            self.watch(path)
+            rel = self._rel(path)
+            try:
+                doc = yaml_doc(path, self.layout.root_real)
+            except Unreadable as err:
+                by_name = RESULT_NAME.match(name)
+                plan = by_name["plan"] if by_name else None
+                self._problem(err.problem, plan)
+                self._files.append(ResultFile(path, rel, day, seq, problem=err.problem))
+                continue
+            if is_verdict(doc):
+                self._sides.append(SideFile("verdict", path, rel, doc))
+                continue
+            self._files.append(ResultFile(path, rel, day, seq, read_result(doc, name)))
+
+    def _side(
+        self,
+        path: str,
+        kind: str,
+        reader: Callable[[str, str], Any],
+        accept: Callable[[Any], bool] | None = None,
+    ) -> None:
+        """Read a file shown with plans; keep it when ``accept`` (if given) takes its value.
+
+        Args:
+            path: The file.
+            kind: What it is (see :class:`SideFile`).
+            reader: Reads it (``reader(path, root_real)``), raising :class:`Unreadable`.
+            accept: Whether what was read is such a file.
+        """
+        self.watch(path)
+        try:
+            value = reader(path, self.layout.root_real)
+        except Unreadable as err:
+            self._problem(err.problem)
+            return
+        if accept is None or accept(value):
+            self._sides.append(SideFile(kind, path, self._rel(path), value))
+
+    def _jsonl_records(self, path: str, root_real: str) -> list[Any]:
+        """The records of a JSON Lines file; each line that is not JSON is a problem."""
+        records: list[Any] = []
+        for n, line in enumerate(read_bytes(path, root_real).splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(loads(line)[0])
+            except JsonError as err:
+                self._problem(Problem(path, n, str(err)))
+        return records
+
+    # -- plans ---------------------------------------------------------------------------
+
+    def _group(self) -> None:
+        grouped: dict[str, list[ResultFile]] = {}
+        for f in self._files:
+            if f.result is not None:
+                grouped.setdefault(f.result.plan_id or NO_PLAN, []).append(f)
+        exists = self._exists()
+        for pid, files in grouped.items():
+            doc, note = self._plan_doc(pid)
+            in_order = tuple(ordered(files))
+            self._plans[pid] = PlanRecord(
+                pid,
+                in_order,
+                doc,
+                note,
+                tuple(
+                    judge(f.result, doc, plan_note=note, exists=exists)
+                    for f in in_order
+                    if f.result is not None
+                ),
+            )
+
+    def _exists(self) -> Exists | None:
+        project = self.layout.project
+        if project is None:
+            return None
+        root_real = self.layout.root_real
+
+        def exists(rel: str) -> bool | None:
+            full = os.path.join(project, rel)
+            if not inside(root_real, full):
+                return None
+            return os.path.lexists(full)
+
+        return exists
+
+    def plan_files(self) -> dict[str, str]:
+        """Plan id to PLAN.md path, for the PLAN.md files found in the project."""
+        if self._plan_index is None:
+            self._plan_index = find_plans(self.layout.project, self.layout.root_real)
+        return self._plan_index
+
+    def _plan_doc(self, plan_id: str) -> tuple[PlanDoc | None, str | None]:
+        if self.layout.project is None:
+            what = "a single result file" if self.layout.single else "only the .ultraplan logs"
+            return None, (
+                f"PLAN.md not looked for ({what} opened, not the project): task name not checked"
+            )
+        path = self.plan_files().get(plan_id)
+        if path is None:
+            return None, (
+                f"no PLAN.md for {plan_id} in the project (looked in .planning/ for "
+                f"{plan_id}-PLAN.md and PLAN.md frontmatter): task name not checked"
+            )
+        self.watch(path)
+        try:
+            text = read_text(path, self.layout.root_real)
+        except Unreadable as err:
+            self._problem(err.problem, plan_id)
+            return None, f"{self._rel(path)} not read: task name not checked"
+        doc = parse_plan(text, path)
+        if doc.note:
+            self._problem(Problem(path, None, doc.note, Severity.WARNING), plan_id)
+        return doc, None
+
+    def _summary(self, plan: PlanRecord) -> RunSummary:
+        status, outcome = plan_status(plan.files, plan.doc)
+        latest = latest_by_task(plan.files)
+        known = max(len(latest), len(plan.doc.tasks) if plan.doc else 0)
+        ok = sum(1 for f in latest.values() if canonical_status(status_of(f)) == "success")
+        durations = [
+            d
+            for f in plan.files
+            if f.result is not None and (d := f.result.duration_ms) is not None
+        ]
+        title = one_line(plan.doc.objective, 160) if plan.doc and plan.doc.objective else ""
+        return RunSummary(
+            ref=plan.plan_id,
+            index=0,
+            format=FORMAT.id,
+            status=status,
+            outcome=outcome,
+            steps=len(plan.files),
+            duration_ms=sum(durations) if durations else None,
+            score=ok / known if known else None,
+            score_label="tasks ok" if known else None,
+            title=title,
+        )
+
+    def _loader(self, plan_id: str) -> Callable[[str], Run]:
+        def load(ref: str) -> Run:
+            return self._build(self._plans[plan_id], ref)
+
+        return load
+
+    def _build(self, plan: PlanRecord, ref: str) -> Run:
+        index = self.find(ref)
+        entry = self.entry(index) if index is not None else None
+        summary = entry if isinstance(entry, RunSummary) else self._summary(plan)
+        return Run(
+            summary=summary,
+            steps=build_steps(plan, ref),
+            fields=self._run_fields(plan),
+            raw={
+                "plan_id": plan.plan_id,
+                "plan_file": plan.doc.path if plan.doc else None,
+                "results": [
+                    {"file": f.rel, "document": f.result.doc if f.result is not None else None}
+                    for f in plan.files
+                ],
+            },
+            problems=tuple(p for p in self.problems() if p.ref == plan.plan_id),
+            path=self.layout.logs or self.layout.root,
+            extras={"plan": plan.doc, "judgements": plan.judgements},
+        )
+
+    def _run_fields(self, plan: PlanRecord) -> tuple[Field, ...]:
+        out: list[Field] = []
+        doc = plan.doc
+        out.append(Field("plan file", self._rel(doc.path) if doc and doc.path else plan.note))
+        if doc is not None and doc.objective:
+            out.append(Field("objective", doc.objective, markdown=True))
+        out.append(Field("tasks", task_lines(plan.files, doc)))
+        if doc is not None and doc.criteria:
+            out.append(Field("success criteria", [c.shown() for c in doc.criteria]))
+        counts = {v: sum(1 for j in plan.judgements if j.verdict is v) for v in Verdict}
+        out.append(
+            Field("validation", ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "none")
+        )
+        out.extend(side_fields(self._sides, plan, set(self._plans)))
+        return tuple(out)
+
+    # -- validation ----------------------------------------------------------------------
+
+    def reports(self) -> list[FileReport]:
+        """The validation of every result file, in date-directory and file order (after
+        :meth:`scan`)."""
+        steps: dict[str, tuple[str, Judgement]] = {}
+        for plan in self._plans.values():
+            index = self.find(plan.plan_id)
+            ref = plan.plan_id if index is None else self.entry(index).ref
+            for n, (f, j) in enumerate(zip(plan.files, plan.judgements, strict=True), 1):
+                steps[f.path] = (f"{ref}/step-{n}", j)
+        out: list[FileReport] = []
+        for f in self._files:
+            if f.result is None:
+                assert f.problem is not None
+                where = f"line {f.problem.line}: " if f.problem.line else ""
+                finding = Finding(Rule.READ, f"not read: {where}{f.problem.message}", True)
+                out.append(FileReport(f.path, Judgement.of([finding]), line=f.problem.line))
+                continue
+            ref, judgement = steps[f.path]
+            out.append(
+                FileReport(
+                    f.path,
+                    judgement,
+                    plan_id=f.result.plan_id,
+                    ref=ref,
+                    status=f.result.status,
+                    variant=f.result.variant,
+                )
+            )
+        return out
+
+
+def claim_dir(place: Walked) -> DirClaim | None:
+    """The registry hook: claim a project, ``.ultraplan`` or ``logs`` directory."""
+    layout = layout_of(place)
+    if layout is None:
+        return None
+    from trajtui.core.formats.registry import DirClaim
+
+    return DirClaim((UltraplanSource(layout),))
+
+
+def open_file(path: str, sniffed: Sniffed, label: str | None) -> UltraplanSource | None:
+    """The registry hook: open one result YAML file (by content) on its own."""
+    if not path.endswith(YAML_SUFFIXES) or sniffed.layout in ("empty", "binary"):
+        return None
+    root_real = os.path.realpath(path)
+    if not looks_like_result(quietly(yaml_doc, path, root_real)):
+        return None
+    return UltraplanSource(Layout(path, root_real, single=path), label=label)

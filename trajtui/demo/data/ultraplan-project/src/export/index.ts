@@ -1,0 +1,3 @@
+export { registerFormat, getFormat } from "./registry.js";
+import "./csv.js";
+import "./jsonl.js";

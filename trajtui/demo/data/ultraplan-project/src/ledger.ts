@@ -1,0 +1,6 @@
+export interface LedgerRow {
+  date: string;
+  account: string;
+  description: string;
+  amount: string;
+}
