@@ -27,6 +27,8 @@ class Scenario:
         size: Terminal size.
         goto: A reference to open at.
         about: What the screen shows.
+        theme: A Textual theme to use instead of the default (dark) one.
+        no_color: Run as if ``NO_COLOR`` were set.
     """
 
     name: str
@@ -35,10 +37,16 @@ class Scenario:
     size: tuple[int, int] = (120, 40)
     goto: str | None = None
     about: str = ""
+    theme: str | None = None
+    no_color: bool = False
 
 
 CAPTURE = "acp/websearch-capture.jsonl"
 TRIALS = "acp/websearch-trials.jsonl"
+FORECAST = "forecast-eval"
+ULTRAPLAN = "ultraplan-project"
+EVAL = "eval-results"
+EVERYTHING = ("acp", FORECAST, ULTRAPLAN, EVAL)
 
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario("acp-runs", (CAPTURE,), about="acp-harness capture: the run list with a problem row"),
@@ -68,6 +76,66 @@ SCENARIOS: tuple[Scenario, ...] = (
         (TRIALS,),
         ("j", "enter"),
         about="acp-harness trials: each trial and its steps",
+    ),
+    Scenario(
+        "forecast-runs",
+        (FORECAST,),
+        about="forecast agent: an eval's runs, one only in summary.json",
+    ),
+    Scenario(
+        "forecast-step",
+        (FORECAST,),
+        goto="marathon-record-2027/step-3",
+        about="forecast agent: a model call",
+    ),
+    Scenario(
+        "forecast-messages",
+        (FORECAST,),
+        ("M",),
+        goto="marathon-record-2027/step-8",
+        about="what the model saw, + added, - dropped",
+    ),
+    Scenario(
+        "forecast-sources",
+        (FORECAST,),
+        goto="marathon-record-2027/src:S3",
+        about="the source board",
+    ),
+    Scenario(
+        "ultraplan-plan",
+        (ULTRAPLAN,),
+        ("j", "enter"),
+        about="ultraplan: a plan's results and validation",
+    ),
+    Scenario(
+        "ultraplan-result", (ULTRAPLAN,), goto="04-02/step-4", about="ultraplan: an INVALID result"
+    ),
+    Scenario(
+        "eval-run",
+        (EVAL,),
+        goto="20260203_094512_G1_allergy_V2",
+        about="eval results: accuracy and the confusion table",
+    ),
+    Scenario(
+        "eval-sample",
+        (EVAL,),
+        goto="20260203_094512_G1_allergy_V2/kvL-3kLkft67s6l0c13d5k",
+        about="eval results: a wrong sample",
+    ),
+    Scenario("demo-all", EVERYTHING, about="everything at once: one group per source"),
+    Scenario(
+        "light",
+        (CAPTURE,),
+        goto="websearch-13-step-5",
+        theme="textual-light",
+        about="the light theme",
+    ),
+    Scenario(
+        "no-color",
+        (CAPTURE,),
+        goto="websearch-13",
+        no_color=True,
+        about="NO_COLOR: glyphs and words carry the status",
     ),
     Scenario("narrow-runs", (CAPTURE,), size=(80, 24), about="80x24: one pane at a time"),
     Scenario(
@@ -101,7 +169,19 @@ def in_demo_dir() -> Iterator[None]:
 
 def build(scenario: Scenario) -> TrajtuiApp:
     """The app for a scenario (call inside :func:`in_demo_dir`)."""
-    return make_app(list(scenario.paths), goto=scenario.goto)
+    saved = os.environ.get("NO_COLOR")
+    if scenario.no_color:
+        os.environ["NO_COLOR"] = "1"
+    try:
+        app = make_app(list(scenario.paths), goto=scenario.goto)
+    finally:
+        if saved is None:
+            os.environ.pop("NO_COLOR", None)
+        else:
+            os.environ["NO_COLOR"] = saved
+    if scenario.theme is not None:
+        app.theme = scenario.theme
+    return app
 
 
 async def drive(pilot: Any, scenario: Scenario) -> None:
@@ -117,5 +197,17 @@ async def settle(pilot: Any) -> None:
     """Wait until the workers are done and the screen has caught up."""
     for _ in range(3):
         await pilot.pause(0.02)
-        await pilot.app.workers.wait_for_complete()
+        await wait_workers(pilot.app)
     await pilot.pause(0.02)
+
+
+async def wait_workers(app: Any) -> None:
+    """Wait for every worker; a worker cancelled by a newer one (exclusive groups) is fine."""
+    from textual.worker import WorkerCancelled
+
+    for _ in range(10):
+        try:
+            await app.workers.wait_for_complete()
+            return
+        except WorkerCancelled:
+            continue

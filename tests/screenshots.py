@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shutil
 import subprocess
 import tempfile
@@ -45,13 +46,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
-    with tempfile.TemporaryDirectory() as state:
-        import os
-
-        for var in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
-            os.environ[var] = str(Path(state) / var)
-        os.environ["TEXTUAL_ANIMATIONS"] = "none"
-        for scenario in SCENARIOS:
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"
+    for scenario in SCENARIOS:
+        with tempfile.TemporaryDirectory() as state:  # fresh settings for every screen
+            for var in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+                os.environ[var] = str(Path(state) / var)
             svg = OUT / f"{scenario.name}.svg"
             svg.write_text(asyncio.run(shoot(scenario)))
             print(f"{svg.relative_to(OUT.parent)}  {scenario.about}")

@@ -378,3 +378,80 @@ async def test_narrow_terminal_shows_one_pane_with_a_breadcrumb(cap: str) -> Non
         assert "Runs › websearch-2" in str(app.screen.query_one("#breadcrumb").render())
         await pilot.press("escape")
         assert app.screen.query_one("#runs-pane").region.width > 70
+
+
+# -- forecast runs: message pool, source board, mentions -------------------------------------
+
+
+@pytest.fixture
+def forecast_dir(tmp_path: Path) -> str:
+    from tests import builders_forecast as bf
+
+    ev = tmp_path / "eval"
+    bf.write_json(ev / "summary.json", bf.summary([bf.entry("fed", brier=0.05)]))
+    bf.run_dir(ev / "runs" / "fed", bf.fed_run())
+    return str(ev)
+
+
+async def test_M_shows_what_the_model_saw_and_p_the_whole_pool(forecast_dir: str) -> None:
+    async with running([forecast_dir]) as (pilot, app, screen):
+        await pilot.press("enter", "j", "j")
+        await settle(pilot)
+        await pilot.press("M")
+        await settle(pilot)
+        assert app.focused is screen.messages
+        marks = {row.key: row.mark for row in screen.messages.rows}
+        step = screen.run.steps[2]
+        assert [r.key for r in screen.messages.rows if r.mark != "-"][
+            : len(step.input_keys)
+        ] == list(step.input_keys)
+        assert marks[step.output_key] == "→"
+        assert "-" in marks.values() and "+" in marks.values()
+        # the preview shows the message under the cursor
+        await pilot.press("j")
+        await settle(pilot)
+        key = screen.messages.current_key()
+        assert f"fed/msg:{key}" in screen.message_preview.text
+        await pilot.press("p")
+        assert [r.key for r in screen.messages.rows] == screen.run.pool.keys()
+
+
+async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
+    forecast_dir: str,
+) -> None:
+    async with running([forecast_dir]) as (pilot, app, screen):
+        await pilot.press("B")
+        await settle(pilot)
+        assert app.focused is screen.sources
+        assert screen.sources.sids[0] in screen.run.board.source_ids()
+        # a step whose text mentions a source: select the mention with ], follow it with enter
+        step = next(
+            s
+            for s in screen.run.steps
+            if s.output_key and "S" in (screen.run.pool.get(s.output_key).text or "")
+        )
+        await pilot.press("colon", *step.ref, "enter")
+        await settle(pilot)
+        assert app.focused is screen.detail
+        assert screen.detail.mentions
+        await pilot.press("right_square_bracket")
+        target = screen.detail.current_mention.target
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.focused is screen.sources
+        assert screen.sources.current_sid() == target
+        assert f"fed/src:{target}" in screen.source_preview.text
+
+
+async def test_goto_a_message_and_a_source(forecast_dir: str) -> None:
+    async with running([forecast_dir], goto="fed/msg:A1") as (pilot, app, screen):
+        assert app.focused is screen.messages
+        assert screen.messages.current_key() == "A1"
+        assert "fed/msg:A1" in screen.message_preview.text
+        await pilot.press("y")
+        assert app.clipboard  # the message's text
+        await pilot.press("Y")
+        assert app.clipboard == "fed/msg:A1"
+        await pilot.press("colon", *"fed/src:S1", "enter")
+        await settle(pilot)
+        assert screen.sources.current_sid() == "S1"

@@ -88,7 +88,7 @@ async def settle(pilot: Any, pause: float = 0.05) -> None:
     app = pilot.app
     for _ in range(3):
         await pilot.pause(pause)
-        await app.workers.wait_for_complete()
+        await wait_workers(app)
     await pilot.pause(pause)
 
 
@@ -101,3 +101,15 @@ async def running(paths: list[str], *, size: tuple[int, int] = (120, 40), goto: 
         screen = app.screen
         assert isinstance(screen, MainScreen)
         yield pilot, app, screen
+
+
+async def wait_workers(app: Any) -> None:
+    """Wait for every worker; a worker cancelled by a newer one (exclusive groups) is fine."""
+    from textual.worker import WorkerCancelled
+
+    for _ in range(10):
+        try:
+            await app.workers.wait_for_complete()
+            return
+        except WorkerCancelled:
+            continue

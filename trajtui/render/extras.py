@@ -16,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from trajtui.core.model import Run
+from trajtui.core.model import Run, Step
 from trajtui.core.text import visible
 from trajtui.render import fmt
 
@@ -50,6 +50,16 @@ def headline(run: Run) -> str | None:
         return (
             f"validation: {visible(str(validation), keep_newlines=False)}" if validation else None
         )
+    return None
+
+
+def step_badge(step: Step) -> str | None:
+    """A short warning for a timeline line (an ultraplan result judged INVALID)."""
+    for field in step.fields:
+        if field.label == "validation" and isinstance(field.value, str):
+            verdict = field.value.split(":", 1)[0].strip()
+            if verdict in ("INVALID", "VALID_WITH_WARNINGS"):
+                return verdict
     return None
 
 

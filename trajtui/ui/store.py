@@ -275,8 +275,7 @@ class RunStore:
         for s in chosen:
             outcomes.update(self.counts[s].outcomes)
         parts = [f"{runs:,} run{'s' if runs != 1 else ''}"]
-        graded = sum(outcomes[o] for o in (Outcome.PASS, Outcome.FAIL, Outcome.PARTIAL))
-        if graded:
+        if outcomes[Outcome.PASS] or outcomes[Outcome.FAIL]:
             parts.append(f"{outcomes[Outcome.PASS] * 100 / runs:.0f}% pass")
         for outcome, word in ((Outcome.ERROR, "error"), (Outcome.TIMEOUT, "timeout")):
             if outcomes[outcome]:

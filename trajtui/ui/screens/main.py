@@ -37,7 +37,7 @@ from trajtui.core.workspace import Workspace
 from trajtui.render import extras, fmt, show
 from trajtui.ui import commands
 from trajtui.ui.messages import AllLoaded, Loaded, RunLoaded
-from trajtui.ui.store import SORT_CYCLE, RunStore
+from trajtui.ui.store import ENTRY, SORT_CYCLE, RunStore
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.forecast import MessageList, SourceList
 from trajtui.ui.widgets.run_list import ColumnHeader, RunList
@@ -72,6 +72,9 @@ class MainScreen(Screen[None]):
         self.unfold = False
         self.pool_all = False
         self.subject: tuple[Any, ...] = ("none",)
+        """What the detail pane shows: ("run",), ("step", trial, first, last), ("attempt", n)."""
+        self.side_subjects: dict[str, tuple[Any, ...]] = {}
+        """What each preview shows: {"message": ("message", key), "source": ("source", sid)}."""
         self._progress: dict[int, tuple[float, int, bool]] = {}
         self._last_title = 0.0
         self._changed_noted: set[int] = set()
@@ -101,15 +104,21 @@ class MainScreen(Screen[None]):
                 yield DetailView(id="detail")
             with TabPane("Messages", id="tab-messages"):
                 yield Static(id="messages-header")
-                yield MessageList(id="messages")
+                with Horizontal(classes="split"):
+                    yield MessageList(id="messages")
+                    yield DetailView(id="message-preview")
             with TabPane("Sources", id="tab-sources"):
-                yield SourceList(id="sources")
+                with Horizontal(classes="split"):
+                    yield SourceList(id="sources")
+                    yield DetailView(id="source-preview")
         yield Input(placeholder="search", id="search")
         yield Footer()
 
     def on_mount(self) -> None:
         self.timeline = self.query_one(Timeline)
-        self.detail = self.query_one(DetailView)
+        self.detail = self.query_one("#detail", DetailView)
+        self.message_preview = self.query_one("#message-preview", DetailView)
+        self.source_preview = self.query_one("#source-preview", DetailView)
         self.messages = self.query_one(MessageList)
         self.sources = self.query_one(SourceList)
         self.tabs = self.query_one(TabbedContent)
@@ -266,6 +275,12 @@ class MainScreen(Screen[None]):
             self._update_title()
         if self.run is None and self.run_problem is None and self._pending_goto is None:
             current = self.run_list.current()
+            if current is None and self.store.grouped:
+                # Groups start with a header row: start on the first run instead.
+                first = self.run_list.first_run_row()
+                if self.store.rows and self.store.rows[first][0] == ENTRY:
+                    self.run_list.set_cursor(first, post=False)
+                    current = self.run_list.current()
             if current is not None:
                 self._load_run(*current)
         if self._pending_goto is not None:
@@ -401,6 +416,7 @@ class MainScreen(Screen[None]):
             and self.focused is self.timeline
         )
         self.run, self.run_problem = message.run, None
+        self.side_subjects.clear()
         self.timeline.show_run(message.run, keep_cursor=keep)
         forecast = message.run.pool is not None or message.run.board is not None
         self._set_forecast_tabs(forecast)
@@ -556,7 +572,7 @@ class MainScreen(Screen[None]):
         if row is not None:
             self.sources.set_cursor(row, post=False, center=True)
         self.sources.focus()
-        self._show_subject(("source", sid))
+        self._show_side(("source", sid))
 
     # -- forecast panes ------------------------------------------------------------------------
 
@@ -599,14 +615,30 @@ class MainScreen(Screen[None]):
     @on(VirtualList.Highlighted, "#messages")
     def _message_highlighted(self, message: VirtualList.Highlighted) -> None:
         key = self.messages.current_key()
-        if key is not None and self.focused is self.messages:
-            self._show_subject_keep(("message", key))
+        if key is not None:
+            self._show_side(("message", key))
 
     @on(VirtualList.Highlighted, "#sources")
     def _source_highlighted(self, message: VirtualList.Highlighted) -> None:
         sid = self.sources.current_sid()
-        if sid is not None and self.focused is self.sources:
-            self._show_subject_keep(("source", sid))
+        if sid is not None:
+            self._show_side(("source", sid))
+
+    def _show_side(self, subject: tuple[Any, ...]) -> None:
+        """Show a message or source in its tab's preview."""
+        self.side_subjects[subject[0]] = subject
+        run = self.run
+        if run is None:
+            return
+        builder, key, mentions = self._builder_for(run, subject)
+        preview = self.message_preview if subject[0] == "message" else self.source_preview
+        preview.show(builder, key=key, mentions=mentions)
+
+    def _refresh_views(self) -> None:
+        """Draw the detail and the previews again (raw/fold changed)."""
+        self._show_subject_keep(self.subject)
+        for side in list(self.side_subjects.values()):
+            self._show_side(side)
 
     def _show_subject_keep(self, subject: tuple[Any, ...]) -> None:
         """Show ``subject`` in the detail without rebuilding the message list."""
@@ -699,7 +731,7 @@ class MainScreen(Screen[None]):
             if row is not None:
                 self.messages.set_cursor(row, post=False, center=True)
             self.messages.focus()
-            self._show_subject_keep(("message", target.message))
+            self._show_side(("message", target.message))
             return
         if kind == "source":
             self._open_source(target.board_source or "")
@@ -773,17 +805,14 @@ class MainScreen(Screen[None]):
                 self.tabs.active = "tab-messages"
                 self.messages.focus()
         elif focused is self.messages:
-            key = self.messages.current_key()
-            if key is not None:
-                self._show_subject_keep(("message", key))
-                self.tabs.active = "tab-detail"
-                self.detail.focus()
+            if self.messages.current_key() is not None:
+                self.message_preview.focus()
         elif focused is self.sources:
-            sid = self.sources.current_sid()
-            if sid is not None:
-                self._show_subject_keep(("source", sid))
-                self.tabs.active = "tab-detail"
-                self.detail.focus()
+            if self.sources.current_sid() is not None:
+                self.source_preview.focus()
+        elif focused in (self.message_preview, self.source_preview):
+            assert isinstance(focused, DetailView)
+            focused.follow()
         self._update_layout()
 
     def action_back(self) -> None:
@@ -797,9 +826,11 @@ class MainScreen(Screen[None]):
             self.query_one("#filter", Input).display = False
             self.run_list.focus()
             return
-        if focused is self.detail or focused in (self.messages, self.sources):
-            if self.tabs.active != "tab-detail" and focused is self.detail:
-                pass
+        if focused is self.message_preview:
+            self.messages.focus()
+        elif focused is self.source_preview:
+            self.sources.focus()
+        elif focused is self.detail or focused in (self.messages, self.sources):
             self.tabs.active = "tab-detail"
             if self.run is not None:
                 self.timeline.focus()
@@ -827,6 +858,10 @@ class MainScreen(Screen[None]):
         focused = self.focused
         if focused is not None and focused.id == "search":
             focused = self._search_origin
+        focused = {
+            id(self.message_preview): self.messages,
+            id(self.source_preview): self.sources,
+        }.get(id(focused), focused)
         pos = panes.index(focused) if focused in panes else 0
         target = panes[(pos + step) % len(panes)]
         tab = {id(self.messages): "tab-messages", id(self.sources): "tab-sources"}.get(
@@ -899,6 +934,8 @@ class MainScreen(Screen[None]):
             id(self.detail): "detail",
             id(self.messages): "messages",
             id(self.sources): "sources",
+            id(self.message_preview): "message",
+            id(self.source_preview): "source",
         }.get(id(widget), "pane")
 
     @on(Input.Changed, "#search")
@@ -1016,11 +1053,11 @@ class MainScreen(Screen[None]):
 
     def action_toggle_raw(self) -> None:
         self.raw = not self.raw
-        self._show_subject_keep(self.subject)
+        self._refresh_views()
 
     def action_toggle_fold(self) -> None:
         self.unfold = not self.unfold
-        self._show_subject_keep(self.subject)
+        self._refresh_views()
         self.notify("long values shown in full" if self.unfold else "long values folded", timeout=2)
 
     def action_toggle_merge(self) -> None:
@@ -1062,31 +1099,36 @@ class MainScreen(Screen[None]):
             if self.run_problem is not None:
                 return str(self.run_problem), str(self.run_problem)
             return None
-        kind = self.subject[0]
+        subject = self.subject
+        if self.focused in (self.messages, self.message_preview):
+            subject = self.side_subjects.get("message", subject)
+        elif self.focused in (self.sources, self.source_preview):
+            subject = self.side_subjects.get("source", subject)
+        kind = subject[0]
         ref = self._display_ref(run.ref)
         if kind == "step":
             steps = self.timeline.steps_of(
-                run.attempt(self.subject[1]) if self.subject[1] is not None else None
+                run.attempt(subject[1]) if subject[1] is not None else None
             )
-            first, last = self.subject[2], self.subject[3]
+            first, last = subject[2], subject[3]
             if first != last:
                 text = "".join(s.text or "" for s in steps[first : last + 1])
                 return f"{self._display_ref(steps[first].ref)}..{steps[last].number}", text
             step = steps[first]
             return self._display_ref(step.ref), _object_text(step.text, step.raw, self.raw)
         if kind == "attempt":
-            attempt = run.attempt(self.subject[1])
+            attempt = run.attempt(subject[1])
             if attempt is not None:
                 return self._display_ref(attempt.ref), dumps_pretty(attempt.raw)
         if kind == "message" and run.pool is not None:
-            msg = run.pool.get(self.subject[1])
-            raw = run.pool.raw(self.subject[1])
-            return self._display_ref(f"{run.ref}/msg:{self.subject[1]}"), _object_text(
+            msg = run.pool.get(subject[1])
+            raw = run.pool.raw(subject[1])
+            return self._display_ref(f"{run.ref}/msg:{subject[1]}"), _object_text(
                 msg.text if msg else None, raw, self.raw
             )
         if kind == "source" and run.board is not None:
-            return self._display_ref(f"{run.ref}/src:{self.subject[1]}"), dumps_pretty(
-                run.board.raw_source(self.subject[1])
+            return self._display_ref(f"{run.ref}/src:{subject[1]}"), dumps_pretty(
+                run.board.raw_source(subject[1])
             )
         return ref, dumps_pretty(run.raw)
 
@@ -1213,6 +1255,9 @@ def _run_detail(run: Run, ref: str, raw: bool, lines: int) -> RenderableType:
             show.json_block(run.raw, max_lines=lines),
         )
     parts: list[RenderableType] = [head, show.facts_line(show.summary_facts(run.summary))]
+    line = extras.headline(run)
+    if line:
+        parts.append(Text(line))
     extra = extras.detail(run)
     if extra is not None:
         parts.extend([Text(), extra])

@@ -15,7 +15,7 @@ from rich.text import Text
 from trajtui.core.model import Attempt, Outcome, Run, Step
 from trajtui.core.steps import merge_chunks
 from trajtui.core.text import one_line, visible
-from trajtui.render import fmt
+from trajtui.render import extras, fmt
 from trajtui.render.show import step_preview
 from trajtui.ui.widgets.vlist import VirtualList
 
@@ -226,6 +226,10 @@ class Timeline(VirtualList):
             if step.pair is not None:
                 verb = "completed by" if step.outcome is Outcome.RUNNING else "completes"
                 left.append(f"  ({verb} {step.pair})", dim)
+            badge = extras.step_badge(step)
+            if badge:
+                tone = "timeline--error" if badge == "INVALID" else "timeline--running"
+                left.append(f"  {badge}", self.cstyle(tone))
         right = Text()
         if step.status:
             right.append(

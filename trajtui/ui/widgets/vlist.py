@@ -116,8 +116,16 @@ class VirtualList(ScrollView, can_focus=True):
         return self.render_row(index, 1000).plain
 
     def cstyle(self, component: str) -> Style:
-        """A component class's own style (colour, text style; no background), for spans."""
-        return self.get_component_rich_style(component, partial=True)
+        """A component class's colour and text style, without its background, for spans
+        (so a row's cursor or match background shows through)."""
+        full = self.get_component_rich_style(component)
+        return Style(
+            color=full.color,
+            bold=full.bold,
+            italic=full.italic,
+            underline=full.underline,
+            strike=full.strike,
+        )
 
     def notify_style_update(self) -> None:
         """The theme or CSS changed: drawn rows are stale."""
