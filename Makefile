@@ -46,6 +46,7 @@ format: $(STAMP) ## Reformat the code with ruff
 .PHONY: bench
 bench: $(STAMP) ## Benchmark on a generated 1 GB capture file (not part of make test)
 	$(BIN)/python -m tests.bench.run_bench
+	$(BIN)/python -m tests.bench.tui_bench
 
 .PHONY: screenshots
 screenshots: $(STAMP) ## Write an SVG of each pane into screenshots/

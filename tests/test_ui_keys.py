@@ -455,3 +455,57 @@ async def test_goto_a_message_and_a_source(forecast_dir: str) -> None:
         await pilot.press("colon", *"fed/src:S1", "enter")
         await settle(pilot)
         assert screen.sources.current_sid() == "S1"
+
+
+async def test_page_keys_move_a_page(tmp_path: Path) -> None:
+    from tests.builders import capture, write_jsonl
+
+    path = write_jsonl(tmp_path / "many.jsonl", [capture(f"r{i}") for i in range(200)])
+    async with running([str(path)]) as (pilot, app, screen):
+        height = screen.run_list.size.height
+        await pilot.press("pagedown")
+        assert screen.run_list.cursor == height - 1
+        await pilot.press("ctrl+d")
+        assert screen.run_list.cursor == 2 * (height - 1)
+        await pilot.press("ctrl+u", "pageup")
+        assert screen.run_list.cursor == 0
+
+
+async def test_a_hundred_thousand_runs_scroll(tmp_path: Path) -> None:
+    line = '{"id":"r%06d","input":"q","output":"","trajectory":[],"timing":{"start":0,"end":5},"toolErrors":false}\n'
+    path = tmp_path / "big.jsonl"
+    path.write_text("".join(line % i for i in range(100_000)))
+    async with running([str(path)]) as (pilot, app, screen):
+        assert screen.run_list.row_count == 100_000
+        await pilot.press("G")
+        await settle(pilot)
+        assert screen.run is not None and screen.run.ref == "r099999"
+        assert "r099999" in screen.run_list.render_row(screen.run_list.cursor, 100).plain
+        await pilot.press("colon", *"r050000", "enter")
+        await settle(pilot)
+        assert screen.run.ref == "r050000"
+
+
+async def test_a_60_mb_record_does_not_freeze_the_ui(tmp_path: Path) -> None:
+    from tests.builders import capture, step_tool, write_jsonl
+
+    huge = "y" * (60 * 1024 * 1024)
+    path = write_jsonl(
+        tmp_path / "huge.jsonl",
+        [
+            capture("a"),
+            capture("huge", [step_tool("Read", "completed", 1, output=huge)]),
+            capture("c"),
+        ],
+    )
+    async with running([str(path)]) as (pilot, app, screen):
+        await pilot.press("j")  # the huge run is read in a worker...
+        await pilot.press("j")  # ...while the cursor moves on at once
+        assert screen.run_list.cursor == 2
+        await pilot.press("k")
+        await settle(pilot)
+        assert screen.run is not None and screen.run.ref == "huge"
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert "folded" in screen.detail.text
+        assert screen.detail.line_count < 200

@@ -78,7 +78,6 @@ class LineIndex:
         blank_lines: Line numbers of blank lines.
         bad: Record index -> message, for records found to be broken while scanning.
         bom: The file starts with a UTF-8 byte-order mark.
-        has_step_ids: Some record stores a ``stepId`` (seen while scanning).
         size: Size of the file at the last scan.
         complete: The last scan reached the end of the file.
         unterminated: The last record had no newline at the end of the scan.
@@ -110,7 +109,6 @@ class LineIndex:
         self.blank_lines: list[int] = []
         self.bad: dict[int, str] = {}
         self.bom = False
-        self.has_step_ids = False
         self.count = 0
         self.complete = False
         self.unterminated = False
@@ -213,8 +211,6 @@ class LineIndex:
             if not chunk:  # truncated under us: index what we have
                 size = pos
                 break
-            if not self.has_step_ids and b'"stepId"' in chunk:
-                self.has_step_ids = True
             consumed = self._lines_in(chunk, pos)
             if consumed == 0:
                 # No newline in a whole chunk: a long line (or the unfinished last one).
@@ -246,8 +242,6 @@ class LineIndex:
             chunk = os.pread(self._fd, min(CHUNK, size - pos), pos)
             if not chunk:
                 return None
-            if not self.has_step_ids and b'"stepId"' in chunk:
-                self.has_step_ids = True
             nl = chunk.find(b"\n")
             if nl >= 0:
                 return pos + nl

@@ -506,11 +506,10 @@ class JsonlSource(Source):
     def find_stored_step(self, ref: str) -> Target | None:
         """Look through every record for a step whose stored ``stepId`` is ``ref``.
 
-        Only reached when ``ref`` is not a run or a synthesised step reference, so the
-        linear search costs nothing in the common case.
+        Only reached when ``ref`` is not a run or a synthesised step reference (a miss
+        costs one read of the file: records are parsed only when their bytes hold a
+        ``stepId``).
         """
-        if not self.index.has_step_ids:
-            return None
         for i in range(len(self)):
             if self.ref_of(i) is None or b'"stepId"' not in self.reader.raw(i):
                 continue

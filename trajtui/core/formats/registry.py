@@ -81,8 +81,8 @@ def open_file(path: str, sniffed: Sniffed, label: str | None) -> tuple[Source | 
         return None, err.strerror or str(err)
     if sniffed.layout == "jsonl":
         return None, (
-            "JSON Lines, but not a format trajtui reads "
-            f"(first record has keys: {_describe_keys(sniffed.keys)})"
+            "JSON, but not a format trajtui reads "
+            f"(first object has keys: {_describe_keys(sniffed.keys)})"
         )
     if sniffed.layout == "json":
         return None, "a JSON document, but not a format trajtui reads"

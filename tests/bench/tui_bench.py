@@ -1,0 +1,107 @@
+"""The TUI on a big file: time to the first screen with runs, and how long key presses
+wait while the rest is indexed and summarised in the background.
+
+Run by ``make bench`` after the core benchmark (``python -m tests.bench.tui_bench
+[--size-mb N]``); each figure is the median of 3 runs, each in a fresh interpreter,
+headless at 120x40.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+async def measure(path: str) -> dict[str, float]:
+    """One run: seconds to the first screen with a run, key latencies while loading."""
+    from textual import events
+
+    from trajtui.ui.app import make_app
+
+    start = time.perf_counter()
+    app = make_app([path])
+    first_screen = None
+    latencies: list[float] = []
+    async with app.run_test(size=(120, 40)):
+        screen = None
+        while time.perf_counter() - start < 60:
+            await asyncio.sleep(0.001)
+            screen = app.screen
+            if getattr(screen, "run", None) is not None:
+                first_screen = time.perf_counter() - start
+                break
+        assert screen is not None and first_screen is not None, "no run shown within 60 s"
+        main_screen = screen
+
+        async def watch_loading() -> float:
+            while not main_screen._loading_done and time.perf_counter() - start < 600:
+                await asyncio.sleep(0.005)
+            return time.perf_counter() - start
+
+        loading = asyncio.create_task(watch_loading())
+        # Keys as the terminal sends them (Pilot.press would also wait for the app to be
+        # idle, which it never is while loading): time from the key to the moved cursor.
+        for key in ["j", "k"] * 15:
+            before = screen.run_list.cursor
+            t = time.perf_counter()
+            app.post_message(events.Key(key, key))
+            while screen.run_list.cursor == before and time.perf_counter() - t < 5:
+                await asyncio.sleep(0.0005)
+            latencies.append(time.perf_counter() - t)
+            await asyncio.sleep(0.05)
+        loaded = await loading
+    return {
+        "first_screen": first_screen,
+        "key_median": statistics.median(latencies),
+        "key_max": max(latencies),
+        "all_read": loaded,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--size-mb", type=int, default=1024)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--worker", metavar="PATH", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(asyncio.run(measure(args.worker))))
+        return
+    from tests.bench.capture_gen import write_capture
+
+    with tempfile.TemporaryDirectory(prefix="trajtui-tui-bench-") as tmp:
+        path = str(Path(tmp) / "capture.jsonl")
+        write_capture(path, args.size_mb * 1024 * 1024)
+        results = []
+        for _ in range(args.runs):
+            out = subprocess.run(
+                [sys.executable, "-m", "tests.bench.tui_bench", "--worker", path],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+
+    def med(key: str) -> float:
+        return statistics.median(r[key] for r in results)
+
+    print(
+        f"TUI on a {args.size_mb:,} MB capture file, headless 120x40, median of {args.runs} fresh runs:"
+    )
+    print(f"  first screen with a run shown:            {med('first_screen') * 1000:8.0f} ms")
+    print(
+        f"  key press to cursor moved, while loading:  {med('key_median') * 1000:8.1f} ms median, "
+        f"{max(r['key_max'] for r in results) * 1000:.0f} ms worst"
+    )
+    print(f"  every run indexed and summarised:          {med('all_read'):8.2f} s")
+
+
+if __name__ == "__main__":
+    main()
