@@ -30,7 +30,7 @@ test: $(STAMP) ## Set up, then lint (ruff, mypy) and run every test
 	$(BIN)/ruff check trajtui tests
 	$(BIN)/ruff format --check trajtui tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 .PHONY: lint
 lint: $(STAMP) ## Lint and type-check only

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from tests.ui_helpers import settle
 from trajtui.demo import DATA
 from trajtui.ui.app import TrajtuiApp, make_app
 
@@ -191,23 +192,3 @@ async def drive(pilot: Any, scenario: Scenario) -> None:
         await pilot.press(key)
         await settle(pilot)
     await settle(pilot)
-
-
-async def settle(pilot: Any) -> None:
-    """Wait until the workers are done and the screen has caught up."""
-    for _ in range(3):
-        await pilot.pause(0.02)
-        await wait_workers(pilot.app)
-    await pilot.pause(0.02)
-
-
-async def wait_workers(app: Any) -> None:
-    """Wait for every worker; a worker cancelled by a newer one (exclusive groups) is fine."""
-    from textual.worker import WorkerCancelled
-
-    for _ in range(10):
-        try:
-            await app.workers.wait_for_complete()
-            return
-        except WorkerCancelled:
-            continue

@@ -20,7 +20,7 @@ import click
 from trajtui import __version__
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary, Severity
-from trajtui.core.refs import RefError, readings, split_source
+from trajtui.core.refs import RefError, split_source
 from trajtui.core.source import LoadError, Source, Target
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
@@ -270,31 +270,19 @@ def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) ->
 # -- show ------------------------------------------------------------------------------------
 
 
-def _quick_find(ws: Workspace, ref: str) -> bool:
-    """True once some source knows the run part of ``ref`` (so a scan may stop early)."""
-    label, rest = split_source(ref)
-    for source in ws.sources:
-        if label is not None and source.label != label:
-            continue
-        for parts in readings(rest):
-            if parts.run is not None and source.find(parts.run) is not None:
-                return True
-    return False
-
-
 def resolve_streaming(ws: Workspace, ref: str) -> Target:
     """Resolve ``ref`` while scanning: a run near the start of a huge file is found without
     indexing the rest (single source); otherwise every source is scanned first."""
     early = len(ws.sources) == 1 or split_source(ref)[0] is not None
     for source in ws.sources:
         for _ in source.scan():
-            if early and _quick_find(ws, ref):
+            if early and ws.knows(ref):
                 source.cancel()
                 try:
                     return ws.resolve(ref)
                 except RefError:
                     pass  # e.g. "X#2" whose second occurrence is further on
-        if early and _quick_find(ws, ref):
+        if early and ws.knows(ref):
             try:
                 return ws.resolve(ref)
             except RefError:

@@ -16,7 +16,7 @@ from trajtui.core.detect import sniff
 from trajtui.core.formats import registry
 from trajtui.core.index import ScanProgress
 from trajtui.core.model import Problem
-from trajtui.core.refs import SOURCE_SEP, RefError, nearby, split_source
+from trajtui.core.refs import SOURCE_SEP, RefError, nearby, readings, split_source
 from trajtui.core.source import Source, Target
 
 
@@ -59,6 +59,20 @@ class Workspace:
         """Stop every running scan."""
         for source in self.sources:
             source.cancel()
+
+    def knows(self, ref: str) -> bool:
+        """True once some source has indexed the run ``ref`` names (cheap: no record is
+        read), so a caller driving a scan can stop early and resolve."""
+        label, rest = split_source(ref)
+        for source in self.sources:
+            if label is not None and source.label != label:
+                continue
+            for parts in readings(rest):
+                if parts.run is not None and source.find(parts.run) is not None:
+                    return True
+                if parts.run is None and len(source) >= 1:
+                    return True
+        return False
 
     def resolve(self, ref: str) -> Target:
         """Find what ``ref`` names, in any source.

@@ -263,14 +263,20 @@ def render_run(run: Run, ref: str) -> RenderableType:
     return Group(*parts)
 
 
-def render_attempt(run: Run, attempt: Attempt, ref: str) -> RenderableType:
-    """One trial: its facts, fields and timeline."""
+def attempt_facts(attempt: Attempt) -> list[tuple[str, str]]:
+    """The facts of a trial that the file has."""
     facts = [("status", fmt.status(attempt.status, attempt.outcome))]
     if attempt.score is not None:
         facts.append(("score", fmt.number(attempt.score)))
     facts.append(("steps", fmt.count(len(attempt.steps))))
     if attempt.duration_ms is not None:
         facts.append(("duration", fmt.duration(attempt.duration_ms)))
+    return facts
+
+
+def render_attempt(run: Run, attempt: Attempt, ref: str) -> RenderableType:
+    """One trial: its facts, fields and timeline."""
+    facts = attempt_facts(attempt)
     parts: list[RenderableType] = [
         Text(ref, style="bold reverse"),
         facts_line(facts),

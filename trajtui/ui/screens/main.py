@@ -30,7 +30,7 @@ from textual.worker import get_current_worker
 from trajtui.core.index import FileChanged
 from trajtui.core.jsonutil import dumps_pretty
 from trajtui.core.model import Attempt, Problem, Run, Step
-from trajtui.core.refs import RefError, readings, split_source
+from trajtui.core.refs import RefError
 from trajtui.core.source import JsonlSource, LoadError, Source, Target
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
@@ -522,40 +522,19 @@ class MainScreen(Screen[None]):
                 key,
                 mentions,
             )
-        if kind == "message" and run.pool is not None:
+        if kind in ("message", "source") and (run.pool is not None or run.board is not None):
             from trajtui.render import forecast as fr
 
-            msg_key = subject[1]
-            return (
-                (
-                    lambda: _titled(
-                        ref_of(f"{run.ref}/msg:{msg_key}"),
-                        fr.render_message(run, msg_key),
-                        raw,
-                        run.pool.raw(msg_key) if run.pool else None,
-                        lines,
-                    )
-                ),
-                key,
-                mentions,
-            )
-        if kind == "source" and run.board is not None:
-            from trajtui.render import forecast as fr
-
-            sid = subject[1]
-            return (
-                (
-                    lambda: _titled(
-                        ref_of(f"{run.ref}/src:{sid}"),
-                        fr.render_source(run, sid),
-                        raw,
-                        run.board.raw_source(sid) if run.board else None,
-                        lines,
-                    )
-                ),
-                key,
-                mentions,
-            )
+            item = subject[1]
+            if kind == "message":
+                ref = ref_of(f"{run.ref}/msg:{item}")
+                raw_value = run.pool.raw(item) if run.pool is not None else None
+                body: Callable[[], RenderableType] = lambda: fr.render_message(run, item)  # noqa: E731
+            else:
+                ref = ref_of(f"{run.ref}/src:{item}")
+                raw_value = run.board.raw_source(item) if run.board is not None else None
+                body = lambda: fr.render_source(run, item)  # noqa: E731
+            return (lambda: _titled(ref, body(), raw, raw_value, lines)), key, mentions
         return (lambda: _run_detail(run, ref_of(run.ref), raw, lines)), key, mentions
 
     @on(DetailView.FollowMention)
@@ -654,7 +633,7 @@ class MainScreen(Screen[None]):
     def _try_pending_goto(self, *, final: bool) -> None:
         ref = self._pending_goto
         assert ref is not None
-        if not final and not _known(self.ws, ref):
+        if not final and not self.ws.knows(ref):
             return
         self._pending_goto = None
         self.resolve_goto(ref, final)
@@ -677,7 +656,7 @@ class MainScreen(Screen[None]):
 
     def go_to(self, ref: str) -> None:
         """Go to ``ref`` (from the ``:`` prompt or ``--goto``)."""
-        if all(s.complete for s in self.ws.sources) or _known(self.ws, ref):
+        if all(s.complete for s in self.ws.sources) or self.ws.knows(ref):
             self.resolve_goto(ref, True)
         else:
             self._pending_goto = ref
@@ -1210,19 +1189,6 @@ def _bar(fraction: float, width: int = 10) -> str:
     return "▕" + ("█" * full + part).ljust(width) + "▏"
 
 
-def _known(ws: Workspace, ref: str) -> bool:
-    label, rest = split_source(ref)
-    for source in ws.sources:
-        if label is not None and source.label != label:
-            continue
-        for parts in readings(rest):
-            if parts.run is not None and source.find(parts.run) is not None:
-                return True
-            if parts.run is None and len(source) >= 1:
-                return True
-    return False
-
-
 def _object_text(text: str | None, raw: Any, raw_mode: bool) -> str:
     if text and not raw_mode:
         return text
@@ -1272,12 +1238,7 @@ def _attempt_detail(attempt: Attempt, ref: str, raw: bool, lines: int) -> Render
     head = Text(ref, style="bold reverse")
     if raw:
         return Group(head, show.json_block(attempt.raw, max_lines=lines))
-    facts = [("status", fmt.status(attempt.status, attempt.outcome))]
-    if attempt.score is not None:
-        facts.append(("score", fmt.number(attempt.score)))
-    facts.append(("steps", fmt.count(len(attempt.steps))))
-    if attempt.duration_ms is not None:
-        facts.append(("duration", fmt.duration(attempt.duration_ms)))
+    facts = show.attempt_facts(attempt)
     return Group(
         head, show.facts_line(facts), Text(), *show.render_fields(attempt.fields, max_lines=lines)
     )

@@ -16,6 +16,7 @@ from rich.text import Text
 from trajtui.core.formats.forecast import step_context
 from trajtui.core.model import Run
 from trajtui.core.text import one_line, visible
+from trajtui.render.forecast import flags
 from trajtui.ui.widgets.vlist import VirtualList
 
 
@@ -122,17 +123,9 @@ class MessageList(VirtualList):
             text.append("(not in the pool)", self.cstyle("pool--dim"))
             return text
         text.append(f"{visible(msg.role, keep_newlines=False):<10}", self.cstyle("pool--dim"))
-        flags = []
-        if msg.is_board_state:
-            flags.append("board state")
-        if msg.is_truncation_notice:
-            flags.append("truncation notice")
-        if msg.is_format_error:
-            flags.append("format error")
-        if msg.is_error:
-            flags.append("error")
-        if flags:
-            text.append(f"[{', '.join(flags)}] ", self.cstyle("pool--output"))
+        found = flags(msg)
+        if found:
+            text.append(f"[{', '.join(found)}] ", self.cstyle("pool--output"))
         text.append(msg.title)
         return text
 
