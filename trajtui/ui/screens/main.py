@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -29,11 +29,12 @@ from textual.worker import get_current_worker
 
 from trajtui.core.index import FileChanged
 from trajtui.core.jsonutil import dumps_pretty
-from trajtui.core.model import Attempt, Problem, Run, Step
+from trajtui.core.model import Problem, Run
 from trajtui.core.refs import RefError
 from trajtui.core.source import JsonlSource, LoadError, Source, Target
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
+from trajtui.render import detail as details
 from trajtui.render import extras, fmt, show
 from trajtui.ui import commands
 from trajtui.ui.messages import AllLoaded, Loaded, RunLoaded
@@ -374,11 +375,11 @@ class MainScreen(Screen[None]):
         self.timeline.show_run(None)
         if kind == 2:
             problem = store.ws.problems[i]
-            self.detail.show(lambda: Text(str(problem)), key=f"open-problem:{i}")
+            self.detail.show(lambda: Text(visible(str(problem))), key=f"open-problem:{i}")
         else:
             source = store.ws.sources[s]
             self.detail.show(
-                lambda: _source_info(source, store.summary_line([s])), key=f"source:{s}"
+                lambda: details.source_info(source, store.summary_line([s])), key=f"source:{s}"
             )
 
     def _load_run(self, s: int, i: int) -> None:
@@ -438,7 +439,7 @@ class MainScreen(Screen[None]):
         self.query_one("#timeline-pane").border_title = (
             f"line {problem.line}" if problem.line else "problem"
         )
-        self.detail.show(lambda: _problem_detail(problem), key=f"problem:{problem}")
+        self.detail.show(lambda: details.problem_detail(problem), key=f"problem:{problem}")
         self._set_forecast_tabs(False)
 
     def _display_ref(self, ref: str) -> str:
@@ -508,7 +509,7 @@ class MainScreen(Screen[None]):
             attempt = run.attempt(subject[1])
             assert attempt is not None
             return (
-                (lambda: _attempt_detail(attempt, ref_of(attempt.ref), raw, lines)),
+                (lambda: details.attempt_detail(attempt, ref_of(attempt.ref), raw, lines)),
                 key,
                 mentions,
             )
@@ -518,7 +519,7 @@ class MainScreen(Screen[None]):
             )
             first, last = subject[2], subject[3]
             return (
-                (lambda: _step_detail(run, steps, first, last, ref_of, raw, lines)),
+                (lambda: details.step_detail(run, steps, first, last, ref_of, raw, lines)),
                 key,
                 mentions,
             )
@@ -534,8 +535,8 @@ class MainScreen(Screen[None]):
                 ref = ref_of(f"{run.ref}/src:{item}")
                 raw_value = run.board.raw_source(item) if run.board is not None else None
                 body = lambda: fr.render_source(run, item)  # noqa: E731
-            return (lambda: _titled(ref, body(), raw, raw_value, lines)), key, mentions
-        return (lambda: _run_detail(run, ref_of(run.ref), raw, lines)), key, mentions
+            return (lambda: details.titled(ref, body(), raw, raw_value, lines)), key, mentions
+        return (lambda: details.run_detail(run, ref_of(run.ref), raw, lines)), key, mentions
 
     @on(DetailView.FollowMention)
     def _follow_mention(self, message: DetailView.FollowMention) -> None:
@@ -1199,104 +1200,3 @@ def _format_headline(run: Run) -> Text | None:
     """A format's extra headline for the run header (validation verdicts, accuracy...)."""
     line = extras.headline(run)
     return Text(line) if line else None
-
-
-def _titled(
-    ref: str, body: RenderableType, raw: bool, raw_value: Any, lines: int
-) -> RenderableType:
-    head = Text(ref, style="bold reverse")
-    if raw:
-        return Group(
-            head, Text("as in the file", style="dim"), show.json_block(raw_value, max_lines=lines)
-        )
-    return Group(head, Text(), body)
-
-
-def _run_detail(run: Run, ref: str, raw: bool, lines: int) -> RenderableType:
-    head = Text(ref, style="bold reverse")
-    if raw:
-        return Group(
-            head,
-            Text("as in the file (trajectory folded into the timeline)", style="dim"),
-            show.json_block(run.raw, max_lines=lines),
-        )
-    parts: list[RenderableType] = [head, show.facts_line(show.summary_facts(run.summary))]
-    line = extras.headline(run)
-    if line:
-        parts.append(Text(line))
-    extra = extras.detail(run)
-    if extra is not None:
-        parts.extend([Text(), extra])
-    parts.append(Text())
-    parts.extend(show.render_fields(run.fields, max_lines=lines))
-    for problem in run.problems:
-        parts.append(Text(f"{fmt.PROBLEM_GLYPH} {problem}", style="yellow"))
-    return Group(*parts)
-
-
-def _attempt_detail(attempt: Attempt, ref: str, raw: bool, lines: int) -> RenderableType:
-    head = Text(ref, style="bold reverse")
-    if raw:
-        return Group(head, show.json_block(attempt.raw, max_lines=lines))
-    facts = show.attempt_facts(attempt)
-    return Group(
-        head, show.facts_line(facts), Text(), *show.render_fields(attempt.fields, max_lines=lines)
-    )
-
-
-def _step_detail(
-    run: Run,
-    steps: tuple[Step, ...],
-    first: int,
-    last: int,
-    ref_of: Callable[[str], str],
-    raw: bool,
-    lines: int,
-) -> RenderableType:
-    step = steps[first]
-    if first != last:
-        chunk = steps[first : last + 1]
-        head = Text(f"{ref_of(step.ref)} … {steps[last].number}", style="bold reverse")
-        text = "".join(s.text or "" for s in chunk)
-        info = Text(
-            f"{len(chunk)} streamed {step.kind.value} chunks merged (m shows each)", style="dim"
-        )
-        return Group(head, info, Text(), show.prose(text, markdown=step.markdown, max_lines=lines))
-    head = Text.assemble(
-        (ref_of(step.ref), "bold reverse"),
-        "  ",
-        fmt.KIND_GLYPH[step.kind] + " ",
-        visible(step.title, keep_newlines=False),
-    )
-    if raw:
-        return Group(
-            head, Text("as in the file", style="dim"), show.json_block(step.raw, max_lines=lines)
-        )
-    parts: list[RenderableType] = [head, show.facts_line(show.step_heading(step)), Text()]
-    if run.pool is not None and (step.input_keys or step.output_key):
-        # A model call of a forecast run: the message it produced, then what it saw.
-        from trajtui.render import forecast
-
-        if step.output_key:
-            parts.extend([forecast.render_message(run, step.output_key, max_lines=lines), Text()])
-        parts.extend([forecast.render_step_context(run, step.number), Text()])
-        parts.extend(show.render_fields(step.fields, max_lines=lines))
-        return Group(*parts)
-    parts.extend(show.step_sections(step, steps, max_lines=lines))
-    return Group(*parts)
-
-
-def _problem_detail(problem: Problem) -> RenderableType:
-    return Group(
-        Text(f"{fmt.PROBLEM_GLYPH} {problem.severity.value}", style="bold red"),
-        Text(visible(str(problem))),
-        Text(),
-        Text("This line could not be read; every other record still shows.", style="dim"),
-    )
-
-
-def _source_info(source: Source, counts: str) -> RenderableType:
-    return Group(
-        Text(visible(source.path, keep_newlines=False), style="bold reverse"),
-        Text(f"{source.format.name} · {counts}"),
-    )

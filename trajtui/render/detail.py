@@ -1,0 +1,118 @@
+"""The detail pane's renderables: a run, a trial, a step, a message or source, a problem.
+
+Shared shapes for the TUI's detail and preview panes (``show`` has its own, in
+:mod:`trajtui.render.show`, which these build on). ``raw`` shows the object as it is in
+the file; ``lines`` is how many lines a long value keeps before it is folded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from trajtui.core.model import Attempt, Problem, Run, Step
+from trajtui.core.source import Source
+from trajtui.core.text import visible
+from trajtui.render import extras, fmt, show
+
+
+def titled(ref: str, body: RenderableType, raw: bool, raw_value: Any, lines: int) -> RenderableType:
+    head = Text(ref, style="bold reverse")
+    if raw:
+        return Group(
+            head, Text("as in the file", style="dim"), show.json_block(raw_value, max_lines=lines)
+        )
+    return Group(head, Text(), body)
+
+
+def run_detail(run: Run, ref: str, raw: bool, lines: int) -> RenderableType:
+    head = Text(ref, style="bold reverse")
+    if raw:
+        return Group(
+            head,
+            Text("as in the file (trajectory folded into the timeline)", style="dim"),
+            show.json_block(run.raw, max_lines=lines),
+        )
+    parts: list[RenderableType] = [head, show.facts_line(show.summary_facts(run.summary))]
+    line = extras.headline(run)
+    if line:
+        parts.append(Text(line))
+    extra = extras.detail(run)
+    if extra is not None:
+        parts.extend([Text(), extra])
+    parts.append(Text())
+    parts.extend(show.render_fields(run.fields, max_lines=lines))
+    for problem in run.problems:
+        parts.append(Text(f"{fmt.PROBLEM_GLYPH} {problem}", style="yellow"))
+    return Group(*parts)
+
+
+def attempt_detail(attempt: Attempt, ref: str, raw: bool, lines: int) -> RenderableType:
+    head = Text(ref, style="bold reverse")
+    if raw:
+        return Group(head, show.json_block(attempt.raw, max_lines=lines))
+    facts = show.attempt_facts(attempt)
+    return Group(
+        head, show.facts_line(facts), Text(), *show.render_fields(attempt.fields, max_lines=lines)
+    )
+
+
+def step_detail(
+    run: Run,
+    steps: tuple[Step, ...],
+    first: int,
+    last: int,
+    ref_of: Callable[[str], str],
+    raw: bool,
+    lines: int,
+) -> RenderableType:
+    step = steps[first]
+    if first != last:
+        chunk = steps[first : last + 1]
+        head = Text(f"{ref_of(step.ref)} … {steps[last].number}", style="bold reverse")
+        text = "".join(s.text or "" for s in chunk)
+        info = Text(
+            f"{len(chunk)} streamed {step.kind.value} chunks merged (m shows each)", style="dim"
+        )
+        return Group(head, info, Text(), show.prose(text, markdown=step.markdown, max_lines=lines))
+    head = Text.assemble(
+        (ref_of(step.ref), "bold reverse"),
+        "  ",
+        fmt.KIND_GLYPH[step.kind] + " ",
+        visible(step.title, keep_newlines=False),
+    )
+    if raw:
+        return Group(
+            head, Text("as in the file", style="dim"), show.json_block(step.raw, max_lines=lines)
+        )
+    parts: list[RenderableType] = [head, show.facts_line(show.step_heading(step)), Text()]
+    if run.pool is not None and (step.input_keys or step.output_key):
+        # A model call of a forecast run: the message it produced, then what it saw.
+        from trajtui.render import forecast
+
+        if step.output_key:
+            parts.extend([forecast.render_message(run, step.output_key, max_lines=lines), Text()])
+        parts.extend([forecast.render_step_context(run, step.number), Text()])
+        parts.extend(show.render_fields(step.fields, max_lines=lines))
+        return Group(*parts)
+    parts.extend(show.step_sections(step, steps, max_lines=lines))
+    return Group(*parts)
+
+
+def problem_detail(problem: Problem) -> RenderableType:
+    return Group(
+        Text(f"{fmt.PROBLEM_GLYPH} {problem.severity.value}", style="bold red"),
+        Text(visible(str(problem))),
+        Text(),
+        Text("This line could not be read; every other record still shows.", style="dim"),
+    )
+
+
+def source_info(source: Source, counts: str) -> RenderableType:
+    return Group(
+        Text(visible(source.path, keep_newlines=False), style="bold reverse"),
+        Text(f"{source.format.name} · {counts}"),
+    )
