@@ -188,7 +188,7 @@ def test_eval_runs(ws: Workspace) -> None:
 def test_ultraplan_plans_and_validation(ws: Workspace) -> None:
     source = source_of(ws, "ultraplan")
     listed = {e.ref: (e.status, e.steps) for e in entries(source)}
-    assert listed == {"04-01": ("success", 3), "04-02": ("incomplete", 5)}
+    assert listed == {"04-01": ("success", 3), "04-02": ("invalid", 5)}  # task 3 is INVALID
     assert isinstance(source, UltraplanSource)
     verdicts = {Path(r.path).name: (r.ref, r.judgement.verdict) for r in source.reports()}
     assert Counter(v for _, v in verdicts.values()) == {

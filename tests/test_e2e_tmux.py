@@ -116,7 +116,7 @@ def test_drill_down_to_a_step_read_it_copy_page_and_quit(tmux: Tmux, tmp_path: P
     tmux.run("set-option", "-s", "set-clipboard", "on")
 
     screen = tmux.wait_for("websearch-4")
-    assert "4 runs · 50% pass" in screen
+    assert "4 runs · 67% pass" in screen
     assert "line 4" in screen  # the broken line is a marked row
 
     tmux.keys("j")  # websearch-2

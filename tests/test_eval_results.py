@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -592,7 +593,7 @@ def test_cli_ls_and_json(tree: Path) -> None:
     out = cli("ls", str(tree))
     assert out.returncode == 0, out.stderr
     rows = {line.split()[0]: line for line in out.stdout.splitlines()[1:]}
-    assert "• graded" in rows[b.DEV_DIRECT] and "0.67" in rows[b.DEV_DIRECT]
+    assert "• graded" in rows[b.DEV_DIRECT] and "0.6667" in rows[b.DEV_DIRECT]
     assert "! error" not in rows[b.DEV_DIRECT] and "◐ partial" in rows[b.DEV_FAILED]
     assert "no results file" in out.stderr and "Traceback" not in out.stderr
     objs = [json.loads(line) for line in cli("ls", str(tree), "--json").stdout.splitlines()]
@@ -627,3 +628,38 @@ def test_cli_reports_a_broken_file_with_its_line(tree: Path) -> None:
     assert out.returncode == 0
     line = 1 + path.read_bytes().rstrip(b"\n").count(b"\n")
     assert f"{path}:{line}: invalid JSON: ends early" in out.stderr
+
+
+def test_a_scan_and_a_resolve_on_two_threads_list_each_run_once(tmp_path: Path) -> None:
+    import threading
+
+    from trajtui.core.workspace import open_paths
+
+    root = tmp_path / "results"
+    for i in range(60):
+        b.write_json(
+            root / "dev" / f"20260203_{i:06d}_G1" / "results.json",
+            b.results_doc([b.sample(f"b{i}", "N")]),
+        )
+    for _ in range(5):
+        ws = open_paths([str(root)])
+        (source,) = ws.sources
+        errors: list[BaseException] = []
+
+        def scan(source: Any = source, errors: list[BaseException] = errors) -> None:
+            try:
+                for _ in source.scan():
+                    pass
+            except BaseException as err:  # pragma: no cover - reported below
+                errors.append(err)
+
+        threads = [threading.Thread(target=scan) for _ in range(2)]
+        for t in threads:
+            t.start()
+        target = ws.resolve("20260203_000059_G1/b59")
+        for t in threads:
+            t.join()
+        assert not errors
+        assert target.item is None and target.step == 1
+        refs = source.run_refs()
+        assert len(refs) == 60 and not any("#" in r for r in refs)

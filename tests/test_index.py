@@ -70,7 +70,7 @@ def test_refresh_picks_up_appends_and_completes_a_partial_line(tmp_path: Path) -
     with p.open("ab") as f:
         f.write(b':1}\n{"id":"c"}\n')
     assert ix.stat_changed() == "appended"
-    list(ix.refresh())
+    list(ix.scan())
     assert ix.count == 3 and not ix.unterminated
     assert ix.read(1) == b'{"id":"b","x":1}'
     assert ix.keys == ["a", "b", "c"]

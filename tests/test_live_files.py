@@ -105,3 +105,17 @@ async def test_forecast_run_dir_rewritten_mid_read(tmp_path: Path) -> None:
         await pilot.press("R")
         await settle(pilot)
         assert app.screen.run is not None and len(app.screen.run.steps) > 0
+
+
+async def test_reload_keeps_the_selected_run_of_the_right_source(tmp_path: Path) -> None:
+    write_jsonl(tmp_path / "a.jsonl", [capture("same-1"), capture("same-2")])
+    write_jsonl(tmp_path / "b.jsonl", [capture("same-1"), capture("same-2")])
+    async with running([str(tmp_path)]) as (pilot, app, screen):
+        await pilot.press("colon", *"b.jsonl::same-2", "enter")
+        await settle(pilot)
+        assert screen.ws.sources[screen.run_key[0]].label == "b.jsonl"
+        await pilot.press("R")
+        await settle(pilot)
+        new = app.screen
+        assert new.run is not None and new.run.ref == "same-2"
+        assert new.ws.sources[new.run_key[0]].label == "b.jsonl"

@@ -161,4 +161,7 @@ def test_every_sample_file_was_considered() -> None:
     assert sorted(s.path for s in ws.sources) == sorted(str(p) for p in evals)
     assert {s.format for s in ws.sources} == {forecast.EVAL}
     # the batch job *input* file is not an output: it is looked at and not recognised
-    assert [Path(p).name for p, _ in ws.ignored] == ["example_batch_job.input.jsonl"]
+    assert sorted(Path(p).name for p, _ in ws.ignored) == [
+        "SOURCES.txt",
+        "example_batch_job.input.jsonl",
+    ]

@@ -34,7 +34,7 @@ async def test_first_screen_lists_runs_and_a_problem_row(cap: str) -> None:
         assert kinds == ["RunSummary", "RunSummary", "RunSummary", "Problem", "RunSummary"]
         assert (
             screen.store.summary_line()
-            == "4 runs · 50% pass · 1 timeout · 2 with tool errors · 1 problem"
+            == "4 runs · 67% pass · 1 timeout · 2 with tool errors · 1 problem"
         )
         assert current_ref(screen) == "websearch-1"
         assert isinstance(app.focused, RunList)
@@ -300,7 +300,7 @@ async def test_s_and_S_sort(cap: str) -> None:
         assert screen.store.sort == "status"
         await pilot.press("S")
         assert screen.store.reverse
-        for _ in range(6):
+        for _ in range(7):
             await pilot.press("s")
         assert screen.store.sort is None
 

@@ -517,6 +517,14 @@ def test_plan_status_incomplete_when_plan_md_has_more_tasks() -> None:
     assert plan_status(files_of((1, "success")), PLAN) == ("incomplete", Outcome.PARTIAL)
 
 
+def test_plan_status_invalid_when_a_latest_result_is_judged_invalid() -> None:
+    files = files_of((1, "success"), (2, "success"), (2, "success"))
+    ok, bad = Judgement(Verdict.VALID), Judgement(Verdict.INVALID)
+    assert plan_status(files, None, (ok, ok, bad)) == ("invalid", Outcome.FAIL)
+    # an INVALID result that a later retry replaced does not count
+    assert plan_status(files, None, (ok, bad, ok)) == ("success", Outcome.PASS)
+
+
 # -- directories -----------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ usage errors. No Python traceback reaches a user: unexpected errors print one li
 
 from __future__ import annotations
 
+import difflib
 import os
 import shutil
 import sys
@@ -20,7 +21,7 @@ import click
 from trajtui import __version__
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary, Severity
-from trajtui.core.refs import RefError, split_source
+from trajtui.core.refs import RefError
 from trajtui.core.source import LoadError, Source, Target
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
@@ -55,7 +56,17 @@ class DefaultGroup(click.Group):
     default_command = "open"
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or args[0] not in (*self.commands, "--help", "-h", "--version"):
+        if not args:
+            click.echo(ctx.get_help())
+            ctx.exit(0)
+        first = args[0]
+        if first not in (*self.commands, "--help", "-h", "--version"):
+            if not first.startswith("-") and not os.path.exists(first):
+                close = difflib.get_close_matches(first, self.list_commands(ctx), n=1, cutoff=0.7)
+                if close:
+                    raise click.UsageError(
+                        f"no such command or file {first!r} (did you mean {close[0]!r}?)", ctx
+                    )
             args = [self.default_command, *args]
         return super().parse_args(ctx, args)
 
@@ -254,6 +265,11 @@ def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) ->
             flush()
         flush()
         out.flush()
+    except BrokenPipeError:
+        # `trajtui ls x | head`: the reader has what it wanted; stop quietly, exit 0.
+        _silence_stdout()
+        ws.close()
+        sys.exit(0)
     finally:
         for source in ws.sources:
             _report(source.problems(), verbose=not quiet)
@@ -273,7 +289,7 @@ def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) ->
 def resolve_streaming(ws: Workspace, ref: str) -> Target:
     """Resolve ``ref`` while scanning: a run near the start of a huge file is found without
     indexing the rest (single source); otherwise every source is scanned first."""
-    early = len(ws.sources) == 1 or split_source(ref)[0] is not None
+    early = len(ws.sources) == 1 or ws.split(ref) is not None
     for source in ws.sources:
         for _ in source.scan():
             if early and ws.knows(ref):
@@ -334,24 +350,30 @@ def show_cmd(path: str, ref: str, as_json: bool) -> None:
     ws = _open([path])
     if not ws.sources:
         sys.exit(1)
+    told = ""  # what the error line already said (its problem is not repeated)
+    code = 0
     try:
         try:
             target = resolve_streaming(ws, ref)
-        except RefError as err:
-            _err(f"{path}: {err}")
-            sys.exit(1)
-        shown = ws.ref(target.source, target.ref)
-        try:
+            shown = ws.ref(target.source, target.ref)
             if as_json:
                 click.echo(dumps_line(with_ref(_json_object(target), shown)))
             else:
                 _print_target(target, shown)
+        except RefError as err:
+            told = f"{path}: {err}"
+            code = 1
         except LoadError as err:
-            _err(str(err.problem))
-            sys.exit(1)
+            told = str(err.problem)
+            code = 1
+        if told:
+            _err(told)
     finally:
-        _report([p for s in ws.sources for p in s.problems() if p.severity is Severity.ERROR])
+        problems = [p for s in ws.sources for p in s.problems() if p.severity is Severity.ERROR]
+        _report([p for p in problems if str(p) not in told])
         ws.close()
+    if code:
+        sys.exit(code)
 
 
 def _console(file: TextIO | None = None) -> Any:

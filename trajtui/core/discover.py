@@ -31,8 +31,8 @@ SKIP_DIRS = frozenset(
         ".vscode",
     }
 )
-CANDIDATE_SUFFIXES = (".jsonl", ".ndjson", ".json", ".yaml", ".yml", ".md", ".log")
 MAX_FILES = 200_000
+"""A walk stops after this many files (and says so)."""
 
 
 @dataclass(slots=True)
@@ -62,45 +62,56 @@ def inside(root_real: str, path: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
-def walk(root: str, *, skip_dirs: frozenset[str] = SKIP_DIRS) -> Iterator[Walked]:
-    """Visit ``root`` and every directory below it, top-down, once each."""
-    root_real = os.path.realpath(root)
-    seen: set[tuple[int, int]] = set()
-    stack = [root]
-    files_seen = 0
-    while stack:
-        path = stack.pop()
-        try:
-            st = os.stat(path)
-        except OSError:
-            continue
-        ident = (st.st_dev, st.st_ino)
-        if ident in seen:
-            continue
-        seen.add(ident)
-        try:
-            with os.scandir(path) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            continue
-        dirs: list[str] = []
-        files: list[str] = []
-        for entry in entries:
+class walk:
+    """Visit ``root`` and every directory below it, top-down, once each.
+
+    Iterate over it; afterwards :attr:`stopped` says whether the walk gave up after
+    :data:`MAX_FILES` files.
+    """
+
+    def __init__(self, root: str, *, skip_dirs: frozenset[str] = SKIP_DIRS) -> None:
+        self.root = root
+        self.skip_dirs = skip_dirs
+        self.stopped = False
+
+    def __iter__(self) -> Iterator[Walked]:
+        root = self.root
+        root_real = os.path.realpath(root)
+        seen: set[tuple[int, int]] = set()
+        stack = [root]
+        files_seen = 0
+        while stack:
+            path = stack.pop()
             try:
-                is_link = entry.is_symlink()
-                if is_link and not inside(root_real, entry.path):
-                    continue
-                if entry.is_dir():  # follows links that stay inside
-                    if entry.name not in skip_dirs:
-                        dirs.append(entry.name)
-                elif entry.is_file():
-                    files.append(entry.name)
+                st = os.stat(path)
             except OSError:
                 continue
-        files_seen += len(files)
-        rel = os.path.relpath(path, root)
-        place = Walked(path, rel, dirs, tuple(files))
-        yield place
-        if files_seen > MAX_FILES:
-            return
-        stack.extend(os.path.join(path, d) for d in reversed(place.dirs))
+            ident = (st.st_dev, st.st_ino)
+            if ident in seen:
+                continue
+            seen.add(ident)
+            try:
+                with os.scandir(path) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            dirs: list[str] = []
+            files: list[str] = []
+            for entry in entries:
+                try:
+                    if entry.is_symlink() and not inside(root_real, entry.path):
+                        continue
+                    if entry.is_dir():  # follows links that stay inside
+                        if entry.name not in self.skip_dirs:
+                            dirs.append(entry.name)
+                    elif entry.is_file():
+                        files.append(entry.name)
+                except OSError:
+                    continue
+            files_seen += len(files)
+            place = Walked(path, os.path.relpath(path, root), dirs, tuple(files))
+            yield place
+            if files_seen > MAX_FILES:
+                self.stopped = True
+                return
+            stack.extend(os.path.join(path, d) for d in reversed(place.dirs))

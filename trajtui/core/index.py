@@ -186,10 +186,6 @@ class LineIndex:
             self._drop_last()
         yield from self._scan_to(size, progress_every)
 
-    def refresh(self) -> Iterator[ScanProgress]:
-        """Scan what was appended since the last scan (same as :meth:`scan`)."""
-        return self.scan()
-
     def _drop_last(self) -> None:
         """Forget the last record (it had no newline: it may have grown since)."""
         i = self.count - 1
@@ -215,6 +211,8 @@ class LineIndex:
             if consumed == 0:
                 # No newline in a whole chunk: a long line (or the unfinished last one).
                 end = self._find_newline(pos + len(chunk), size)
+                if end is None and self._cancel.is_set():
+                    return  # stopped while looking for the end of a long line
                 if end is None:  # no newline before the end: the unfinished last line
                     self._pos = pos
                     break

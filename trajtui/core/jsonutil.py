@@ -9,6 +9,7 @@ becomes an error instead of a ``RecursionError``.
 from __future__ import annotations
 
 import json as _stdlib_json
+import re
 from typing import Any
 
 import orjson
@@ -32,6 +33,21 @@ def _describe(err: Exception) -> str:
         return "invalid JSON: ends early (truncated?)"
     where = f" at column {col}" if col else (f" at byte {pos}" if pos else "")
     return f"invalid JSON{where}: {msg[:120]}"
+
+
+_BIG_INT = re.compile(rb"\d{19}")
+
+
+def loads_exact(data: bytes) -> tuple[Any, str | None]:
+    """Like :func:`loads`, but integers beyond 64 bits keep every digit (orjson reads
+    them as floats). Used where a value is shown or printed whole."""
+    if _BIG_INT.search(data) is None:
+        return loads(data)
+    try:
+        text = data.decode("utf-8")
+        return _stdlib_json.loads(text), None  # noqa: TID251 - exact big integers
+    except (ValueError, RecursionError):
+        return loads(data)
 
 
 def loads(data: bytes | str) -> tuple[Any, str | None]:
@@ -70,6 +86,17 @@ def loads(data: bytes | str) -> tuple[Any, str | None]:
     else:
         text = data
     msg = str(first_error)
+    if "surrogate" in msg:
+        # JavaScript's JSON.stringify writes a lone "\ud800" when a string was cut in the
+        # middle of an emoji; orjson refuses it, Python's json keeps it (and every view
+        # shows it as a visible code point).
+        try:
+            value = _stdlib_json.loads(text)  # noqa: TID251 - the one tolerated fallback
+        except (ValueError, RecursionError):
+            pass
+        else:
+            note = "lone surrogate in a string (a character cut in half; shown as ⟨U+D8xx⟩)"
+            return value, f"{warning}; {note}" if warning else note
     # Python's json module writes NaN/Infinity, which orjson (rightly) rejects.
     if any(tok in text for tok in ("NaN", "Infinity")) and "recursion" not in msg:
         try:
@@ -119,16 +146,30 @@ def dumps_pretty(value: Any) -> str:
             return _stdlib_json.dumps(clipped, indent=2, ensure_ascii=False, default=str)
 
 
+# Characters that are valid in JSON strings but act on a terminal or hide text (C1
+# controls, bidi overrides, zero-width characters, lone surrogates): JSON output spells
+# them as \uXXXX escapes, which decode to the same string.
+_ACTIVE = re.compile(
+    "[\x80-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+
+
+def _escape_active(text: str) -> str:
+    return _ACTIVE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def dumps_line(value: Any) -> str:
-    """Compact one-line JSON (for ``--json`` output, JSON Lines)."""
+    """Compact one-line JSON (for ``--json`` output, JSON Lines), safe to print: nothing in
+    it can act on a terminal."""
     try:
-        return orjson.dumps(value, default=_default).decode()
+        text = orjson.dumps(value, default=_default).decode()
     except (TypeError, orjson.JSONEncodeError, RecursionError):
         clipped = clip_depth(value)
         try:
-            return orjson.dumps(clipped, default=_default).decode()
+            text = orjson.dumps(clipped, default=_default).decode()
         except (TypeError, orjson.JSONEncodeError, RecursionError):
-            return _stdlib_json.dumps(clipped, ensure_ascii=False, default=str, allow_nan=True)
+            text = _stdlib_json.dumps(clipped, ensure_ascii=False, default=str, allow_nan=True)
+    return _escape_active(text)
 
 
 def clip_value(

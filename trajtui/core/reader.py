@@ -71,9 +71,13 @@ class JsonlReader:
             if rec is not None:
                 self._cache.move_to_end(i)
                 return rec
-        line = self.index.line_of(i)
         try:
+            line = self.index.line_of(i)
             data = self.index.read(i)
+        except IndexError:
+            # The record was dropped while we looked (its unfinished last line is being
+            # read again): report it as unreadable for now.
+            return Record(i, 0, None, "record is being read again (the file grew)", None, 0)
         except (OSError, FileChanged) as err:
             rec = Record(i, line, None, f"cannot read record: {err}", None, 0)
             return rec

@@ -25,6 +25,7 @@ import difflib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 SOURCE_SEP = "::"
 
@@ -102,24 +103,28 @@ def split_source(ref: str) -> tuple[str | None, str]:
 
 
 class DuplicateNamer:
-    """Gives repeated names ``#2``, ``#3``... in the order they are seen."""
+    """Gives repeated names ``#2``, ``#3``... in the order they are seen.
+
+    The names given are kept in :attr:`taken` (name -> the value given with it, such as the
+    object's index), so a source's name map and its namer are one dict.
+    """
 
     def __init__(self) -> None:
-        self._seen: dict[str, int] = {}
+        self.taken: dict[str, Any] = {}
+        self._next: dict[str, int] = {}  # only for names seen more than once
 
-    def name(self, base: str) -> str:
-        """The reference for the next object called ``base``."""
-        n = self._seen.get(base, 0) + 1
-        self._seen[base] = n
-        candidate = base if n == 1 else f"{base}#{n}"
-        # A literal "x#2" in the data must not collide with the second "x".
-        while n > 1 and candidate in self._seen:
+    def name(self, base: str, value: Any = None) -> str:
+        """The name for the next object called ``base`` (recorded with ``value``)."""
+        if base not in self.taken:
+            self.taken[base] = value
+            return base
+        n = self._next.get(base, 2)
+        while f"{base}#{n}" in self.taken:  # a literal "x#2" in the data is not reused
             n += 1
-            self._seen[base] = n
-            candidate = f"{base}#{n}"
-        if n > 1:
-            self._seen.setdefault(candidate, 1)
-        return candidate
+        self._next[base] = n + 1
+        name = f"{base}#{n}"
+        self.taken[name] = value
+        return name
 
 
 def nearby(wanted: str, names: Iterable[str], limit: int = 5) -> list[str]:
@@ -148,3 +153,8 @@ def nearby(wanted: str, names: Iterable[str], limit: int = 5) -> list[str]:
 
 class RefError(LookupError):
     """A reference that names nothing. ``str(err)`` says what exists nearby."""
+
+
+class NoSuchRun(RefError):
+    """No run of the source has the reference's run part (as opposed to a run that exists
+    but has no such step, or could not be read)."""

@@ -18,10 +18,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from trajtui.core.index import LineIndex, ScanProgress
+from trajtui.core.index import FileChanged, LineIndex, ScanProgress
+from trajtui.core.jsonutil import JsonError, loads_exact
 from trajtui.core.model import Problem, Run, RunSummary, Severity, Step
 from trajtui.core.reader import JsonlReader
-from trajtui.core.refs import DuplicateNamer, RefError, RefParts, nearby, readings
+from trajtui.core.refs import DuplicateNamer, NoSuchRun, RefError, RefParts, nearby, readings
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +182,7 @@ class Source(ABC):
         stored = self.find_stored_step(ref)
         if stored is not None:
             return stored
-        raise RefError(self._no_run_message(ref))
+        raise NoSuchRun(self._no_run_message(ref))
 
     def find_stored_step(self, ref: str) -> Target | None:
         """A step whose id stored in the file is ``ref`` (formats that store step ids)."""
@@ -210,11 +211,15 @@ class Source(ABC):
             and parts.item is None
         ):
             entry = self.entry(index)
-            return Target(self, index, entry.ref if isinstance(entry, RunSummary) else str(index))
+            if isinstance(entry, Problem):
+                raise RefError(f"{parts.run} is on a line that could not be read: {entry}")
+            return Target(self, index, entry.ref)
         try:
             run = self.run(index)
         except LoadError as err:
-            raise RefError(str(err.problem)) from None
+            raise RefError(
+                f"{parts.run} is on a line that could not be read: {err.problem}"
+            ) from None
         return target_in_run(self, index, run, parts)
 
 
@@ -316,9 +321,9 @@ class JsonlSource(Source):
         self.reader = JsonlReader(self.index)
         self._entries: dict[int, Entry] = {}
         self._named = 0  # records named so far
-        self._ref_map: dict[str, int] = {}  # ref -> record index
+        self._namer = DuplicateNamer()
+        self._ref_map: dict[str, int] = self._namer.taken  # ref -> record index
         self._dup_refs: dict[int, str] = {}  # record index -> ref, for repeated keys only
-        self._dup_next: dict[str, int] = {}  # key -> next "#n" to try
         self._runs: OrderedDict[int, Run] = OrderedDict()
         self._lock = threading.Lock()
         self._scan_problems: list[Problem] = []
@@ -378,21 +383,14 @@ class JsonlSource(Source):
         repeats are stored separately, so naming a million records costs one dict.
         """
         with self._lock:
-            keys, ref_map = self.index.keys, self._ref_map
+            keys, name = self.index.keys, self._namer.name
             for i in range(self._named, self.index.count):
                 key = keys[i]
                 if key is None:
                     continue
-                if key not in ref_map:
-                    ref_map[key] = i
-                    continue
-                n = self._dup_next.get(key, 2)
-                while f"{key}#{n}" in ref_map:
-                    n += 1
-                ref = f"{key}#{n}"
-                self._dup_next[key] = n + 1
-                ref_map[ref] = i
-                self._dup_refs[i] = ref
+                ref = name(key, i)
+                if ref is not key:
+                    self._dup_refs[i] = ref
             self._named = self.index.count
 
     # -- entries -------------------------------------------------------------------------
@@ -450,11 +448,6 @@ class JsonlSource(Source):
         self._entry_problems[i] = problem
         return problem
 
-    def summaries(self) -> Iterator[Entry]:
-        """Every entry known so far, in file order (decodes records not seen yet)."""
-        for i in range(len(self)):
-            yield self.entry(i)
-
     def run(self, i: int) -> Run:
         entry = self.entry(i)
         if isinstance(entry, Problem):
@@ -464,19 +457,20 @@ class JsonlSource(Source):
             if cached is not None:
                 self._runs.move_to_end(i)
                 return cached
-        rec = self.reader.record(i)
-        if rec.error is not None:
-            raise LoadError(Problem(self.path, rec.line, rec.error))
-        run = self.fmt.build(rec.value, entry.ref, i, rec.line)
+        line = self.index.line_of(i)
+        try:
+            # Read whole and exactly (big integers keep every digit in what is shown).
+            value, _ = loads_exact(self.reader.raw(i))
+        except (OSError, FileChanged, IndexError) as err:
+            raise LoadError(Problem(self.path, line, f"cannot read record: {err}")) from None
+        except JsonError as err:
+            raise LoadError(Problem(self.path, line, str(err))) from None
+        run = self.fmt.build(value, entry.ref, i, line)
         with self._lock:
             self._runs[i] = run
             if len(self._runs) > 4:
                 self._runs.popitem(last=False)
         return run
-
-    def raw_bytes(self, i: int) -> bytes:
-        """The record's bytes as in the file."""
-        return self.reader.raw(i)
 
     def find(self, run_ref: str) -> int | None:
         return self._ref_map.get(run_ref)
@@ -562,13 +556,15 @@ class StaticSource(Source):
         self.label = label or path
         self._entries: list[Entry] = []
         self._loaders: list[RunLoader | None] = []
-        self._ref_map: dict[str, int] = {}
         self._namer = DuplicateNamer()
+        self._ref_map: dict[str, int] = self._namer.taken
         self._problems: list[Problem] = []
         self._loaded = False
         self._watched: dict[str, tuple[int, int, int] | None] = {}
         self._runs: OrderedDict[int, Run] = OrderedDict()
         self._lock = threading.Lock()
+        self._load_lock = threading.Lock()
+        self._loading_thread: int | None = None
 
     # -- for subclasses ------------------------------------------------------------------
 
@@ -579,12 +575,11 @@ class StaticSource(Source):
     def add_run(self, summary: RunSummary, loader: RunLoader) -> RunSummary:
         """List a run. Its ref is made unique (``#2``...) and its index set; returns the
         summary as listed."""
-        ref = self._namer.name(summary.ref)
         i = len(self._entries)
+        ref = self._namer.name(summary.ref, i)
         listed = replace(summary, ref=ref, index=i)
         self._loaders.append(loader)
         self._entries.append(listed)
-        self._ref_map.setdefault(ref, i)
         return listed
 
     def add_problem(self, problem: Problem, *, row: bool = False) -> None:
@@ -602,22 +597,49 @@ class StaticSource(Source):
     # -- Source --------------------------------------------------------------------------
 
     def scan(self) -> Iterator[ScanProgress]:
+        """Read the source once. A scan from another thread waits for the one under way;
+        a scan from the thread already scanning (``show`` resolving early) returns at
+        once, leaving the entries read so far; a scan that was stopped starts over."""
         if self._loaded:
             yield ScanProgress(1, 1, len(self._entries), finished=True)
             return
-        yield from self._load()
-        self._loaded = True
+        if not self._load_lock.acquire(blocking=False):
+            if self._loading_thread == threading.get_ident():
+                return
+            with self._load_lock:
+                pass
+            yield ScanProgress(1, 1, len(self._entries), finished=self._loaded)
+            return
+        try:
+            if not self._loaded:
+                self._loading_thread = threading.get_ident()
+                self._reset()
+                yield from self._load()
+                self._loaded = True
+        finally:
+            self._loading_thread = None
+            self._load_lock.release()
         yield ScanProgress(1, 1, len(self._entries), finished=True)
 
-    def refresh(self) -> Iterator[ScanProgress]:
-        """Forget everything and read the source again."""
-        self._entries, self._loaders, self._ref_map = [], [], {}
+    def _reset(self) -> None:
+        self._entries, self._loaders = [], []
         self._namer = DuplicateNamer()
+        self._ref_map = self._namer.taken
         self._problems = []
         self._watched = {}
         self._runs.clear()
+
+    def refresh(self) -> Iterator[ScanProgress]:
+        """Forget everything and read the source again."""
         self._loaded = False
         yield from self.scan()
+
+    def resolve(self, ref: str) -> Target:
+        """Find what ``ref`` names, reading the source first if nobody has yet."""
+        if not self._loaded:
+            for _ in self.scan():
+                pass
+        return super().resolve(ref)
 
     @property
     def complete(self) -> bool:

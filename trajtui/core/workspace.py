@@ -16,7 +16,7 @@ from trajtui.core.detect import sniff
 from trajtui.core.formats import registry
 from trajtui.core.index import ScanProgress
 from trajtui.core.model import Problem
-from trajtui.core.refs import SOURCE_SEP, RefError, nearby, readings, split_source
+from trajtui.core.refs import SOURCE_SEP, NoSuchRun, RefError, nearby, readings, split_source
 from trajtui.core.source import Source, Target
 
 
@@ -60,13 +60,24 @@ class Workspace:
         for source in self.sources:
             source.cancel()
 
+    def split(self, ref: str) -> tuple[Source, str] | None:
+        """``(source, rest)`` when ``ref`` starts with an open source's label and ``::``.
+
+        Labels are matched as a whole (longest first), so a run id that itself contains
+        ``::`` still resolves unqualified.
+        """
+        for source in sorted(self.sources, key=lambda s: -len(s.label)):
+            prefix = source.label + SOURCE_SEP
+            if ref.startswith(prefix):
+                return source, ref[len(prefix) :]
+        return None
+
     def knows(self, ref: str) -> bool:
         """True once some source has indexed the run ``ref`` names (cheap: no record is
         read), so a caller driving a scan can stop early and resolve."""
-        label, rest = split_source(ref)
-        for source in self.sources:
-            if label is not None and source.label != label:
-                continue
+        found = self.split(ref)
+        candidates = [found] if found is not None else [(s, ref) for s in self.sources]
+        for source, rest in candidates:
             for parts in readings(rest):
                 if parts.run is not None and source.find(parts.run) is not None:
                     return True
@@ -81,31 +92,41 @@ class Workspace:
             RefError: Nothing has that reference, or several sources do (the message lists
                 the qualified references to choose from).
         """
-        label, rest = split_source(ref)
-        if label is not None:
-            for source in self.sources:
-                if source.label == label:
-                    return source.resolve(rest)
-            labels = [s.label for s in self.sources]
-            near = nearby(label, labels)
-            hint = f"; open sources include: {', '.join(near or labels[:5])}" if labels else ""
-            raise RefError(f"no source called {label!r}{hint}")
+        found = self.split(ref)
+        if found is not None:
+            return found[0].resolve(found[1])
         if not self.sources:
             raise RefError("nothing is open")
+        try:
+            return self._resolve_unqualified(ref)
+        except RefError as err:
+            label, _ = split_source(ref)
+            if label is None:
+                raise
+            labels = [s.label for s in self.sources]
+            near = nearby(label, labels)
+            hint = f"; open sources include: {', '.join(near or labels[:5])}"
+            raise RefError(f"no source called {label!r}{hint} ({err})") from None
+
+    def _resolve_unqualified(self, ref: str) -> Target:
         if len(self.sources) == 1:
             return self.sources[0].resolve(ref)
         found: list[Target] = []
-        errors: list[str] = []
+        specific: list[str] = []  # a source has the run, but not what the rest names
         for source in self.sources:
             try:
                 found.append(source.resolve(ref))
+            except NoSuchRun:
+                continue
             except RefError as err:
-                errors.append(str(err))
+                specific.append(f"{source.label}: {err}")
         if len(found) == 1:
             return found[0]
         if found:
             choices = ", ".join(self.ref(t.source, t.ref) for t in found[:6])
             raise RefError(f"{ref!r} is in {len(found)} sources; name one: {choices}")
+        if specific:
+            raise RefError("; ".join(specific))
         all_refs = [self.ref(s, r) for s in self.sources for r in s.run_refs()]
         near = nearby(ref, all_refs)
         hint = f"; nearby: {', '.join(near)}" if near else ""

@@ -15,7 +15,7 @@ OUTCOME_GLYPH: dict[Outcome, str] = {
     Outcome.PARTIAL: "◐",
     Outcome.ERROR: "!",
     Outcome.TIMEOUT: "◷",
-    Outcome.RUNNING: "…",
+    Outcome.RUNNING: "○",
     Outcome.SKIPPED: "↷",
     Outcome.DONE: "•",
     Outcome.NONE: "·",
@@ -71,8 +71,9 @@ def offset(ms: float | None) -> str:
     return "+" + duration(ms) if ms >= 0 else duration(ms)
 
 
-def number(value: float | int | None, digits: int = 2) -> str:
-    """A number as the file has it: integers with separators, floats rounded for reading."""
+def number(value: float | int | None, digits: int = 4) -> str:
+    """A number for reading: integers with separators, other numbers with up to ``digits``
+    decimals, never rounded to look whole (0.999 stays 0.999, 0.99996 is not shown as 1)."""
     if value is None:
         return ABSENT
     if isinstance(value, bool):
@@ -83,20 +84,23 @@ def number(value: float | int | None, digits: int = 2) -> str:
         return str(value)
     if value == int(value) and abs(value) < 1e15:
         return f"{int(value):,}"
-    if abs(value) >= 1000:
+    if abs(value) >= 1e6:
         return f"{value:,.0f}"
-    if abs(value) < 0.01:
+    if abs(value) < 10**-digits:
         return f"{value:.2g}"
-    return f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    if "." not in text:  # rounding made it look whole: show the digits that say it is not
+        text = f"{value:.{digits + 4}g}"
+    return text
 
 
 def cost(value: float | None) -> str:
-    """A cost in USD: ``$0.0129``."""
+    """A cost in USD: four decimals under a dollar (``$0.0129``), cents above (``$12.40``)."""
     if value is None:
         return ABSENT
     if value == 0:
         return "$0"
-    if abs(value) < 0.01:
+    if abs(value) < 1:
         return f"${value:.4f}"
     return f"${value:,.2f}"
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markdown import Markdown
 from rich.padding import Padding
+from rich.segment import Segment
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
@@ -73,7 +74,7 @@ def value_text(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         return "null" if value is None else str(value).lower()
     if isinstance(value, (int, float)):
-        return fmt.number(value, digits=4)
+        return repr(value)  # as the file has it (no separators, no rounding)
     clipped, _ = clip_value(value, max_items=8, max_chars=160)
     return one_line(dumps_line(clipped), limit=160)
 
@@ -87,6 +88,46 @@ def _is_short(value: Any) -> bool:
 
 
 FOLD_NOTE = "… folded: o shows it all, e opens it in $PAGER"
+LONG_LINE = 1000
+"""Lines longer than this are broken before layout (wrapping one huge line costs a
+layout engine time that grows faster than its length)."""
+
+
+BIG_TEXT = 200_000
+"""Text longer than this is laid out as plain lines (no Markdown, no highlighting):
+Rich's layout of megabytes of text takes minutes."""
+
+
+class PlainLines:
+    """Text laid out line by line at the console's width, in time linear in its size."""
+
+    def __init__(self, text: str, style: str = "") -> None:
+        self.text = text
+        self.style = style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(1, options.max_width)
+        style = console.get_style(self.style) if self.style else None
+        for line in self.text.split("\n"):
+            if not line:
+                yield Segment.line()
+                continue
+            for k in range(0, len(line), width):
+                yield Segment(line[k : k + width], style)
+                yield Segment.line()
+
+
+def hard_wrap(text: str, width: int = LONG_LINE) -> str:
+    """``text`` with every line longer than ``width`` cut into pieces of ``width``."""
+    if len(text) <= width or all(len(line) <= width for line in text.split("\n")):
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+        else:
+            out.extend(line[k : k + width] for k in range(0, len(line), width))
+    return "\n".join(out)
 
 
 def json_block(value: Any, *, max_lines: int | None = None) -> RenderableType:
@@ -96,12 +137,14 @@ def json_block(value: Any, *, max_lines: int | None = None) -> RenderableType:
         value, clipped = clip_value(value, max_items=max_lines * 2, max_chars=max_lines * 400)
         if clipped:
             note = FOLD_NOTE
-    text = visible(dumps_pretty(value))
+    text = hard_wrap(visible(dumps_pretty(value)))
     if max_lines is not None:
         lines = text.split("\n")
         if len(lines) > max_lines:
             note = f"… {len(lines) - max_lines:,} more lines folded: o shows them, e opens $PAGER"
             text = "\n".join(lines[:max_lines])
+    if len(text) > BIG_TEXT:
+        return PlainLines(text)
     syntax = Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
     if note:
         return Group(syntax, Text(note, style=DIM))
@@ -115,7 +158,7 @@ def prose(text: str, *, markdown: bool, max_lines: int | None = None) -> Rendera
     if cut:
         text = text[: max_lines * 400]  # type: ignore[operator]
         note = FOLD_NOTE
-    safe = visible(text)
+    safe = hard_wrap(visible(text))
     if max_lines is not None:
         lines = safe.split("\n")
         if len(lines) > max_lines:
@@ -126,6 +169,8 @@ def prose(text: str, *, markdown: bool, max_lines: int | None = None) -> Rendera
             )
             note = more
             safe = "\n".join(lines[:max_lines])
+    if len(safe) > BIG_TEXT:
+        return PlainLines(safe)
     body: RenderableType
     if markdown:
         body = Markdown(safe, hyperlinks=False, code_theme="ansi_dark")

@@ -128,6 +128,9 @@ def run_app(paths: Sequence[str], *, goto: str | None = None) -> int:
             print(str(problem), file=sys.stderr)
         ws.close()
         return 1
+    # The loader thread parses records while the UI thread draws: hand the interpreter over
+    # more often than every 5 ms, so a key press never waits behind a parse.
+    sys.setswitchinterval(0.001)
     app = TrajtuiApp(paths, goto=goto, workspace=ws)
     app.run()
     return app.return_code or 0

@@ -96,7 +96,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "page-down",
-        "pagedown,ctrl+d",
+        "pagedown,ctrl+d,ctrl+f,space",
         "page_down",
         "Page down",
         "Move a page down",
@@ -105,7 +105,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "page-up",
-        "pageup,ctrl+u",
+        "pageup,ctrl+u,ctrl+b",
         "page_up",
         "Page up",
         "Move a page up",

@@ -9,7 +9,6 @@ whose summary is not read yet are drawn as placeholders, and requested from the 
 
 from __future__ import annotations
 
-import threading
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,7 +37,16 @@ SORT_KEYS: dict[str, Callable[[RunSummary], Any]] = {
 }
 """Columns the run list sorts by (``None`` = file order)."""
 
-SORT_CYCLE: list[str | None] = [None, "status", "ref", "steps", "tool errors", "duration", "score"]
+SORT_CYCLE: list[str | None] = [
+    None,
+    "status",
+    "ref",
+    "steps",
+    "tool errors",
+    "duration",
+    "score",
+    "cost",
+]
 
 
 @dataclass(frozen=True)
@@ -125,7 +133,6 @@ class RunStore:
         self.requests: deque[tuple[int, int]] = deque(maxlen=256)
         self._shown = [0] * len(ws.sources)
         """Entries of each source that have rows (unsorted, unfiltered mode)."""
-        self._lock = threading.Lock()
         self.rebuild()
 
     @property
@@ -275,8 +282,10 @@ class RunStore:
         for s in chosen:
             outcomes.update(self.counts[s].outcomes)
         parts = [f"{runs:,} run{'s' if runs != 1 else ''}"]
+        graded = sum(outcomes[o] for o in (Outcome.PASS, Outcome.FAIL, Outcome.PARTIAL))
         if outcomes[Outcome.PASS] or outcomes[Outcome.FAIL]:
-            parts.append(f"{outcomes[Outcome.PASS] * 100 / runs:.0f}% pass")
+            # Of the runs that have a pass/fail verdict (forecast, eval runs have none).
+            parts.append(f"{outcomes[Outcome.PASS] * 100 / graded:.0f}% pass")
         for outcome, word in ((Outcome.ERROR, "error"), (Outcome.TIMEOUT, "timeout")):
             if outcomes[outcome]:
                 parts.append(f"{outcomes[outcome]:,} {word}")

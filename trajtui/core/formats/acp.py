@@ -400,7 +400,6 @@ class TrialsFormat(_Base):
             status, outcome = "mixed", Outcome.PARTIAL
         steps = 0
         failed = 0
-        durations: list[float] = []
         for t in trials:
             m = mapping(t)
             traj = sequence(m.get("trajectory"))
@@ -412,9 +411,6 @@ class TrialsFormat(_Base):
                 and s.get("type") == "tool_call"
                 and s.get("status") == "failed"
             )
-            d = num(m.get("duration"))
-            if d is not None:
-                durations.append(d)
         return RunSummary(
             ref=ref,
             index=index,
@@ -423,7 +419,7 @@ class TrialsFormat(_Base):
             outcome=outcome,
             steps=steps,
             failed_tool_calls=failed,
-            duration_ms=sum(durations) if trials and len(durations) == len(trials) else None,
+            duration_ms=None,  # a trials record has no run duration (each trial has its own)
             score=rate_known,
             score_label="pass rate" if rate_known is not None else None,
             attempts=len(trials),

@@ -984,23 +984,6 @@ class ResultsSource(StaticSource):
         self.single_file = single_file
         root = (os.path.dirname(path) or ".") if single_file else path
         self._root_real = os.path.realpath(root)
-        self._scanning = False
-
-    def scan(self) -> Iterator[ScanProgress]:
-        """Read the results files (once), yielding progress per file."""
-        self._scanning = True
-        try:
-            yield from super().scan()
-        finally:
-            self._scanning = False
-
-    def resolve(self, ref: str) -> Target:
-        """Find what ``ref`` names, reading the files first if no scan has (a scan under
-        way, such as the one ``show`` stops early, is not restarted)."""
-        if not self.complete and not self._scanning:
-            for _ in self.scan():
-                pass
-        return super().resolve(ref)
 
     # -- listing ---------------------------------------------------------------------------------
 

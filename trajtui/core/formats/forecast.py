@@ -869,20 +869,27 @@ class EvalSource(StaticSource):
         return out
 
     def _run_dir(self, ref: str, entry: dict[str, Any]) -> str | None:
-        out_dir = string(entry.get("output_dir")) or os.path.join("runs", ref)
+        default = os.path.join("runs", ref)
+        out_dir = string(entry.get("output_dir")) or default
         path = os.path.join(self.path, out_dir)
-        if not self._reader.contains(path):
-            self.add_problem(
-                Problem(
-                    os.path.join(self.path, SUMMARY),
-                    None,
-                    f"run {ref!r}: output_dir {out_dir!r} is outside the eval directory (not read)",
-                    Severity.ERROR,
-                    ref,
-                )
+        if self._reader.contains(path):
+            return path if os.path.isdir(path) else None
+        # An output_dir outside the eval directory: an absolute path from the machine that
+        # wrote it (results copied here), or an attempt to climb out. Never read it; read
+        # runs/<id> inside the eval directory when there is one.
+        fallback = os.path.join(self.path, default)
+        usable = out_dir != default and self._reader.contains(fallback) and os.path.isdir(fallback)
+        self.add_problem(
+            Problem(
+                os.path.join(self.path, SUMMARY),
+                None,
+                f"run {ref!r}: output_dir {out_dir!r} is outside the eval directory "
+                + (f"(not read; read {default} instead)" if usable else "(not read)"),
+                Severity.WARNING if usable else Severity.ERROR,
+                ref,
             )
-            return None
-        return path if os.path.isdir(path) else None
+        )
+        return fallback if usable else None
 
     def _unlisted(self, listed: list[Listed]) -> list[Listed]:
         """Run directories under runs/ that summary.json does not list (yet)."""

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from trajtui.core.detect import Sniffed, sniff
-from trajtui.core.discover import CANDIDATE_SUFFIXES, Walked, walk
+from trajtui.core.discover import MAX_FILES, Walked, walk
 from trajtui.core.formats import acp, eval_results, forecast, ultraplan
-from trajtui.core.model import Problem
+from trajtui.core.model import Problem, Severity
 from trajtui.core.source import JsonlSource, Source
 
 
@@ -108,7 +108,9 @@ def open_dir(root: str) -> tuple[list[Source], list[tuple[str, str]], list[Probl
     sources: list[Source] = []
     ignored: list[tuple[str, str]] = []
     problems: list[Problem] = []
-    for place in walk(root):
+    seen: set[tuple[int, int]] = set()  # a file reached twice (a link inside) is read once
+    walker = walk(root)
+    for place in walker:
         claimed = claim(place)
         if claimed is not None:
             sources.extend(claimed.sources)
@@ -116,12 +118,14 @@ def open_dir(root: str) -> tuple[list[Source], list[tuple[str, str]], list[Probl
             place.dirs.clear()
             continue
         for name in place.files:
-            if not name.endswith(CANDIDATE_SUFFIXES):
-                continue
             path = os.path.join(place.path, name)
             label = os.path.normpath(os.path.join(place.rel, name))
             try:
-                sniffed = sniff(path)
+                st = os.stat(path)
+                if (st.st_dev, st.st_ino) in seen:
+                    continue
+                seen.add((st.st_dev, st.st_ino))
+                sniffed = sniff(path)  # by content, whatever the file is called
             except OSError as err:
                 problems.append(Problem(path, None, err.strerror or str(err)))
                 continue
@@ -130,4 +134,8 @@ def open_dir(root: str) -> tuple[list[Source], list[tuple[str, str]], list[Probl
                 ignored.append((path, reason or "not recognised"))
             else:
                 sources.append(source)
+    if walker.stopped:
+        problems.append(
+            Problem(root, None, f"stopped looking after {MAX_FILES:,} files", Severity.WARNING)
+        )
     return sources, ignored, problems

@@ -38,6 +38,8 @@ from trajtui.render import detail as details
 from trajtui.render import extras, fmt, show
 from trajtui.ui import commands
 from trajtui.ui.messages import AllLoaded, Loaded, RunLoaded
+from trajtui.ui.screens.goto import GotoScreen
+from trajtui.ui.screens.help import HelpScreen
 from trajtui.ui.store import ENTRY, SORT_CYCLE, RunStore
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.forecast import MessageList, SourceList
@@ -46,7 +48,7 @@ from trajtui.ui.widgets.timeline import Timeline
 from trajtui.ui.widgets.vlist import VirtualList
 
 FOLDED_LINES = 24
-UNFOLDED_LINES = 20_000
+UNFOLDED_LINES = 10_000
 NARROW_WIDTH = 100
 NARROW_HEIGHT = 30
 SUMMARY_BUDGET = 0.03
@@ -254,6 +256,7 @@ class MainScreen(Screen[None]):
         while read < n:
             source.entry(read)
             read += 1
+            time.sleep(0)  # let the UI thread have the interpreter between records
             if time.monotonic() > deadline:
                 break
         return read
@@ -372,7 +375,12 @@ class MainScreen(Screen[None]):
         if not store.rows:
             return
         kind, s, i = store.rows[self.run_list.cursor]
+        self.run_problem = None
         self.timeline.show_run(None)
+        self.query_one("#run-header", Static).update("")
+        pane = self.query_one("#timeline-pane")
+        pane.border_title, pane.border_subtitle = "Steps", ""
+        self._set_forecast_tabs(False)
         if kind == 2:
             problem = store.ws.problems[i]
             self.detail.show(lambda: Text(visible(str(problem))), key=f"open-problem:{i}")
@@ -587,7 +595,9 @@ class MainScreen(Screen[None]):
         else:
             header.update(
                 Text(
-                    f" what the model saw at step {number}: + added, - dropped since step {number - 1} · p: whole pool",
+                    f" what the model saw at step {number}: + added, - dropped since step {number - 1} · p: whole pool"
+                    if number > 1
+                    else " what the model saw at step 1 (its first call) · p: whole pool",
                     style="dim",
                 )
             )
@@ -820,9 +830,12 @@ class MainScreen(Screen[None]):
         elif focused is self.timeline:
             self.run_list.focus()
             self._show_subject(("run",))
-        elif self.store.filter.active:
-            self.query_one("#filter", Input).value = ""
-            self._apply_filter("")
+        else:  # in the run list: esc clears the filter and closes its box
+            box = self.query_one("#filter", Input)
+            if self.store.filter.active:
+                box.value = ""
+                self._apply_filter("")
+            box.display = False
         self._update_layout()
 
     def _panes(self) -> list[Any]:
@@ -1053,22 +1066,16 @@ class MainScreen(Screen[None]):
             self._show_timeline_row()
 
     def action_toggle_pool(self) -> None:
+        if self.run is None or self.run.pool is None:
+            self.notify("only forecast runs have a message pool", timeout=3)
+            return
         self.pool_all = not self.pool_all
         self._update_messages()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        forecast = self.run is not None and (
-            self.run.pool is not None or self.run.board is not None
-        )
-        if action in ("show_messages", "toggle_pool") and not (
-            self.run is not None and self.run.pool is not None
-        ):
-            return None
-        if action == "show_sources" and not forecast:
-            return None
         if action in ("sort", "sort_reverse", "filter") and not self.ws.sources:
             return None
-        return True
+        return True  # the forecast-only keys say why they do nothing on other runs
 
     # data ----------------------------------------------------------------------------------
 
@@ -1093,7 +1100,7 @@ class MainScreen(Screen[None]):
             first, last = subject[2], subject[3]
             if first != last:
                 text = "".join(s.text or "" for s in steps[first : last + 1])
-                return f"{self._display_ref(steps[first].ref)}..{steps[last].number}", text
+                return self._display_ref(steps[first].ref), text
             step = steps[first]
             return self._display_ref(step.ref), _object_text(step.text, step.raw, self.raw)
         if kind == "attempt":
@@ -1144,11 +1151,9 @@ class MainScreen(Screen[None]):
     def action_reload(self) -> None:
         reload = getattr(self.app, "reload", None)
         if reload is not None:
-            reload(self.run.ref if self.run is not None else None)
+            reload(self._display_ref(self.run.ref) if self.run is not None else None)
 
     def action_goto(self) -> None:
-        from trajtui.ui.screens.goto import GotoScreen
-
         refs: list[str] = []
         for source in self.ws.sources:
             refs.extend(self.ws.ref(source, r) for r in source.run_refs()[:200_000])
@@ -1161,8 +1166,6 @@ class MainScreen(Screen[None]):
         self.app.push_screen(GotoScreen(refs, current=current[0] if current else ""), done)
 
     def action_help(self) -> None:
-        from trajtui.ui.screens.help import HelpScreen
-
         self.app.push_screen(HelpScreen())
 
     def action_toggle_dark(self) -> None:

@@ -118,19 +118,14 @@ class DetailView(ScrollView, can_focus=True):
         self.mention_words = mentions or {}
         self._generation += 1
         if not same:
+            # Another object: never show the old one while the new one is laid out.
+            self._lines, self._plain = [], []
+            self.matches, self.mentions = [], []
+            self.virtual_size = Size(self._content_width(), 0)
+            self.busy = True
             self.scroll_to(y=0, animate=False)
+            self.refresh()
         self._layout(self._generation, self._content_width())
-
-    def clear(self, text: str = "nothing selected") -> None:
-        """Show nothing (with a hint)."""
-        self.key = ""
-        self._builder = None
-        self._generation += 1
-        self._lines, self._plain = [], []
-        self.empty_text = text
-        self.matches, self.mentions = [], []
-        self.virtual_size = Size(self._content_width(), 0)
-        self.refresh()
 
     def _content_width(self) -> int:
         return max(20, (self.scrollable_content_region.width or self.size.width or 80))

@@ -32,8 +32,8 @@ def columns(width: int, ref_width: int, status_width: int, present: set[str]) ->
     important go first, keeping room for a title.
     """
     cols = {
-        "status": min(max(status_width, 8), 22),
-        "ref": min(max(ref_width, 6), 28),
+        "status": min(max(status_width, 8), 14),
+        "ref": min(max(ref_width, 6), 28, max(12, int(width * 0.36))),
         "steps": 5 if "steps" in present else 0,
         "tools": 5 if "tools" in present else 0,
         "duration": 7 if "duration" in present else 0,
@@ -44,14 +44,21 @@ def columns(width: int, ref_width: int, status_width: int, present: set[str]) ->
     def used() -> int:
         return 1 + sum(w + 1 for w in cols.values() if w)
 
-    for name in ("cost", "tools", "steps", "duration", "score"):
+    # Make room for a title by dropping the least telling columns; duration and score stay
+    # (a narrow list shows numbers rather than a few letters of title).
+    for name in ("cost", "tools", "steps"):
         if width - used() >= 12:
+            break
+        cols[name] = 0
+    for name in ("duration", "score"):
+        if width - used() >= 0:
             break
         cols[name] = 0
     if width - used() < 12:
         spare = width - used() - 12
         cols["status"] = max(10, cols["status"] + spare)
-    cols["title"] = max(0, width - used())
+    room = width - used()
+    cols["title"] = room if room >= 6 else 0
     return cols
 
 
@@ -155,6 +162,10 @@ class RunList(VirtualList):
         """Show the rows of ``store``."""
         self.store = store
         self.reset(cursor=self.first_run_row())
+
+    def action_first(self) -> None:
+        """``g``: the first run (not the header row of the first group)."""
+        self.set_cursor(self.first_run_row())
 
     def first_run_row(self) -> int:
         """Row of the first run (skipping headers and open-time problems)."""

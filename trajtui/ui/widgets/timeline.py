@@ -226,11 +226,11 @@ class Timeline(VirtualList):
             if step.pair is not None:
                 verb = "completed by" if step.outcome is Outcome.RUNNING else "completes"
                 left.append(f"  ({verb} {step.pair})", dim)
-            badge = extras.step_badge(step)
-            if badge:
-                tone = "timeline--error" if badge == "INVALID" else "timeline--running"
-                left.append(f"  {badge}", self.cstyle(tone))
         right = Text()
+        badge = extras.step_badge(step) if row.text is None else None
+        if badge:  # on the right, where truncating the title cannot hide it
+            tone = "timeline--error" if badge == "INVALID" else "timeline--running"
+            right.append(f" {badge}", self.cstyle(tone))
         if step.status:
             right.append(
                 f" {fmt.OUTCOME_GLYPH[step.outcome]} ",

@@ -277,13 +277,13 @@ class VirtualList(ScrollView, can_focus=True):
                 case_sensitive=False,
             )
         segments = list(text.render(self.app.console, end=""))
-        strip = Strip(segments).crop_extend(0, width, base)
-        if selected:
-            strip = strip.apply_style(
-                self.get_component_rich_style(
-                    "vlist--cursor" if self.has_focus else "vlist--cursor-blur"
-                )
+        if selected:  # the cursor's background runs the whole width of the row
+            cursor = self.get_component_rich_style(
+                "vlist--cursor" if self.has_focus else "vlist--cursor-blur"
             )
+            strip = Strip(segments).apply_style(cursor).crop_extend(0, width, base + cursor)
+        else:
+            strip = Strip(segments).crop_extend(0, width, base)
         strip = strip.apply_style(base)
         self._cache[key] = strip
         return strip

@@ -8,7 +8,8 @@ Runs and steps
 
 Plan status
     A plan's status is derived from the latest result of each of its tasks, first rule that
-    applies: some task ``failure`` (FAIL); some task ``blocked`` (SKIPPED); some task
+    applies: some task ``failure`` (FAIL); some task's latest result judged INVALID by the
+    protocol, ``invalid`` (FAIL: the protocol rejects it); some task ``blocked`` (SKIPPED); some task
     ``partial`` or with an unknown word (PARTIAL); every task ``success`` but PLAN.md lists
     tasks with no result yet, ``incomplete`` (PARTIAL); otherwise ``success`` (PASS). Its
     score is the share of its tasks (PLAN.md's, or those with results) whose latest result
@@ -30,7 +31,7 @@ from trajtui.core.formats.ultraplan.results import (
     canonical_status,
     outcome_of,
 )
-from trajtui.core.formats.ultraplan.validate import Judgement
+from trajtui.core.formats.ultraplan.validate import Judgement, Verdict
 from trajtui.core.model import Field, Kind, Outcome, Problem, Step
 from trajtui.core.text import one_line
 
@@ -116,14 +117,22 @@ def latest_by_task(files: Sequence[ResultFile]) -> dict[str, ResultFile]:
     return latest
 
 
-def plan_status(files: Sequence[ResultFile], doc: PlanDoc | None) -> tuple[str | None, Outcome]:
-    """A plan's status word and outcome from its results (rules in the module docstring)."""
+def plan_status(
+    files: Sequence[ResultFile],
+    doc: PlanDoc | None,
+    judgements: Sequence[Judgement] = (),
+) -> tuple[str | None, Outcome]:
+    """A plan's status word and outcome from its results (rules in the module docstring):
+    a task whose latest result the protocol judges INVALID is not done (``invalid``)."""
     latest = latest_by_task(files)
     if not latest:
         return None, Outcome.NONE
     words = [canonical_status(status_of(f)) for f in latest.values()]
     if "failure" in words:
         return "failure", Outcome.FAIL
+    verdict_of = {id(f): j.verdict for f, j in zip(files, judgements, strict=False)}
+    if any(verdict_of.get(id(f)) is Verdict.INVALID for f in latest.values()):
+        return "invalid", Outcome.FAIL
     if "blocked" in words:
         return "blocked", Outcome.SKIPPED
     if any(w != "success" for w in words):

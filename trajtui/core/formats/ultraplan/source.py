@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -56,7 +55,7 @@ from trajtui.core.formats.ultraplan.validate import Exists, Finding, Judgement, 
 from trajtui.core.index import ScanProgress
 from trajtui.core.jsonutil import JsonError, loads
 from trajtui.core.model import Field, Problem, Run, RunSummary, Severity
-from trajtui.core.source import FormatInfo, StaticSource, Target
+from trajtui.core.source import FormatInfo, StaticSource
 from trajtui.core.text import one_line
 
 if TYPE_CHECKING:
@@ -119,24 +118,8 @@ class UltraplanSource(StaticSource):
         self._sides: list[SideFile] = []
         self._plans: dict[str, PlanRecord] = {}
         self._plan_index: dict[str, str] | None = None
-        self._load_lock = threading.Lock()
 
     # -- reading -------------------------------------------------------------------------
-
-    def scan(self) -> Iterator[ScanProgress]:
-        """Read the logs (once; a second caller waits for the first to finish)."""
-        with self._load_lock:
-            if not self.complete:
-                for _ in super().scan():
-                    pass
-        yield ScanProgress(1, 1, len(self), finished=True)
-
-    def resolve(self, ref: str) -> Target:
-        """Find what ``ref`` names, reading the logs first if nobody has yet."""
-        if not self.complete:
-            for _ in self.scan():
-                pass
-        return super().resolve(ref)
 
     def _load(self) -> Iterator[ScanProgress]:
         self._files, self._sides, self._plans = [], [], {}
@@ -339,7 +322,7 @@ class UltraplanSource(StaticSource):
         return doc, None
 
     def _summary(self, plan: PlanRecord) -> RunSummary:
-        status, outcome = plan_status(plan.files, plan.doc)
+        status, outcome = plan_status(plan.files, plan.doc, plan.judgements)
         latest = latest_by_task(plan.files)
         known = max(len(latest), len(plan.doc.tasks) if plan.doc else 0)
         ok = sum(1 for f in latest.values() if canonical_status(status_of(f)) == "success")
