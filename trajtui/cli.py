@@ -159,7 +159,7 @@ def _drive(ws: Workspace) -> Iterator[tuple[Source, int]]:
 def _columns(summaries: Sequence[RunSummary], refs: Sequence[str]) -> dict[str, int]:
     ref_w = max([len("REF"), *(len(r) for r in refs)])
     status_w = max([len("STATUS"), *(len(fmt.status(s.status, s.outcome)) for s in summaries)])
-    return {"ref": min(ref_w, 48), "status": min(status_w, 28)}
+    return {"ref": min(ref_w, 44), "status": min(status_w, 16)}
 
 
 def _row(
@@ -174,6 +174,8 @@ def _row(
 
     ref = visible(ws.ref(source, s.ref), keep_newlines=False)
     status = visible(fmt.status(s.status, s.outcome), keep_newlines=False)
+    if len(status) > widths["status"]:
+        status = status[: widths["status"] - 1] + "…"
     cells = (
         f"{ref:<{widths['ref']}}  {status:<{widths['status']}}  "
         f"{fmt.number(s.steps) if s.steps is not None else fmt.ABSENT:>6}  "
