@@ -156,10 +156,14 @@ def _drive(ws: Workspace) -> Iterator[tuple[Source, int]]:
             done += 1
 
 
-def _columns(summaries: Sequence[RunSummary], refs: Sequence[str]) -> dict[str, int]:
+def _columns(summaries: Sequence[RunSummary], refs: Sequence[str], tty: bool) -> dict[str, int]:
+    """Column widths from the first rows; on a terminal, status and refs are capped (and
+    cut with an ellipsis) so titles keep some room; in a pipe nothing is cut."""
     ref_w = max([len("REF"), *(len(r) for r in refs)])
     status_w = max([len("STATUS"), *(len(fmt.status(s.status, s.outcome)) for s in summaries)])
-    return {"ref": min(ref_w, 44), "status": min(status_w, 16)}
+    if tty:
+        return {"ref": min(ref_w, 44), "status": min(status_w, 16)}
+    return {"ref": min(ref_w, 64), "status": status_w}
 
 
 def _row(
@@ -174,7 +178,7 @@ def _row(
 
     ref = visible(ws.ref(source, s.ref), keep_newlines=False)
     status = visible(fmt.status(s.status, s.outcome), keep_newlines=False)
-    if len(status) > widths["status"]:
+    if width is not None and len(status) > widths["status"]:
         status = status[: widths["status"] - 1] + "…"
     cells = (
         f"{ref:<{widths['ref']}}  {status:<{widths['status']}}  "
@@ -232,7 +236,11 @@ def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) ->
         if not pending:
             return
         if widths is None:
-            widths = _columns([s for _, s in pending], [ws.ref(src, s.ref) for src, s in pending])
+            widths = _columns(
+                [s for _, s in pending],
+                [ws.ref(src, s.ref) for src, s in pending],
+                width is not None,
+            )
         for src, s in pending:
             if id(src) not in costs:
                 costs[id(src)] = any(r.cost is not None for other, r in pending if other is src)

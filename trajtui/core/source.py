@@ -284,6 +284,38 @@ def _step(run_ref: str, steps: tuple[Step, ...], number: int, owner: str) -> Ste
     )
 
 
+class RunCache:
+    """The last few runs built whole, by entry index (thread-safe)."""
+
+    def __init__(self, size: int) -> None:
+        self._runs: OrderedDict[int, Run] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, i: int) -> Run | None:
+        """Run ``i`` if it is kept."""
+        with self._lock:
+            run = self._runs.get(i)
+            if run is not None:
+                self._runs.move_to_end(i)
+            return run
+
+    def put(self, i: int, run: Run) -> None:
+        """Keep run ``i`` (forgetting the oldest beyond the size)."""
+        with self._lock:
+            self._runs[i] = run
+            if len(self._runs) > self._size:
+                self._runs.popitem(last=False)
+
+    def forget(self, i: int | None = None) -> None:
+        """Forget run ``i``, or every run."""
+        with self._lock:
+            if i is None:
+                self._runs.clear()
+            else:
+                self._runs.pop(i, None)
+
+
 class RecordFormat(Protocol):
     """How a JSONL format turns one record into a run. Formats implement this."""
 
@@ -324,7 +356,7 @@ class JsonlSource(Source):
         self._namer = DuplicateNamer()
         self._ref_map: dict[str, int] = self._namer.taken  # ref -> record index
         self._dup_refs: dict[int, str] = {}  # record index -> ref, for repeated keys only
-        self._runs: OrderedDict[int, Run] = OrderedDict()
+        self._runs = RunCache(4)
         self._lock = threading.Lock()
         self._scan_problems: list[Problem] = []
         self._entry_problems: dict[int, Problem] = {}
@@ -356,8 +388,7 @@ class JsonlSource(Source):
         return self.index.stat_changed()
 
     def forget_cache(self) -> None:
-        with self._lock:
-            self._runs.clear()
+        self._runs.forget()
         self.reader.clear()
 
     def _forget_last(self) -> None:
@@ -372,7 +403,7 @@ class JsonlSource(Source):
             self._dup_refs.pop(i, None)
             self._entries.pop(i, None)
             self._entry_problems.pop(i, None)
-            self._runs.pop(i, None)
+            self._runs.forget(i)
             self.reader.clear()
             self._named = i
 
@@ -452,11 +483,9 @@ class JsonlSource(Source):
         entry = self.entry(i)
         if isinstance(entry, Problem):
             raise LoadError(entry)
-        with self._lock:
-            cached = self._runs.get(i)
-            if cached is not None:
-                self._runs.move_to_end(i)
-                return cached
+        cached = self._runs.get(i)
+        if cached is not None:
+            return cached
         line = self.index.line_of(i)
         try:
             # Read whole and exactly (big integers keep every digit in what is shown).
@@ -466,10 +495,7 @@ class JsonlSource(Source):
         except JsonError as err:
             raise LoadError(Problem(self.path, line, str(err))) from None
         run = self.fmt.build(value, entry.ref, i, line)
-        with self._lock:
-            self._runs[i] = run
-            if len(self._runs) > 4:
-                self._runs.popitem(last=False)
+        self._runs.put(i, run)
         return run
 
     def find(self, run_ref: str) -> int | None:
@@ -561,8 +587,7 @@ class StaticSource(Source):
         self._problems: list[Problem] = []
         self._loaded = False
         self._watched: dict[str, tuple[int, int, int] | None] = {}
-        self._runs: OrderedDict[int, Run] = OrderedDict()
-        self._lock = threading.Lock()
+        self._runs = RunCache(self.RUN_CACHE)
         self._load_lock = threading.Lock()
         self._loading_thread: int | None = None
 
@@ -627,7 +652,7 @@ class StaticSource(Source):
         self._ref_map = self._namer.taken
         self._problems = []
         self._watched = {}
-        self._runs.clear()
+        self._runs.forget()
 
     def refresh(self) -> Iterator[ScanProgress]:
         """Forget everything and read the source again."""
@@ -646,8 +671,7 @@ class StaticSource(Source):
         return self._loaded
 
     def forget_cache(self) -> None:
-        with self._lock:
-            self._runs.clear()
+        self._runs.forget()
 
     def changed(self) -> str | None:
         for path, ident in list(self._watched.items()):
@@ -666,11 +690,9 @@ class StaticSource(Source):
         entry = self._entries[i]
         if isinstance(entry, Problem):
             raise LoadError(entry)
-        with self._lock:
-            cached = self._runs.get(i)
-            if cached is not None:
-                self._runs.move_to_end(i)
-                return cached
+        cached = self._runs.get(i)
+        if cached is not None:
+            return cached
         loader = self._loaders[i]
         assert loader is not None
         try:
@@ -679,10 +701,7 @@ class StaticSource(Source):
             raise LoadError(
                 Problem(self.path, None, f"cannot read {entry.ref}: {err.strerror or err}")
             ) from None
-        with self._lock:
-            self._runs[i] = run
-            if len(self._runs) > self.RUN_CACHE:
-                self._runs.popitem(last=False)
+        self._runs.put(i, run)
         return run
 
     def find(self, run_ref: str) -> int | None:
