@@ -86,25 +86,21 @@ def loads(data: bytes | str) -> tuple[Any, str | None]:
     else:
         text = data
     msg = str(first_error)
+    note = None
     if "surrogate" in msg:
         # JavaScript's JSON.stringify writes a lone "\ud800" when a string was cut in the
         # middle of an emoji; orjson refuses it, Python's json keeps it (and every view
         # shows it as a visible code point).
+        note = "lone surrogate in a string (a character cut in half; shown as ⟨U+D8xx⟩)"
+    elif any(tok in text for tok in ("NaN", "Infinity")) and "recursion" not in msg:
+        # Python's json module writes NaN/Infinity, which orjson (rightly) rejects.
+        note = "non-standard JSON number (NaN or Infinity)"
+    if note is not None:
         try:
             value = _stdlib_json.loads(text)  # noqa: TID251 - the one tolerated fallback
         except (ValueError, RecursionError):
             pass
         else:
-            note = "lone surrogate in a string (a character cut in half; shown as ⟨U+D8xx⟩)"
-            return value, f"{warning}; {note}" if warning else note
-    # Python's json module writes NaN/Infinity, which orjson (rightly) rejects.
-    if any(tok in text for tok in ("NaN", "Infinity")) and "recursion" not in msg:
-        try:
-            value = _stdlib_json.loads(text)  # noqa: TID251 - the one tolerated fallback
-        except (ValueError, RecursionError):
-            pass
-        else:
-            note = "non-standard JSON number (NaN or Infinity)"
             return value, f"{warning}; {note}" if warning else note
     raise JsonError(_describe(first_error)) from None
 
