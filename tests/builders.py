@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from trajtui.core.model import RunSummary
+from trajtui.core.source import Source
+
 START = 1_769_000_000_000
 
 
@@ -119,3 +122,13 @@ def write_jsonl(
         out += raw_lines[len(records)]
     path.write_bytes(bytes(out))
     return path
+
+
+def summaries(source: Source) -> list[RunSummary]:
+    """Every entry of a scanned source, each checked to be a run (not a problem row)."""
+    out = []
+    for i in range(len(source)):
+        entry = source.entry(i)
+        assert isinstance(entry, RunSummary), entry
+        out.append(entry)
+    return out

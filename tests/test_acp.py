@@ -10,6 +10,7 @@ from tests.builders import (
     step_message,
     step_thought,
     step_tool,
+    summaries,
     summary,
     trials,
     write_jsonl,
@@ -28,15 +29,6 @@ def open_one(path: Path) -> JsonlSource:
     for _ in source.scan():
         pass
     return source
-
-
-def summaries(source: JsonlSource) -> list[RunSummary]:
-    out = []
-    for i in range(len(source)):
-        e = source.entry(i)
-        assert isinstance(e, RunSummary), e
-        out.append(e)
-    return out
 
 
 def test_capture_with_tool_errors_and_score(tmp_path: Path) -> None:

@@ -12,9 +12,10 @@ import pytest
 from rich.console import Console
 
 from tests import builders_forecast as fc
+from tests.builders import summaries
 from trajtui.core.detect import sniff
 from trajtui.core.formats import forecast
-from trajtui.core.model import Kind, Outcome, Problem, Run, RunSummary
+from trajtui.core.model import Kind, Outcome, Problem, Run
 from trajtui.core.refs import RefError
 from trajtui.core.source import Source
 from trajtui.core.workspace import Workspace, open_paths
@@ -37,15 +38,6 @@ def opened(*paths: Path) -> Workspace:
 def only(ws: Workspace) -> Source:
     assert len(ws.sources) == 1, (ws.sources, ws.problems)
     return ws.sources[0]
-
-
-def summaries(source: Source) -> list[RunSummary]:
-    out = []
-    for i in range(len(source)):
-        entry = source.entry(i)
-        assert isinstance(entry, RunSummary), entry
-        out.append(entry)
-    return out
 
 
 def load(ws: Workspace, ref: str) -> Run:

@@ -16,6 +16,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.builders import summaries
 from tests.builders_ultraplan import (
     ALIAS_BOMB,
     DAY,
@@ -46,7 +47,7 @@ from trajtui.core.formats.ultraplan import (
     plan_status,
     read_result,
 )
-from trajtui.core.model import Kind, Outcome, Run, RunSummary, Severity
+from trajtui.core.model import Kind, Outcome, Run, Severity
 from trajtui.core.workspace import open_paths
 from trajtui.core.yamlsafe import YamlError
 
@@ -587,15 +588,6 @@ def opened(path: Path) -> tuple[UltraplanSource, Any]:
     for _ in source.scan():
         pass
     return source, ws
-
-
-def summaries(source: UltraplanSource) -> list[RunSummary]:
-    out = []
-    for i in range(len(source)):
-        entry = source.entry(i)
-        assert isinstance(entry, RunSummary), entry
-        out.append(entry)
-    return out
 
 
 @pytest.mark.parametrize("below", ["", ".ultraplan", ".ultraplan/logs"])

@@ -281,11 +281,3 @@ def bindings() -> list[Binding]:
         for c in COMMANDS
         if c.screen_binding
     ]
-
-
-def by_id(command_id: str) -> Command:
-    """The command with this id."""
-    for c in COMMANDS:
-        if c.id == command_id:
-            return c
-    raise KeyError(command_id)

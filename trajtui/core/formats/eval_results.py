@@ -145,14 +145,8 @@ RUN_ORDER = (
     "total",
     "auprc",
 )
-_METRIC_KEYS = (
-    "prompt_tokens",
-    "completion_tokens",
-    "total_tokens",
-    "cost_usd",
-    "latency_ms",
-    "llm_calls",
-)
+_METRIC_KEYS = SAMPLE_ORDER[SAMPLE_ORDER.index("prompt_tokens") : SAMPLE_ORDER.index("parsed")]
+"""Usage figures of a sample (tokens, cost, latency, calls)."""
 VERDICT_ORDER = ("Low Risk", "Low", "High Risk", "High", "Critical Risk", "Critical")
 """Known verdicts, least to most severe: the order of a confusion table's labels."""
 
