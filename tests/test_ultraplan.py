@@ -1093,3 +1093,41 @@ def test_keys_that_are_not_strings_are_shown_as_yaml_spells_them(tmp_path: Path)
     assert any(line.strip().startswith("null") for line in lines), shown.stdout
     assert any(line.strip().startswith("2") and "two" in line for line in lines), shown.stdout
     assert any(line.strip().startswith("true") and "yes-key" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ("10:41 retry 03-01 task 2", {"03-01"}),
+        ("retry 03-02-05 attempt 2", {"03-02"}),  # a task id names its plan, not 02-05
+        ("retry 3.1-2 now", {"3.1-2"}),  # decimal phases
+        ("v1.03-01 is a version", set()),  # after a dot: not a token start
+        ("x03-01 and 03-012", {"03-012"}),  # inside a word; a longer number
+        ("03-01, 04-02; (05-03)", {"03-01", "04-02", "05-03"}),
+        ("", set()),
+    ],
+)
+def test_retry_log_lines_name_the_plans_they_mention(line: str, named: set[str]) -> None:
+    from trajtui.core.formats.ultraplan.attach import plans_named
+
+    assert plans_named(line) == named
+
+
+def test_retry_log_of_many_plans_is_split_once_and_each_plan_gets_its_lines(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    for n in range(1, 41):
+        write_result(root, f"03-{n:02d}-task-1.yaml", result())
+    lines = [f"{i}: retry 03-{i % 40 + 1:02d}-01 attempt {i}" for i in range(4000)]
+    (logs_dir(root) / "retry.log").write_text("\n".join(lines) + "\n")
+    source, _ = opened(root)
+    label = "retry log (.ultraplan/logs/retry.log)"
+    by_plan = {
+        s.ref: {f.label: f.value for f in source.run(s.index).fields} for s in summaries(source)
+    }
+    assert by_plan["03-07"][label].splitlines()[:2] == [
+        "6: retry 03-07-01 attempt 6",
+        "46: retry 03-07-01 attempt 46",
+    ]
+    assert all(len(fields[label].splitlines()) == 100 for fields in by_plan.values())

@@ -186,6 +186,23 @@ def big_numbers(d: Path) -> list[str]:
     return ["ls", str(p)]
 
 
+def retry_log_plans(d: Path) -> list[str]:
+    """An ultraplan project of 2,001 plans and a retry.log of 100,000 lines that name no plan (under the 4 MB side-file limit) naming them."""
+    logs = d / "proj" / ".ultraplan" / "logs"
+    day = logs / "executions" / "2026-01-26"
+    day.mkdir(parents=True)
+    (d / "proj" / ".ultraplan" / "config.yaml").write_text("version: 1\n")
+    for n in range(2000):
+        (day / f"{n // 100 + 1:02d}-{n % 100 + 1:02d}-task-1.yaml").write_text(
+            "task_name: t\nstatus: success\nvalidation: VALID\n"
+        )
+    (day / "99-01-task-1.yaml").write_text("task_name: t\nstatus: success\nvalidation: VALID\n")
+    with (logs / "retry.log").open("w") as f:
+        for i in range(100_000):  # lines naming no plan: every plan is shown the whole log
+            f.write(f"{i}: retry, attempt {i}\n")
+    return ["show", "--json", str(d / "proj"), "20-100"]
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -202,6 +219,7 @@ CASES = [
     Case("files-1100-ulimit-1024", files_1100_ulimit_1024),
     Case("files-100k", files_100k),
     Case("numbers", big_numbers),
+    Case("retry-log-2k-plans", retry_log_plans),
     Case("cr-only", cr_only),
     Case("first-record-600MB", huge_first_record),
     Case("line-2.2GB", long_line),

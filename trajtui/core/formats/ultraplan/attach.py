@@ -16,6 +16,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from trajtui.core.formats.common import mapping, sequence, string
@@ -24,6 +25,8 @@ from trajtui.core.formats.ultraplan.runs import PlanRecord
 from trajtui.core.model import Field
 
 _NAME_PLAN = re.compile(rf"^(?P<plan>{PLAN_ID})(?![\d.])")
+_TOKEN_START = re.compile(r"(?<![\w.])(?<!\d-)(?=\d)")
+_PLAN_AT = re.compile(rf"{PLAN_ID}(?![\d.])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,12 +146,37 @@ def _daily_part(summary: Any, plan: PlanRecord) -> Any:
     return summary if date is None or date in days else None
 
 
+def plans_named(line: str) -> set[str]:
+    """Every plan id a line names as a whole token (``03-01`` in the task id ``03-01-02``
+    too, but not ``01-02`` there: a token does not start right after ``<digit>-``), for
+    every plan at once, in time linear in the line (at most one plan id starts at each
+    token start)."""
+    found = set()
+    for start in _TOKEN_START.finditer(line):
+        m = _PLAN_AT.match(line, start.start())
+        if m is not None:
+            found.add(m.group())
+    return found
+
+
+@lru_cache(maxsize=8)
+def _lines_by_plan(text: str) -> tuple[list[str], dict[str, list[int]]]:
+    """The lines of a log and, for each plan id named in it, the numbers of its lines
+    (computed once per log, whatever the number of plans)."""
+    lines = text.splitlines()
+    by_plan: dict[str, list[int]] = {}
+    for n, line in enumerate(lines):
+        for plan in plans_named(line):
+            by_plan.setdefault(plan, []).append(n)
+    return lines, by_plan
+
+
 def _log_lines(text: Any, pid: str, known: set[str]) -> str | None:
-    lines = str(text).splitlines()
-    mine = [line for line in lines if _plan_token(pid).search(line)]
+    lines, by_plan = _lines_by_plan(str(text))
+    mine = by_plan.get(pid)
     if mine:
-        return "\n".join(mine)
-    if any(_plan_token(k).search(line) for k in known for line in lines):
+        return "\n".join(lines[n] for n in mine)
+    if any(plan in by_plan for plan in known):
         return None
     return str(text)
 
