@@ -11,7 +11,8 @@ previous/next source mention (forecast runs), ``enter`` follows it.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.console import Console, RenderableType
@@ -43,6 +44,49 @@ class Mention:
     start: int
     end: int
     target: str
+
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+def find_mentions(lines: Sequence[str], words: Mapping[str, str]) -> list[Mention]:
+    """Each whole-word occurrence in ``lines`` of a key of ``words`` (not inside a longer
+    run of letters, digits and ``_``), leftmost first, the longest where two start at the
+    same place, never overlapping; ``target`` is the key's value.
+
+    Time is linear in the text whatever the number of words: a word made only of word
+    characters can only be a whole run of them, so runs are looked up in a dict; the
+    rare word with other characters (``src:S3``) is found with ``str.find``."""
+    if not words:
+        return []
+    plain = {w for w in words if w and _WORD.fullmatch(w)}
+    other = [w for w in words if w and w not in plain]
+    found: list[Mention] = []
+    for y, line in enumerate(lines):
+        spans: list[tuple[int, int, str]] = []
+        if plain:
+            for m in _WORD.finditer(line):
+                if m.group() in plain:
+                    spans.append((m.start(), m.end(), m.group()))
+        for w in other:
+            start = line.find(w)
+            while start >= 0:
+                end = start + len(w)
+                if not _is_word_char(line, start - 1) and not _is_word_char(line, end):
+                    spans.append((start, end, w))
+                start = line.find(w, start + 1)
+        if len(spans) > 1:
+            spans.sort(key=lambda s: (s[0], -s[1]))
+        last = 0
+        for start, end, w in spans:
+            if start >= last:
+                found.append(Mention(y, start, end, words[w]))
+                last = end
+    return found
+
+
+def _is_word_char(line: str, i: int) -> bool:
+    return 0 <= i < len(line) and (line[i].isascii() and (line[i].isalnum() or line[i] == "_"))
 
 
 class DetailView(ScrollView, can_focus=True):
@@ -191,6 +235,7 @@ class DetailView(ScrollView, can_focus=True):
     @work(thread=True, exclusive=True, group="detail-layout", exit_on_error=False)
     def _layout(self, generation: int, width: int) -> None:
         builder = self._builder
+        words = self.mention_words
         if builder is None:
             return
         self.app.call_from_thread(self._set_busy, True)
@@ -212,20 +257,26 @@ class DetailView(ScrollView, can_focus=True):
             return
         strips = [Strip(visible_segments(Segment.simplify(line))) for line in lines]
         plain = ["".join(seg.text for seg in line) for line in lines]
-        self.app.call_from_thread(self._set_lines, generation, width, strips, plain)
+        mentions = find_mentions(plain, words)  # here, off the UI thread
+        self.app.call_from_thread(self._set_lines, generation, width, strips, plain, mentions)
 
     def _set_busy(self, busy: bool) -> None:
         self.busy = busy
 
     def _set_lines(
-        self, generation: int, width: int, strips: list[Strip], plain: list[str]
+        self,
+        generation: int,
+        width: int,
+        strips: list[Strip],
+        plain: list[str],
+        mentions: list[Mention],
     ) -> None:
         if generation != self._generation:
             return
         self.busy = False
         self._lines, self._plain, self._width = strips, plain, width
         self.virtual_size = Size(width, len(strips))
-        self._find_mentions()
+        self.mentions, self.mention_index = mentions, -1
         if self.query_text:
             jump, self._jump_pending = self._jump_pending, False
             self.search(self.query_text, jump=jump, unfold=False)
@@ -326,22 +377,6 @@ class DetailView(ScrollView, can_focus=True):
         return True
 
     # -- mentions --------------------------------------------------------------------------
-
-    def _find_mentions(self) -> None:
-        import re
-
-        self.mentions = []
-        self.mention_index = -1
-        if not self.mention_words:
-            return
-        pattern = re.compile(
-            r"(?<![A-Za-z0-9_])("
-            + "|".join(re.escape(w) for w in sorted(self.mention_words, key=len, reverse=True))
-            + r")(?![A-Za-z0-9_])"
-        )
-        for y, line in enumerate(self._plain):
-            for m in pattern.finditer(line):
-                self.mentions.append(Mention(y, m.start(), m.end(), self.mention_words[m.group(1)]))
 
     def action_next_mention(self) -> None:
         self._step_mention(1)
