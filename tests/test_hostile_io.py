@@ -305,7 +305,8 @@ def test_a_20_gb_sparse_file_is_refused_and_every_other_source_shows(
 
 def million_samples(path: Path, n: int = 1_000_000) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    samples = ",".join(f'{{"business_id": "b{i}", "correct": true}}' for i in range(n))
+    samples = ",".join(f'{{"business_id": "b{i}", "correct": true}}' for i in range(n - 1))
+    samples += f',{{"business_id": "b{n - 1}", "error": "rate limited"}}'  # the last one failed
     path.write_text(
         '{"run_id": "G1", "method": "direct", "model": "m", "k": 50, "results": ['
         + samples
@@ -314,18 +315,30 @@ def million_samples(path: Path, n: int = 1_000_000) -> Path:
     return path
 
 
-def test_a_results_array_of_a_million_samples_is_read_in_bounded_memory(tmp_path: Path) -> None:
+def test_a_results_array_of_many_samples_is_counted_whole_in_bounded_memory(
+    tmp_path: Path,
+) -> None:
     """Held to: 120 s, 400 MB for ``ls`` and ``show`` (10 million samples used to take
-    2.86 GB to list and end in MemoryError at 7.9 GB to show)."""
-    path = million_samples(tmp_path / "res" / "run_1" / "results.json")
-    listed = trajtui("ls", str(tmp_path / "res"), timeout=120, mem_gb=2)
+    2.86 GB to list and end in MemoryError at 7.9 GB to show; the bench runs 10 million)."""
+    path = million_samples(tmp_path / "res" / "run_1" / "results.json", 60_000)
+    listed = trajtui("ls", "--json", str(tmp_path / "res"), timeout=120, mem_gb=2)
     assert not listed.hung and listed.code == 0, listed.err
     assert (
-        f"{path}: warning: 1,000,000 samples: only the first 50,000 are read "
-        "(the run lists and shows those)" in listed.err
+        f"{path}: warning: 60,000 samples: the run's counts cover all of them; only the "
+        "first 50,000 are kept as steps (to open one by one)" in listed.err
     )
-    assert "50,000" in listed.out and "G1" in listed.out
+    row = json.loads(listed.out)
+    # counted over every sample: the one failed sample is the last one
+    assert (row["steps"], row["status"], row["title"]) == (
+        60_000,
+        "partial",
+        "G1 · direct · m · k=50",
+    )
     assert listed.rss_mb < 400
+    header = trajtui("show", str(tmp_path / "res"), "run_1", timeout=120, mem_gb=2)
+    assert "steps 60,000" in header.out
+    for line in ("samples  60000", "samples kept as steps  the first 50,000", "errors  1"):
+        assert line in header.out.splitlines(), header.out[:3000]
     shown = trajtui("show", str(tmp_path / "res"), "run_1/b49999", timeout=120, mem_gb=2)
     assert not shown.hung and shown.code == 0, shown.err
     assert "run_1/b49999" in shown.out

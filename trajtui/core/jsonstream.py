@@ -171,13 +171,21 @@ class _Reader:
                 raise self.truncated()
 
 
-def load_object(f: SafeFile, *, arrays: frozenset[str] = frozenset(), keep: int = 0) -> Streamed:
+def load_object(
+    f: SafeFile,
+    *,
+    arrays: frozenset[str] = frozenset(),
+    keep: int = 0,
+    passed: Callable[[str, Any], None] | None = None,
+) -> Streamed:
     """Decode a JSON document from ``f``, streaming the top-level arrays named in ``arrays``.
 
     Args:
         f: The open file (read from its start).
         arrays: Top-level keys whose array values are read item by item.
         keep: How many items of each streamed array are kept.
+        passed: Called with the array's key and each item that is not kept (to count
+            what the items say without keeping them).
 
     Returns:
         The document (a top-level object keeps its key order; a document that is not an
@@ -214,7 +222,8 @@ def load_object(f: SafeFile, *, arrays: frozenset[str] = frozenset(), keep: int 
                 key = r.value()
                 r.expect(":")
                 if key in arrays and r.peek() == "[":
-                    obj[key], counts[key] = _stream_array(r, keep)
+                    on_passed = None if passed is None else _bind(passed, key)
+                    obj[key], counts[key] = _stream_array(r, keep, on_passed)
                 else:
                     obj[key] = r.value()
                 if r.expect(",}") == "}":
@@ -227,7 +236,13 @@ def load_object(f: SafeFile, *, arrays: frozenset[str] = frozenset(), keep: int 
     return Streamed(value, counts, warnings)
 
 
-def _stream_array(r: _Reader, keep: int) -> tuple[list[Any], int]:
+def _bind(passed: Callable[[str, Any], None], key: str) -> Callable[[Any], None]:
+    return lambda item: passed(key, item)
+
+
+def _stream_array(
+    r: _Reader, keep: int, passed: Callable[[Any], None] | None = None
+) -> tuple[list[Any], int]:
     r.i += 1  # the "["
     kept: list[Any] = []
     count = 0
@@ -254,6 +269,8 @@ def _stream_array(r: _Reader, keep: int) -> tuple[list[Any], int]:
                 count += 1
                 if len(kept) < keep:
                     kept.append(item)
+                elif passed is not None:
+                    passed(item)
                 r.i = end + 1
                 if sep == "]":
                     return kept, count
@@ -262,5 +279,7 @@ def _stream_array(r: _Reader, keep: int) -> tuple[list[Any], int]:
         count += 1
         if len(kept) < keep:
             kept.append(item)
+        elif passed is not None:
+            passed(item)
         if r.expect(",]") == "]":
             return kept, count

@@ -292,6 +292,8 @@ class ResultsFile:
         samples: The sample objects as in the file.
         raw: The whole file's value (JSON Lines: the list of its records).
         problems: Lines that could not be read, values that were fixed up.
+        passed: What the samples beyond the first :data:`MAX_SAMPLES` say (counted as the
+            file was read, not kept), or None when every sample was kept.
     """
 
     shape: str
@@ -299,6 +301,7 @@ class ResultsFile:
     samples: tuple[Any, ...]
     raw: Any
     problems: tuple[Problem, ...] = ()
+    passed: Tally | None = None
 
 
 def _error_line(data: bytes, message: str) -> int:
@@ -358,6 +361,7 @@ def _jsonl_records(f: SafeFile, path: str, keep: int) -> ResultsFile | None:
     problems: list[Problem] = []
     header: dict[str, Any] = {}
     samples: list[Any] = []
+    passed = Tally()
     count = 0
     for number, line in _lines(f, path, problems):
         try:
@@ -375,6 +379,8 @@ def _jsonl_records(f: SafeFile, path: str, keep: int) -> ResultsFile | None:
             if count <= keep:
                 samples.append(value)
                 records.append(value)
+            else:
+                passed.add(result_sample(value, "sample_id", light=True))
         else:
             records.append(value)
             problems.append(Problem(path, number, "expected a JSON object (line skipped)"))
@@ -382,14 +388,17 @@ def _jsonl_records(f: SafeFile, path: str, keep: int) -> ResultsFile | None:
         return None
     if count > keep:
         problems.append(_too_many(path, count, keep))
-    return ResultsFile(JSONL, header, tuple(samples), records, tuple(problems))
+    return ResultsFile(
+        JSONL, header, tuple(samples), records, tuple(problems), passed if count > keep else None
+    )
 
 
 def _too_many(path: str, count: int, keep: int) -> Problem:
     return Problem(
         path,
         None,
-        f"{count:,} samples: only the first {keep:,} are read (the run lists and shows those)",
+        f"{count:,} samples: the run's counts cover all of them; only the first {keep:,} are "
+        "kept as steps (to open one by one)",
         Severity.WARNING,
     )
 
@@ -426,8 +435,16 @@ def read_file(path: str, keep: int = MAX_SAMPLES) -> ResultsFile | Problem | Non
         blank_head = jsonl and not f.pread(4096, 0).strip()
         if blank_head and not any(True for _ in _lines(f, path, None)):
             return ResultsFile(JSONL, {}, (), [], ())
+        passed = Tally()
+
+        def count_passed(key: str, item: Any) -> None:
+            if key == "per_sample_results":
+                passed.add(per_sample(item, None, light=True))
+            else:
+                passed.add(result_sample(item, light=True))
+
         try:
-            streamed = load_object(f, arrays=SAMPLE_ARRAYS, keep=keep)
+            streamed = load_object(f, arrays=SAMPLE_ARRAYS, keep=keep, passed=count_passed)
         except StreamError as err:
             records = _jsonl_records(f, path, keep)
             return records if records is not None else Problem(path, err.line, err.message)
@@ -439,7 +456,7 @@ def read_file(path: str, keep: int = MAX_SAMPLES) -> ResultsFile | Problem | Non
     file = _document(streamed.value, shape, path, "; ".join(streamed.warnings) or None)
     count = streamed.counts.get("per_sample_results" if shape == PER_SAMPLE else "results", 0)
     if count > keep:
-        file = replace(file, problems=(*file.problems, _too_many(path, count, keep)))
+        file = replace(file, problems=(*file.problems, _too_many(path, count, keep)), passed=passed)
     return file
 
 
@@ -520,10 +537,23 @@ def _not_object(item: Any) -> Sample:
     return Sample(None, None, error=f"not an object: {type(item).__name__}", raw=item)
 
 
-def result_sample(item: Any, id_key: str = "business_id") -> Sample:
-    """A sample of a results document (or, with ``id_key="sample_id"``, a legacy line)."""
+def result_sample(item: Any, id_key: str = "business_id", *, light: bool = False) -> Sample:
+    """A sample of a results document (or, with ``id_key="sample_id"``, a legacy line);
+    ``light``: only what a :class:`Tally` counts (no fields, no response)."""
     if not isinstance(item, dict):
         return _not_object(item)
+    if light:
+        return Sample(
+            id=None,
+            name=None,
+            verdict=item.get("verdict"),
+            gt_verdict=item.get("gt_verdict"),
+            correct=boolean(item.get("correct")),
+            error=_text(item.get("error")),
+            parse_error=_parse_error(item),
+            cost=num(item.get("cost_usd")),
+            latency_ms=num(item.get("latency_ms")),
+        )
     return Sample(
         id=_id(item.get(id_key)),
         name=string(item.get("name")),
@@ -545,10 +575,14 @@ def _consistency(item: Mapping[str, Any]) -> bool | None:
     return None if value is None else value == 1
 
 
-def per_sample(item: Any, log: Any) -> Sample:
-    """A sample of a per-sample document, with its item log (or None)."""
+def per_sample(item: Any, log: Any, *, light: bool = False) -> Sample:
+    """A sample of a per-sample document, with its item log (or None); ``light``: only
+    what a :class:`Tally` counts."""
     if not isinstance(item, dict):
         return _not_object(item)
+    if light and log is None:
+        parsed = mapping(item.get("parsed"))
+        return Sample(None, None, verdict=parsed.get("verdict"), correct=_consistency(item))
     parsed = mapping(item.get("parsed"))
     entry = mapping(log)
     metrics = mapping(entry.get("metrics"))
@@ -662,8 +696,83 @@ def samples_of(file: ResultsFile, logs: Mapping[str, Any] | None = None) -> list
         if stem is not None:
             matched.add(stem)
         samples.append(per_sample(item, logs.get(stem) if stem else None))
-    samples.extend(log_sample(stem, logs[stem]) for stem in sorted(logs) if stem not in matched)
+    if file.passed is None:  # else a log may be a sample that was not kept
+        samples.extend(log_sample(stem, logs[stem]) for stem in sorted(logs) if stem not in matched)
     return samples
+
+
+MAX_PAIRS = 1_000
+"""Distinct (gt_verdict, verdict) pairs counted for a confusion table."""
+
+
+@dataclass(slots=True)
+class Tally:
+    """What a run's samples say, counted: every number of a run's row and header comes
+    from one (so a file of 10 million samples is counted whole while only its first
+    :data:`MAX_SAMPLES` are kept).
+
+    Attributes:
+        samples: Samples counted.
+        errors: Samples with an ``error``.
+        parse_errors: Samples whose response could not be parsed.
+        with_gt: Samples with a ground truth (``gt_verdict`` not null).
+        costs: Samples with a cost; ``cost`` is their sum.
+        latencies: Samples with a latency; ``latency_ms`` is their sum.
+        pairs: Samples by (gt_verdict, verdict) label; ``pairs_over`` when there were more
+            than :data:`MAX_PAIRS` distinct pairs (the table is then not shown).
+    """
+
+    samples: int = 0
+    errors: int = 0
+    parse_errors: int = 0
+    with_gt: int = 0
+    costs: int = 0
+    cost: float = 0.0
+    latencies: int = 0
+    latency_ms: float = 0.0
+    pairs: Counter[tuple[str | None, str | None]] = field(default_factory=Counter)
+    pairs_over: bool = False
+
+    def add(self, sample: Sample) -> None:
+        """Count one sample."""
+        self.samples += 1
+        self.errors += sample.error is not None
+        self.parse_errors += sample.parse_error is not None
+        self.with_gt += sample.gt_verdict is not None
+        if sample.cost is not None:
+            self.costs += 1
+            self.cost += sample.cost
+        if sample.latency_ms is not None:
+            self.latencies += 1
+            self.latency_ms += sample.latency_ms
+        pair = (_label(sample.gt_verdict), _label(sample.verdict))
+        if pair in self.pairs or len(self.pairs) < MAX_PAIRS:
+            self.pairs[pair] += 1
+        else:
+            self.pairs_over = True
+
+    @classmethod
+    def of(cls, samples: Iterable[Sample], passed: Tally | None = None) -> Tally:
+        """The tally of ``samples``, and of the samples ``passed`` counted."""
+        out = cls()
+        for sample in samples:
+            out.add(sample)
+        if passed is not None:
+            out.samples += passed.samples
+            out.errors += passed.errors
+            out.parse_errors += passed.parse_errors
+            out.with_gt += passed.with_gt
+            out.costs += passed.costs
+            out.cost += passed.cost
+            out.latencies += passed.latencies
+            out.latency_ms += passed.latency_ms
+            for pair, n in passed.pairs.items():
+                if pair in out.pairs or len(out.pairs) < MAX_PAIRS:
+                    out.pairs[pair] += n
+                else:
+                    out.pairs_over = True
+            out.pairs_over |= passed.pairs_over
+        return out
 
 
 def sample_status(sample: Sample) -> tuple[str, Outcome]:
@@ -677,16 +786,15 @@ def sample_status(sample: Sample) -> tuple[str, Outcome]:
     return "ungraded", Outcome.NONE
 
 
-def run_status(samples: Sequence[Sample], total: Any) -> tuple[str, Outcome]:
+def run_status(tally: Tally, total: Any) -> tuple[str, Outcome]:
     """The status word of a run: ``empty``, ``error``, ``partial``, ``graded``, ``ungraded``."""
-    if not samples:
+    if not tally.samples:
         return "empty", Outcome.NONE
-    failed = sum(1 for s in samples if s.error is not None)
-    if failed == len(samples):
+    if tally.errors == tally.samples:
         return "error", Outcome.ERROR
-    if failed:
+    if tally.errors:
         return "partial", Outcome.PARTIAL
-    graded = (num(total) or 0) > 0 or any(s.gt_verdict is not None for s in samples)
+    graded = (num(total) or 0) > 0 or tally.with_gt > 0
     return ("graded", Outcome.DONE) if graded else ("ungraded", Outcome.DONE)
 
 
@@ -742,7 +850,10 @@ class Confusion:
 def confusion_of(pairs: Iterable[tuple[Any, Any]]) -> Confusion:
     """The confusion table of ``(gt_verdict, verdict)`` pairs (values as in the file;
     non-text values are counted by their JSON text)."""
-    tally = Counter((_label(g), _label(v)) for g, v in pairs)
+    return _confusion(Counter((_label(g), _label(v)) for g, v in pairs))
+
+
+def _confusion(tally: Mapping[tuple[str | None, str | None], int]) -> Confusion:
     gts = tuple(sorted({g for g, _ in tally}, key=_label_key))
     verdicts = tuple(sorted({v for _, v in tally}, key=_label_key))
     ordered = sorted(tally.items(), key=lambda kv: (_label_key(kv[0][0]), _label_key(kv[0][1])))
@@ -750,15 +861,27 @@ def confusion_of(pairs: Iterable[tuple[Any, Any]]) -> Confusion:
 
 
 def _field_value(step: Step, label: str) -> Any:
-    for f in step.fields:
+    return _field_value_of(step.fields, label)
+
+
+def _field_value_of(found: Sequence[Field], label: str) -> Any:
+    for f in found:
         if f.label == label:
             return f.value
     return None
 
 
+CONFUSION = "confusion (gt_verdict, verdict, count)"
+"""Label of a run's confusion table field."""
+
+
 def confusion(run: Run) -> Confusion:
     """The confusion table of a run's samples: their ``gt_verdict`` against their
-    ``verdict`` fields (absent counts as null, so failed samples count as (gt, null))."""
+    ``verdict`` fields (absent counts as null, so failed samples count as (gt, null)).
+    The run's own table field, counted over all its samples, when it has one."""
+    rows = _field_value_of(run.fields, CONFUSION)
+    if isinstance(rows, list):
+        return _confusion({(r["gt_verdict"], r["verdict"]): r["count"] for r in rows})
     return confusion_of(
         (_field_value(s, "gt_verdict"), _field_value(s, "verdict"))
         for s in run.steps
@@ -803,54 +926,52 @@ def _score(file: ResultsFile) -> float | None:
     return num(file.header.get("accuracy"))
 
 
-def run_cost(file: ResultsFile, samples: Sequence[Sample]) -> tuple[float | None, Field | None]:
+def run_cost(file: ResultsFile, tally: Tally) -> tuple[float | None, Field | None]:
     """The run's cost and a field saying where it comes from."""
-    costs = [s.cost for s in samples if s.cost is not None]
-    if costs:
-        total = sum(costs)
-        label = f"cost (sum of cost_usd over {len(costs)} of {len(samples)} samples)"
-        return total, Field(label, total)
+    if tally.costs:
+        label = f"cost (sum of cost_usd over {tally.costs:,} of {tally.samples:,} samples)"
+        return tally.cost, Field(label, tally.cost)
     usage = num(mapping(file.header.get("usage_summary")).get("total_cost_usd"))
     if usage is not None:
         return usage, Field("cost (usage_summary.total_cost_usd)", usage)
     return None, None
 
 
-def run_duration(file: ResultsFile, samples: Sequence[Sample]) -> tuple[float | None, str | None]:
+def run_duration(file: ResultsFile, tally: Tally) -> tuple[float | None, str | None]:
     """The run's duration and a label saying what it is: the file's own
     ``usage_summary.total_latency_ms``, else the sum of its samples' ``latency_ms`` (samples
     may have run side by side: the file has no wall-clock duration); None without any."""
     total = num(mapping(file.header.get("usage_summary")).get("total_latency_ms"))
     if total is not None:
         return total, "usage_summary.total_latency_ms"
-    latencies = [s.latency_ms for s in samples if s.latency_ms is not None]
-    if not latencies:
+    if not tally.latencies:
         return None, None
-    n = len(samples)
+    n = tally.samples
     label = (
-        f"sum of latency_ms over {n} sample{'s' if n != 1 else ''}"
-        if len(latencies) == n
-        else f"sum of latency_ms over {len(latencies)} of {n} samples"
+        f"sum of latency_ms over {n:,} sample{'s' if n != 1 else ''}"
+        if tally.latencies == n
+        else f"sum of latency_ms over {tally.latencies:,} of {n:,} samples"
     )
-    return sum(latencies), label
+    return tally.latency_ms, label
 
 
 def summarize(file: ResultsFile, samples: Sequence[Sample], ref: str) -> RunSummary:
-    """The run-list row of a results file."""
-    status, outcome = run_status(samples, file.header.get("total"))
+    """The run-list row of a results file (its counts over all its samples)."""
+    tally = Tally.of(samples, file.passed)
+    status, outcome = run_status(tally, file.header.get("total"))
     score = _score(file)
     has_accuracy = score is not None
     if num(file.header.get("total")) == 0:
         score = None  # an accuracy over 0 graded samples is n/a, whatever number is written
-    cost, _ = run_cost(file, samples)
-    duration, duration_label = run_duration(file, samples)
+    cost, _ = run_cost(file, tally)
+    duration, duration_label = run_duration(file, tally)
     return RunSummary(
         ref=ref,
         index=0,
         format=RESULTS.id,
         status=status,
         outcome=outcome,
-        steps=len(samples),
+        steps=tally.samples,
         duration_ms=duration,
         duration_label=duration_label,
         score=score,
@@ -934,20 +1055,22 @@ def run_fields(
 ) -> tuple[Field, ...]:
     """The run's header: the file's run-level values, counts, cost, confusion table and
     companion files."""
+    tally = Tally.of(samples, file.passed)
     out = list(fields(file.header, RUN_ORDER))
-    out.append(Field("samples", len(samples)))
-    errors = sum(1 for s in samples if s.error is not None)
-    if errors:
-        out.append(Field("errors", errors))
-    parse_errors = sum(1 for s in samples if s.parse_error is not None)
-    if parse_errors:
-        out.append(Field("parse errors", parse_errors))
-    _, cost = run_cost(file, samples)
+    out.append(Field("samples", tally.samples))
+    if file.passed is not None:
+        out.append(Field("samples kept as steps", f"the first {len(samples):,}"))
+    if tally.errors:
+        out.append(Field("errors", tally.errors))
+    if tally.parse_errors:
+        out.append(Field("parse errors", tally.parse_errors))
+    _, cost = run_cost(file, tally)
     if cost is not None:
         out.append(cost)
-    table = confusion_of((s.gt_verdict, s.verdict) for s in samples)
-    if table.total:
-        out.append(Field("confusion (gt_verdict, verdict, count)", table.rows()))
+    if tally.pairs_over:
+        out.append(Field(CONFUSION, f"not shown: over {MAX_PAIRS:,} distinct pairs"))
+    elif tally.pairs:
+        out.append(Field(CONFUSION, _confusion(tally.pairs).rows()))
     out.extend(Field(name, value) for name, value in companions.files)
     return tuple(out)
 

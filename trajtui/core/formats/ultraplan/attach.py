@@ -26,7 +26,9 @@ from trajtui.core.model import Field
 
 _NAME_PLAN = re.compile(rf"^(?P<plan>{PLAN_ID})(?![\d.])")
 _TOKEN_START = re.compile(r"(?<![\w.])(?<!\d-)(?=\d)")
-_PLAN_AT = re.compile(rf"{PLAN_ID}(?![\d.])")
+_PLAN_AT = re.compile(r"(?<![\d.])\d++(?:\.\d++)*+-\d++(?![\d.])")
+"""A plan id (:data:`PLAN_ID`) as a whole number: possessive, and never started inside a
+number, so that even a search is linear."""
 
 
 @dataclass(frozen=True, slots=True)
