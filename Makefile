@@ -26,17 +26,19 @@ run: $(STAMP) ## Set up, then open the bundled demo data in the TUI
 	$(BIN)/trajtui --demo
 
 .PHONY: test
-test: $(STAMP) ## Set up, then lint (ruff, mypy) and run every test
+test: $(STAMP) ## Set up, then lint (ruff, mypy, import layers) and run every test
 	$(BIN)/ruff check trajtui tests
 	$(BIN)/ruff format --check trajtui tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest -q -n auto
 
 .PHONY: lint
-lint: $(STAMP) ## Lint and type-check only
+lint: $(STAMP) ## Lint, type-check and check import layers only
 	$(BIN)/ruff check trajtui tests
 	$(BIN)/ruff format --check trajtui tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 .PHONY: format
 format: $(STAMP) ## Reformat the code with ruff

@@ -26,7 +26,7 @@ def step_tool(name: str, status: str, ts: int, **extra: Any) -> dict[str, Any]:
 
 def capture(
     rid: str,
-    trajectory: list[dict[str, Any]] | None = None,
+    trajectory: list[Any] | None = None,
     *,
     input: Any = "Find the CEO of Anthropic",
     output: str = "Dario Amodei",

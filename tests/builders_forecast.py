@@ -201,7 +201,7 @@ def info(
     total_cost: float = 0.0123,
     submission: Any = None,
     evaluation: Any = None,
-    board: list[dict[str, Any]] | None = None,
+    board: list[Any] | None = None,
     version: str = "0.1.6",
 ) -> dict[str, Any]:
     out: dict[str, Any] = {

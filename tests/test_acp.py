@@ -15,8 +15,8 @@ from tests.builders import (
     trials,
     write_jsonl,
 )
+from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Kind, Outcome, Problem, RunSummary, Severity
-from trajtui.core.source import JsonlSource
 from trajtui.core.steps import merge_chunks
 from trajtui.core.workspace import open_paths
 

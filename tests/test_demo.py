@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from trajtui.core.formats.eval_results import confusion
+from trajtui.core.formats.eval_results.confusion import confusion
 from trajtui.core.formats.ultraplan import UltraplanSource, Verdict
 from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.source import Source
@@ -56,6 +56,15 @@ def entries(source: Source) -> list[RunSummary | Problem]:
     return [source.entry(i) for i in range(len(source))]
 
 
+def statuses(source: Source) -> dict[str, tuple[str | None, int | None]]:
+    """Every row of ``source`` (each one a run): reference -> (status, steps)."""
+    out = {}
+    for e in entries(source):
+        assert isinstance(e, RunSummary), e
+        out[e.ref] = (e.status, e.steps)
+    return out
+
+
 def source_of(ws: Workspace, fmt: str) -> Source:
     (found,) = [s for s in ws.sources if s.format.id == fmt]
     return found
@@ -82,7 +91,7 @@ def test_one_entry_per_format() -> None:
 
 
 def test_every_format_with_its_runs(ws: Workspace) -> None:
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for source in ws.sources:
         counts[source.format.id] += sum(isinstance(e, RunSummary) for e in entries(source))
     assert dict(counts) == RUNS
@@ -122,7 +131,7 @@ def test_references_resolve(ws: Workspace, ref: str, kind: str) -> None:
 def test_eval_sample_references(ws: Workspace) -> None:
     bid = business_id("20260203_094512_G1_allergy_V2", "Nonna Lucia's Trattoria")
     target = ws.resolve(f"{DIRECT}/{bid}")
-    assert target.kind == "step"
+    assert target.kind == "step" and target.step is not None
     step = run(ws, DIRECT).steps[target.step - 1]
     assert step.stored_id == bid
     failed = business_id("20260203_112037_G1_allergy_V2", "Blue Heron Noodle Bar")
@@ -130,8 +139,7 @@ def test_eval_sample_references(ws: Workspace) -> None:
 
 
 def test_forecast_runs(ws: Workspace) -> None:
-    statuses = {e.ref: (e.status, e.steps) for e in entries(source_of(ws, "forecast-eval"))}
-    assert statuses == {
+    assert statuses(source_of(ws, "forecast-eval")) == {
         "marathon-record-2027": ("submitted", 8),
         "tidewater-2-0-release": ("submitted", 6),
         "harlow-rainfall-q2-2027": ("LimitsExceeded", 8),
@@ -141,7 +149,7 @@ def test_forecast_runs(ws: Workspace) -> None:
     assert marathon.summary.score == pytest.approx(0.0784)
     assert marathon.pool is not None and marathon.board is not None
     a2 = marathon.pool.get("A2")
-    assert a2 is not None and a2.mentions() == ["S3", "S2"]
+    assert a2 is not None and a2.cited() == ["S3", "S2"]
     assert [e.source_id for e in marathon.board.entries] == ["S1", "S3", "S5", "S6"]
     messages = [m for m in marathon.pool.messages(marathon.pool.keys()) if m is not None]
     tools = {c.name for m in messages if m.role == "assistant" for c in m.tool_calls}
@@ -161,8 +169,7 @@ def test_forecast_runs(ws: Workspace) -> None:
 
 
 def test_eval_runs(ws: Workspace) -> None:
-    listed = {e.ref: (e.status, e.steps) for e in entries(source_of(ws, "eval-results"))}
-    assert listed == {
+    assert statuses(source_of(ws, "eval-results")) == {
         "run_20260128_172240": ("graded", 4),
         "20260130_151208_allergy_test": ("ungraded", 3),
         "20260203_094512_G1_allergy_V2": ("graded", 8),
@@ -187,8 +194,10 @@ def test_eval_runs(ws: Workspace) -> None:
 
 def test_ultraplan_plans_and_validation(ws: Workspace) -> None:
     source = source_of(ws, "ultraplan")
-    listed = {e.ref: (e.status, e.steps) for e in entries(source)}
-    assert listed == {"04-01": ("success", 3), "04-02": ("invalid", 5)}  # task 3 is INVALID
+    assert statuses(source) == {
+        "04-01": ("success", 3),
+        "04-02": ("invalid", 5),
+    }  # task 3 is INVALID
     assert isinstance(source, UltraplanSource)
     verdicts = {Path(r.path).name: (r.ref, r.judgement.verdict) for r in source.reports()}
     assert Counter(v for _, v in verdicts.values()) == {

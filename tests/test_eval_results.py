@@ -16,6 +16,16 @@ from tests import builders_eval as b
 from trajtui.core.detect import sniff
 from trajtui.core.discover import walk
 from trajtui.core.formats import eval_results as er
+from trajtui.core.formats.eval_results.confusion import confusion, confusion_of
+from trajtui.core.formats.eval_results.shapes import (
+    PER_SAMPLE,
+    QUERY,
+    RECORD,
+    RESULTS_DOC,
+    head_shape,
+    object_shape,
+)
+from trajtui.core.formats.eval_results.tree import unique_tails
 from trajtui.core.model import Kind, Outcome, Problem, Run, RunSummary, Severity, Step
 from trajtui.core.source import LoadError, Source
 from trajtui.core.workspace import open_paths
@@ -69,18 +79,18 @@ def tree(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("obj", "shape"),
     [
-        (b.results_doc([b.sample("x", "X")]), er.RESULTS_DOC),
-        (b.results_doc([], method=None), er.RESULTS_DOC),
-        (b.results_doc([b.failed("x", "X")]), er.RESULTS_DOC),
-        (b.baseline_v0([b.v0_sample("x", "X", "Low Risk")], k="ordinal_auprc"), er.RESULTS_DOC),
+        (b.results_doc([b.sample("x", "X")]), RESULTS_DOC),
+        (b.results_doc([], method=None), RESULTS_DOC),
+        (b.results_doc([b.failed("x", "X")]), RESULTS_DOC),
+        (b.baseline_v0([b.v0_sample("x", "X", "Low Risk")], k="ordinal_auprc"), RESULTS_DOC),
         (
             b.per_sample_doc(
                 [b.per_sample_item("x", "Low Risk", True)], accuracy=1, correct=1, total=1
             ),
-            er.PER_SAMPLE,
+            PER_SAMPLE,
         ),
-        (b.query_dump(), er.QUERY),
-        (b.legacy_line("s1", "X"), er.RECORD),
+        (b.query_dump(), QUERY),
+        (b.legacy_line("s1", "X"), RECORD),
         (b.forecast_summary(), None),
         (b.addm_summary(), None),
         (b.run_config(), None),
@@ -92,21 +102,21 @@ def tree(tmp_path: Path) -> Path:
     ],
 )
 def test_object_shape(obj: object, shape: str | None) -> None:
-    assert er.object_shape(obj) == shape
+    assert object_shape(obj) == shape
     head = json.dumps(obj, indent=2).encode()
-    if shape in (er.RESULTS_DOC, er.PER_SAMPLE, er.QUERY):
-        assert er.head_shape(head) == shape
+    if shape in (RESULTS_DOC, PER_SAMPLE, QUERY):
+        assert head_shape(head) == shape
     else:
-        assert er.head_shape(head) is None
+        assert head_shape(head) is None
 
 
 def test_head_shape_reads_a_half_written_document() -> None:
     text = json.dumps(b.results_doc([b.sample("x", "X"), b.sample("y", "Y")]), indent=2).encode()
     half = text[: len(text) // 2]
-    assert er.head_shape(half) == er.RESULTS_DOC
+    assert head_shape(half) == RESULTS_DOC
     later = json.dumps(b.per_sample_doc([], accuracy=0, correct=0, total=0), indent=2).encode()
     cut = later[: later.index(b'"usage_summary"')]  # per_sample_results not reached yet
-    assert er.head_shape(cut) == er.PER_SAMPLE
+    assert head_shape(cut) == PER_SAMPLE
 
 
 def test_open_file_recognises_by_content_not_name(tmp_path: Path) -> None:
@@ -224,12 +234,12 @@ def test_repeated_run_directory_names_get_their_parents(tmp_path: Path) -> None:
 
 
 def test_unique_tails() -> None:
-    assert er.unique_tails([("r", "a", "x"), ("r", "b", "x"), ("r", "b", "y")]) == [
+    assert unique_tails([("r", "a", "x"), ("r", "b", "x"), ("r", "b", "y")]) == [
         "a/x",
         "b/x",
         "y",
     ]
-    assert er.unique_tails([("r", "x"), ("r", "x")]) == ["r/x", "r/x"]
+    assert unique_tails([("r", "x"), ("r", "x")]) == ["r/x", "r/x"]
 
 
 def test_claim_dir_decides_by_content(tmp_path: Path) -> None:
@@ -540,7 +550,7 @@ def test_changed_when_a_run_is_added(tree: Path) -> None:
 
 
 def test_confusion_of_keeps_null_and_orders_by_severity() -> None:
-    table = er.confusion_of(
+    table = confusion_of(
         [
             ("High Risk", "Low Risk"),
             ("Low Risk", "Low Risk"),
@@ -560,25 +570,25 @@ def test_confusion_of_keeps_null_and_orders_by_severity() -> None:
 
 
 def test_confusion_of_non_text_values_and_empty() -> None:
-    table = er.confusion_of([(1, {"v": 2})])
+    table = confusion_of([(1, {"v": 2})])
     assert table.count("1", '{"v":2}') == 1
-    empty = er.confusion_of([])
+    empty = confusion_of([])
     assert (empty.total, empty.gt_labels, empty.rows()) == (0, (), [])
 
 
 def test_confusion_of_a_run(tree: Path) -> None:
     source = one_source(tree)
-    table = er.confusion(run_of(source, b.DEV_DIRECT))
+    table = confusion(run_of(source, b.DEV_DIRECT))
     assert table.count("Low Risk", "Low Risk") == 1
     assert table.count("High Risk", "Low Risk") == 1
     assert table.count("High Risk", "High Risk") == 1
-    failed = er.confusion(run_of(source, b.DEV_FAILED))
+    failed = confusion(run_of(source, b.DEV_FAILED))
     assert failed.count(None, None) == 1  # the failed sample: no verdict, no ground truth
     assert failed.count(None, "Low Risk") == 1 and failed.total == 2
     later = b.make_later_run(Path(source.path).parent / "later" / "run_9")
     run = one_source(later).run(0)
-    assert er.confusion(run).count("High Risk", None) == 1
-    assert er.confusion(run).count("Low Risk", "High Risk") == 1
+    assert confusion(run).count("High Risk", None) == 1
+    assert confusion(run).count("Low Risk", "High Risk") == 1
 
 
 # -- CLI ----------------------------------------------------------------------------------------------------

@@ -15,14 +15,16 @@ from tests import builders_forecast as fc
 from tests.builders import summaries
 from trajtui.core.detect import sniff
 from trajtui.core.formats import forecast
-from trajtui.core.model import Kind, Outcome, Problem, Run
+from trajtui.core.formats.forecast.detect import is_eval_dir, is_run_dir
+from trajtui.core.formats.forecast.steps import step_context
+from trajtui.core.model import Kind, Outcome, Problem, Run, RunSummary
 from trajtui.core.refs import RefError
 from trajtui.core.source import Source
 from trajtui.core.workspace import Workspace, open_paths
 from trajtui.render.forecast import (
     render_board,
+    render_board_source,
     render_message,
-    render_source,
     render_step_context,
     render_target,
 )
@@ -87,7 +89,7 @@ def test_run_dir_steps_pool_and_board(tmp_path: Path, first: int) -> None:
     assert fields["tool calls"] == [{"name": "search", "arguments": {"query": "rate cut march"}}]
     assert fields["tool results"] == [f"T{first}"]
     assert run.pool is not None and run.board is not None
-    assert run.board.source_ids() == ["S1", "S2"]
+    assert run.board.board_source_ids() == ["S1", "S2"]
 
 
 def test_refs_resolve_alone_and_qualified(tmp_path: Path) -> None:
@@ -104,7 +106,7 @@ def test_refs_resolve_alone_and_qualified(tmp_path: Path) -> None:
     assert run.pool is not None and run.board is not None
     s1 = run.pool.get("S1")
     assert s1 is not None and s1.is_board_state
-    assert (run.board.source("S1") or {})["title"] == "Story 1"
+    assert (run.board.board_source("S1") or {})["title"] == "Story 1"
     with pytest.raises(RefError, match="no message 'A9'"):
         ws.resolve("msg:A9")
     with pytest.raises(RefError, match="no source 'S7'"):
@@ -116,9 +118,9 @@ def test_refs_resolve_alone_and_qualified(tmp_path: Path) -> None:
 def test_step_context_is_exactly_what_the_model_saw(tmp_path: Path) -> None:
     fc.run_dir(tmp_path / "fed")
     run = load(opened(tmp_path / "fed"), "fed")
-    first = forecast.step_context(run, 1)
+    first = step_context(run, 1)
     assert first is not None and first.added == first.keys and first.dropped == ()
-    ctx = forecast.step_context(run, 3)
+    ctx = step_context(run, 3)
     assert ctx is not None
     assert ctx.keys == ("S0", "U0", "S3", "U1", "A1", "T1")
     assert [m.key for m in ctx.messages if m is not None] == list(ctx.keys)
@@ -129,7 +131,7 @@ def test_step_context_is_exactly_what_the_model_saw(tmp_path: Path) -> None:
     )
     notice = ctx.messages[3]
     assert notice is not None and notice.is_truncation_notice
-    assert forecast.step_context(run, 4) is None
+    assert step_context(run, 4) is None
 
 
 def test_format_error_and_tool_errors(tmp_path: Path) -> None:
@@ -143,7 +145,7 @@ def test_format_error_and_tool_errors(tmp_path: Path) -> None:
     labels = {f.label: f.value for f in second.fields}
     assert labels["format error"].startswith("U1: Error: No tool call found")
     assert "format error" not in {f.label for f in first.fields}
-    ctx = forecast.step_context(run, 2)
+    ctx = step_context(run, 2)
     assert ctx is not None and ctx.added == ("S2", "A0", "T0", "U1") and ctx.dropped == ("S1",)
 
 
@@ -201,7 +203,7 @@ def test_eval_opens_instantly_and_reads_in_the_scan(tmp_path: Path) -> None:
     source = only(ws)
     assert len(source) == 0 and not source.complete
     progress = list(source.scan())
-    assert len(source) == 6 and source.complete
+    assert (len(source), source.complete) == (6, True)
     assert [p.done for p in progress[:6]] == [1, 2, 3, 4, 5, 6]
     assert progress[-1].finished
 
@@ -237,11 +239,11 @@ def test_info_board_without_sources_json(tmp_path: Path) -> None:
     )
     ws = opened(tmp_path / "old")
     run = load(ws, "old")
-    assert run.board is not None and run.board.source_ids() == ["S2"]
+    assert run.board is not None and run.board.board_source_ids() == ["S2"]
     assert ws.resolve("src:S2").ref == "old/src:S2"
     second = run.board.entries[1]
-    assert second.source_id is None and run.board.resolve(second)["title"] == "Story 9"
-    text = text_of(render_source(run, "S2", ref="old/src:S2"))
+    assert second.source_id is None and run.board.board_source_of(second)["title"] == "Story 9"
+    text = text_of(render_board_source(run, "S2", ref="old/src:S2"))
     assert "Story 2" in text and "odds" in text and "Yes positive" in text
 
 
@@ -271,7 +273,7 @@ def test_single_file_one_step_per_assistant_message(tmp_path: Path) -> None:
     assert run.steps[1].input_keys == tuple(keys[: keys.index("A1")])
     assert ws.resolve("msg:O0").message == "O0"
     assert ws.resolve("src:S1").board_source == "S1"
-    ctx = forecast.step_context(run, 2)
+    ctx = step_context(run, 2)
     assert ctx is not None and ctx.dropped == () and ctx.added == ("A0", "S2", "T0")
 
 
@@ -310,8 +312,8 @@ def test_run_files_open_their_run_and_summary_its_eval(tmp_path: Path) -> None:
 def test_other_tools_files_are_not_claimed(tmp_path: Path, name: str, value: object) -> None:
     path = fc.write_json(tmp_path / "d" / name, value)
     assert forecast.open_file(str(path), sniff(str(path)), None) is None
-    assert not forecast.is_eval_dir(str(path.parent), [name])
-    assert not forecast.is_run_dir(str(path.parent), [name])
+    assert not is_eval_dir(str(path.parent), [name])
+    assert not is_run_dir(str(path.parent), [name])
 
 
 # -- broken, half-written and hostile inputs -------------------------------------------------
@@ -359,7 +361,13 @@ def test_half_written_summary_still_lists_the_run_dirs(tmp_path: Path) -> None:
     problem = source.entry(0)  # listed as a row: it belongs to no run
     assert isinstance(problem, Problem) and problem.path == str(root / "summary.json")
     runs = [source.entry(i) for i in range(1, len(source))]
-    assert sorted(r.ref for r in runs) == ["boom", "fed", "live", "nba"]
+    assert sorted(r.ref for r in runs if isinstance(r, RunSummary)) == [
+        "boom",
+        "fed",
+        "live",
+        "nba",
+    ]
+    assert len(runs) == 4
     assert [p.path for p in source.problems()] == [str(root / "summary.json")]
 
 

@@ -120,7 +120,7 @@ MEANINGFUL = [
 names = st.one_of(
     st.sampled_from(MEANINGFUL),
     st.text(
-        alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)),
+        alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=["Cs"]),
         min_size=1,
         max_size=16,
     ).filter(lambda n: n not in (".", "..") and len(n.encode()) < 200),
@@ -150,7 +150,7 @@ mutations = st.lists(
 
 def files_of(root: Path) -> list[Path]:
     """Every regular file under ``root`` (not through links), in a stable order."""
-    out = []
+    out: list[Path] = []
     for where, dirs, files in os.walk(root):
         dirs.sort()
         out.extend(Path(where) / f for f in sorted(files) if (Path(where) / f).is_file())
@@ -197,10 +197,10 @@ def mutate(root: Path, op: str, index: int, name: str, outside: Path) -> None:
             data = target.read_bytes()
             target.write_bytes(data[: index % max(1, len(data))])
         elif op == "garble":
-            data = bytearray(target.read_bytes())
-            if data:
-                data[index % len(data)] = index % 256
-            target.write_bytes(bytes(data))
+            garbled = bytearray(target.read_bytes())
+            if garbled:
+                garbled[index % len(garbled)] = index % 256
+            target.write_bytes(bytes(garbled))
         elif op == "empty":
             target.write_bytes(b"")
         elif op == "deep-json":

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import capture, step_message, step_tool, write_jsonl
-from tests.ui_helpers import running, settle
+from tests.ui_helpers import listed, running, settle
 from trajtui.core import index as index_mod
 from trajtui.core.model import RunSummary
 from trajtui.core.steps import pair_tool_calls
@@ -150,11 +150,7 @@ async def test_goto_a_numeric_id(tmp_path: Path) -> None:
     async with running([str(p)], goto="1500.0") as (pilot, app, screen):
         await settle(pilot)
         assert screen.run is not None and screen.run.ref == "1500.0"
-        rows = [
-            screen.ws.sources[0].peek(i).ref  # type: ignore[union-attr]
-            for i in range(len(screen.ws.sources[0]))
-        ]
-        assert rows == ["1.5", "1500.0", "12345678901234567890"]
+        assert listed(screen) == ["1.5", "1500.0", "12345678901234567890"]
 
 
 # -- 22. tool-call pairing in linear time ----------------------------------------------------
@@ -223,8 +219,8 @@ def test_pairing_a_million_steps_is_linear() -> None:
     # names: every lookup must be direct, not a walk over the open calls.
     n = 500_000
     names: list[str | None] = [f"tool-{i}" for i in range(n)]
-    names += [f"tool-{n - 1 - i}" for i in range(n)]
-    statuses: list[str | None] = ["pending"] * n + ["completed"] * n
+    names.extend(f"tool-{n - 1 - i}" for i in range(n))
+    statuses: list[str | None] = [*(["pending"] * n), *(["completed"] * n)]
     out = python(
         f"""
         import time
@@ -483,6 +479,12 @@ def test_numbers_at_the_edges_are_listed_and_shown(tmp_path: Path) -> None:
     assert "-0.4ms" in rows["tiny-neg"]
     assert "1e+400ms" in rows["big"]
     assert "-1e+308ms" in rows["neg"]
+    # Infinities are numbers the parser accepts: shown as the file says, never as absent.
+    assert rows["inf"].split()[6] == "1e999ms" and rows["score"].split()[7] == "1e999", out.stdout
+    as_json = run("ls", "--json", str(p)).stdout
+    listed = {r["ref"]: r for r in map(json.loads, as_json.splitlines())}
+    assert listed["score"]["score"] == listed["inf"]["duration_ms"] == float("inf")
+    assert '"score":1e999' in as_json  # spelled as the file does, valid JSON
     shown = run("show", str(p), "inf", "--json")
     assert shown.returncode == 0, shown.stderr
     assert '"total":1e999' in shown.stdout

@@ -29,7 +29,7 @@ from tests import builders_forecast as bf
 from tests import builders_ultraplan as bu
 from tests.builders import capture, write_jsonl
 from tests.builders_eval import results_doc, sample, write_json
-from tests.ui_helpers import running, settle
+from tests.ui_helpers import PagerHost, running, settle
 from trajtui.core import safeio
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -664,7 +664,6 @@ def test_a_hostile_settings_file_gives_the_defaults(tmp_path: Path, kind: str) -
 def test_a_file_where_the_cache_directory_should_be_does_not_stop_the_pager(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from contextlib import nullcontext
 
     from trajtui.ui.pager import page
 
@@ -675,13 +674,7 @@ def test_a_file_where_the_cache_directory_should_be_does_not_stop_the_pager(
     out.mkdir()
     monkeypatch.setenv("PAGER", f"cp -t {out}")
 
-    class FakeApp:
-        paths = [str(tmp_path / "data")]
-
-        def suspend(self):  # type: ignore[no-untyped-def]
-            return nullcontext()
-
-    assert page(FakeApp(), "hello") is None  # type: ignore[arg-type]
+    assert page(PagerHost([str(tmp_path / "data")]), "hello") is None
     (copied,) = out.iterdir()
     assert copied.read_text() == "hello"
     assert not (tmp_path / "data").exists()
@@ -690,7 +683,6 @@ def test_a_file_where_the_cache_directory_should_be_does_not_stop_the_pager(
 def test_the_pager_never_writes_inside_an_opened_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from contextlib import nullcontext
 
     from trajtui.ui.pager import page
 
@@ -701,14 +693,8 @@ def test_the_pager_never_writes_inside_an_opened_path(
     tempfile.tempdir = None  # read TMPDIR again
     monkeypatch.setenv("PAGER", "true")
 
-    class FakeApp:
-        paths = [str(opened)]
-
-        def suspend(self):  # type: ignore[no-untyped-def]
-            return nullcontext()
-
     try:
-        message = page(FakeApp(), "hello")  # type: ignore[arg-type]
+        message = page(PagerHost([str(opened)]), "hello")
     finally:
         tempfile.tempdir = None
     assert message is not None and "outside the opened paths" in message

@@ -75,7 +75,7 @@ def test_refresh_picks_up_appends_and_completes_a_partial_line(tmp_path: Path) -
         f.write(b':1}\n{"id":"c"}\n')
     assert ix.stat_changed() == "appended"
     list(ix.scan())
-    assert ix.count == 3 and not ix.unterminated
+    assert (ix.count, ix.unterminated) == (3, False)
     assert ix.read(1) == b'{"id":"b","x":1}'
     assert keys(ix) == ["a", "b", "c"]
     assert [ix.line_of(i) for i in range(3)] == [1, 2, 3]
@@ -108,7 +108,7 @@ def test_cancel_stops_the_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert ix.count < 2000 and not ix.complete
     # A new scan continues where the cancelled one stopped.
     list(ix.scan())
-    assert ix.count == 2000 and ix.complete
+    assert (ix.count, ix.complete) == (2000, True)
     assert ix.key(ix.count - 1) == "r1999"
 
 

@@ -11,14 +11,16 @@ import os
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from tests import builders_forecast as bf
 from tests.builders import capture, write_jsonl
-from tests.ui_helpers import running, settle
+from tests.ui_helpers import main_screen, running, settle
 from trajtui.core.model import RunSummary
+from trajtui.ui.screens.main import MainScreen
 
 
-def refs(screen) -> list[str]:  # type: ignore[no-untyped-def]
+def refs(screen: MainScreen) -> list[str]:
     out = []
     for _, s, i in screen.store.rows:
         e = screen.ws.sources[s].peek(i)
@@ -26,7 +28,7 @@ def refs(screen) -> list[str]:  # type: ignore[no-untyped-def]
     return out
 
 
-async def tick(pilot, screen) -> None:  # type: ignore[no-untyped-def]
+async def tick(pilot: Pilot[int], screen: MainScreen) -> None:
     """Let the change watcher run now (it polls every 2 s)."""
     screen._check_changes()
     await settle(pilot)
@@ -62,7 +64,7 @@ async def test_truncated_file_is_reported_and_reload_shows_the_new_state(tmp_pat
         assert "shorter" in screen.run_problem.message
         await pilot.press("R")
         await settle(pilot)
-        assert refs(app.screen) == ["a"]
+        assert refs(main_screen(app)) == ["a"]
 
 
 @pytest.mark.parametrize("how", ["replaced", "deleted"])
@@ -83,7 +85,7 @@ async def test_replaced_or_deleted_file(tmp_path: Path, how: str) -> None:
         await pilot.press("R")
         await settle(pilot)
         if how == "replaced":
-            assert refs(app.screen) == ["x", "y", "z"]
+            assert refs(main_screen(app)) == ["x", "y", "z"]
         else:
             assert app.is_running  # nothing to show, but no crash
 
@@ -104,7 +106,8 @@ async def test_forecast_run_dir_rewritten_mid_read(tmp_path: Path) -> None:
         assert any("changed on disk" in n.message for n in app._notifications)
         await pilot.press("R")
         await settle(pilot)
-        assert app.screen.run is not None and len(app.screen.run.steps) > 0
+        reloaded = main_screen(app)
+        assert reloaded.run is not None and len(reloaded.run.steps) > 0
 
 
 async def test_reload_keeps_the_selected_run_of_the_right_source(tmp_path: Path) -> None:
@@ -113,9 +116,11 @@ async def test_reload_keeps_the_selected_run_of_the_right_source(tmp_path: Path)
     async with running([str(tmp_path)]) as (pilot, app, screen):
         await pilot.press("colon", *"b.jsonl::same-2", "enter")
         await settle(pilot)
+        assert screen.run_key is not None
         assert screen.ws.sources[screen.run_key[0]].label == "b.jsonl"
         await pilot.press("R")
         await settle(pilot)
-        new = app.screen
+        new = main_screen(app)
         assert new.run is not None and new.run.ref == "same-2"
+        assert new.run_key is not None
         assert new.ws.sources[new.run_key[0]].label == "b.jsonl"

@@ -1,6 +1,7 @@
 """trajtui never writes into what it inspects: every command and a TUI session over
-fixtures of every format leave the tree unchanged, byte for byte, with no new files.
-Its own state (settings, pager temp files) lives under platformdirs' directories."""
+fixtures of every format leave the tree unchanged, byte for byte, with no new files, even
+when run from inside it. Its own state (settings, pager temp files, logs) lands under
+platformdirs' directories (``$XDG_CONFIG_HOME/trajtui``...), nowhere else in ``$HOME``."""
 
 from __future__ import annotations
 
@@ -8,13 +9,24 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from contextlib import nullcontext
 from pathlib import Path
+
+import pytest
 
 from tests import builders_eval as be
 from tests import builders_forecast as bf
 from tests import builders_ultraplan as bu
 from tests.ui_helpers import capture_fixture, running, settle, trials_fixture
 from trajtui.demo import DATA
+
+XDG = {
+    "XDG_CONFIG_HOME": ".config",
+    "XDG_CACHE_HOME": ".cache",
+    "XDG_DATA_HOME": ".local/share",
+    "XDG_STATE_HOME": ".local/state",
+}
 
 
 def snapshot(root: Path) -> dict[str, tuple[bytes | str, int, int]]:
@@ -52,33 +64,66 @@ def build_tree(root: Path) -> Path:
     return root
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
+def files_under(root: Path) -> set[Path]:
+    """Every file and link under ``root`` (directories left out)."""
+    return {p for p in root.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh ``$HOME`` with the XDG directories inside it, and a private temp dir."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for var, rel in XDG.items():
+        monkeypatch.setenv(var, str(home / rel))
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    return home
+
+
+def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "trajtui", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "trajtui", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
     )
 
 
-async def test_commands_and_a_tui_session_change_nothing(tmp_path: Path) -> None:
+async def test_commands_and_a_tui_session_change_nothing(
+    tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = build_tree(tmp_path / "data")
     before = snapshot(root)
-    state_before = set(Path(os.environ["XDG_CONFIG_HOME"]).parent.rglob("*"))
+    outside = tmp_path / "outside"  # where the test's pager leaves its records
+    outside.mkdir()
 
     outputs = [
-        cli("ls", str(root)),
-        cli("ls", str(root), "--json", "--verbose"),
-        cli("show", str(root / "results.jsonl"), "websearch-2-step-2"),
-        cli("show", str(root / "results.jsonl"), "websearch-2", "--json"),
-        cli("show", str(root / "forecast"), "fed/msg:A0"),
-        cli("validate", str(root / "plans")),
-        cli("validate", str(root / "plans"), "--json"),
-        cli("show", str(root), "nope"),
+        cli(root, "ls", str(root)),
+        cli(root, "ls", str(root), "--json", "--verbose"),
+        cli(root, "show", str(root / "results.jsonl"), "websearch-2-step-2"),
+        cli(root, "show", str(root / "results.jsonl"), "websearch-2", "--json"),
+        cli(root, "show", str(root / "forecast"), "fed/msg:A0"),
+        cli(root, "validate", str(root / "plans")),
+        cli(root, "validate", str(root / "plans"), "--json"),
+        cli(root, "show", str(root), "nope"),
     ]
-    assert all("Traceback" not in o.stderr for o in outputs)
+    assert all("Traceback" not in o.stderr for o in outputs), [o.stderr for o in outputs]
     assert outputs[0].returncode == 0 and len(outputs[0].stdout.splitlines()) > 20
+    assert outputs[-1].returncode != 0 and "nope" in outputs[-1].stderr
 
+    # e: the pager gets a file; it says where the file was and what it held
+    pager = f'sh -c \'echo "$1" >> {outside}/paged; cat "$1" >> {outside}/text\' pager'
+    monkeypatch.setenv("PAGER", pager)
+    monkeypatch.chdir(root)  # a relative path written by mistake would land in the data
     async with running([str(root)]) as (pilot, app, screen):
+        monkeypatch.setattr(app, "suspend", nullcontext)  # headless: nothing to suspend
         for keys in (
-            ["j", "enter", "j", "enter", "r", "o", "y", "Y"],
+            ["j", "enter", "j", "enter", "r", "o", "y", "Y", "e"],
             ["escape", "escape", "L", "L", "m", "s", "S"],
             ["f", "p", "a", "s", "s", "enter", "slash", "a", "enter", "n", "N"],
             ["R"],
@@ -88,9 +133,22 @@ async def test_commands_and_a_tui_session_change_nothing(tmp_path: Path) -> None
             await settle(pilot)
 
     assert snapshot(root) == before
-    state_after = set(Path(os.environ["XDG_CONFIG_HOME"]).parent.rglob("*"))
-    assert state_after >= state_before  # state went to platformdirs' dirs, if anywhere
-    assert all(
-        str(p).startswith(os.environ["XDG_CONFIG_HOME"].rsplit("/", 1)[0])
-        for p in state_after - state_before
-    )
+
+    # the pager's temporary file was in trajtui's cache dir, and is gone
+    (paged,) = (outside / "paged").read_text().splitlines()
+    assert Path(paged).parent == home / ".cache" / "trajtui"
+    assert not Path(paged).exists()
+    assert (outside / "text").read_text().strip()
+
+    # only trajtui's state dirs got files; the theme was remembered in its config dir
+    state_dirs = [home / rel / "trajtui" for rel in XDG.values()]
+    stray = [p for p in files_under(home) if not any(p.is_relative_to(d) for d in state_dirs)]
+    assert stray == []
+    assert files_under(tmp_path / "tmp") == set()
+    settings = home / ".config" / "trajtui" / "settings.json"
+    assert settings.is_file() and '"textual-light"' in settings.read_text()
+
+    # ...and is read back from there by the next session
+    async with running([str(root)]) as (pilot, app, screen):
+        assert not app.current_theme.dark
+    assert snapshot(root) == before

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.builders import capture, trials, write_jsonl
+from trajtui.core.index import ScanProgress
+from trajtui.core.jsonl_source import JsonlSource
+from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step
+from trajtui.core.reader import Record
 from trajtui.core.refs import DuplicateNamer, RefError, readings
-from trajtui.core.workspace import open_paths
+from trajtui.core.source import FormatInfo
+from trajtui.core.static_source import StaticSource
+from trajtui.core.workspace import Workspace, open_paths
 
 
-def scanned(paths: list[Path]):
+def scanned(paths: list[Path]) -> Workspace:
     ws = open_paths([str(p) for p in paths])
     for _ in ws.scan():
         pass
@@ -26,6 +33,21 @@ def test_repeated_ids_get_numbers_in_file_order(tmp_path: Path) -> None:
     assert [source.entry(i).ref for i in range(4)] == ["a", "b", "a#2", "a#3"]
     assert ws.resolve("a#3").index == 3
     assert ws.resolve("a#2-step-2").ref == "a#2-step-2"
+
+
+def test_a_run_with_an_empty_id_and_its_steps_resolve(tmp_path: Path) -> None:
+    """``"id": ""`` is an id the file gives: the run is listed under it, and its steps
+    (``-step-N``, ``/step-N``) and the run itself can be shown and reached."""
+    p = write_jsonl(tmp_path / "c.jsonl", [capture(""), capture("b"), capture("")])
+    ws = scanned([p])
+    assert [ws.sources[0].entry(i).ref for i in range(3)] == ["", "b", "#2"]
+    assert ws.resolve("").index == 0
+    assert (ws.resolve("-step-2").ref, ws.resolve("-step-2").step) == ("-step-2", 2)
+    assert ws.resolve("/step-1").index == 0
+    assert ws.resolve("#2-step-1").index == 2
+    t = write_jsonl(tmp_path / "t.jsonl", [trials("", [True, False])])
+    ws = scanned([t])
+    assert ws.resolve("/trial-2/step-1").ref == "/trial-2/step-1"
 
 
 def test_literal_hash_ids_do_not_collide() -> None:
@@ -88,17 +110,45 @@ def test_readings_are_ordered_plain_first() -> None:
     assert (parts[1].run, parts[1].attempt, parts[1].step) == ("a", 2, 3)
 
 
-def test_step_ref_resolves_without_parsing_other_records(tmp_path: Path) -> None:
+def test_step_ref_resolves_without_parsing_other_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     p = write_jsonl(tmp_path / "c.jsonl", [capture(f"r{i}") for i in range(50)])
     ws = scanned([p])
     (source,) = ws.sources
+    assert isinstance(source, JsonlSource)
     parsed: list[int] = []
     original = source.reader.record
 
-    def spy(i: int):
+    def spy(i: int) -> Record:
         parsed.append(i)
         return original(i)
 
-    source.reader.record = spy  # type: ignore[method-assign]
+    monkeypatch.setattr(source.reader, "record", spy)
     assert ws.resolve("r49-step-3").step == 3
     assert set(parsed) == {49}
+
+
+class _NumberedSource(StaticSource):
+    """A format that numbers its steps as its file does (1, 2, 10: a gap), not by position."""
+
+    def _load(self) -> Iterator[ScanProgress]:
+        def load(ref: str) -> Run:
+            steps = tuple(
+                Step(ref=f"{ref}/step-{n}", number=n, kind=Kind.MESSAGE, title=f"number {n}")
+                for n in (1, 2, 10)
+            )
+            return Run(RunSummary(ref, 0, "numbered", None, Outcome.NONE), steps=steps)
+
+        self.add_run(RunSummary("r", 0, "numbered", None, Outcome.NONE), load)
+        yield ScanProgress(1, 1, 1)
+
+
+def test_step_refs_name_the_number_a_format_gives_its_steps() -> None:
+    source = _NumberedSource("numbered.json", FormatInfo("numbered", "numbered"))
+    target = source.resolve("r/step-10")
+    # the third step of the timeline is step 10: the target says where it is in the timeline
+    assert (target.ref, target.step) == ("r/step-10", 3)
+    assert source.resolve("step-2").step == 2
+    with pytest.raises(RefError, match=r"no step 3; it has 3 steps: r/step-1 \.\.\. r/step-10"):
+        source.resolve("r/step-3")

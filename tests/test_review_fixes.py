@@ -15,7 +15,7 @@ from trajtui.core import index as index_mod
 from trajtui.core.index import LineIndex
 from trajtui.core.jsonutil import dumps_line, loads
 from trajtui.core.model import RunSummary
-from trajtui.core.workspace import open_paths
+from trajtui.core.workspace import Workspace, open_paths
 from trajtui.render import fmt
 
 
@@ -25,7 +25,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def scanned(*paths: Path):  # type: ignore[no-untyped-def]
+def scanned(*paths: Path) -> Workspace:
     ws = open_paths([str(p) for p in paths])
     for _ in ws.scan():
         pass
@@ -163,13 +163,13 @@ def test_cancelling_while_a_long_line_is_read_does_not_mark_the_index_complete(
     ix = LineIndex(p)
     original = ix._find_newline
 
-    def cancel_then_find(pos: int, size: int):  # type: ignore[no-untyped-def]
+    def cancel_then_find(pos: int, size: int) -> int | None:
         ix.cancel()
         return original(pos, size)
 
-    ix._find_newline = cancel_then_find  # type: ignore[method-assign]
+    monkeypatch.setattr(ix, "_find_newline", cancel_then_find)
     list(ix.scan())
     assert not ix.complete
-    ix._find_newline = original  # type: ignore[method-assign]
+    monkeypatch.setattr(ix, "_find_newline", original)
     list(ix.scan())
-    assert ix.complete and [ix.key(i) for i in range(ix.count)] == ["a", "long"]
+    assert (ix.complete, [ix.key(i) for i in range(ix.count)]) == (True, ["a", "long"])

@@ -1,84 +1,151 @@
 """Conformance: every real acp-harness sample is recognised and read in full.
 
-The samples live outside the repository (``../shared/samples``; CI has them). Expected
-counts are computed here independently, with the standard json module, from the same files.
+The samples live outside the repository (see :mod:`tests.samples`). What each file holds was
+read by hand (``jq`` and the notes in ``SOURCES.txt``), not computed by code like trajtui's:
+the record count, the first and last ids, the steps in all its trajectories, and how many
+runs passed, failed, timed out, or have no verdict.
 """
 
 from __future__ import annotations
 
 import json
-import os
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.samples import require
 from trajtui.core.model import RunSummary
-from trajtui.core.workspace import open_paths
+from trajtui.core.source import Source
+from trajtui.core.workspace import Workspace, open_paths
+from trajtui.ui.store import RunStore
 
-SAMPLES = Path(
-    os.environ.get("TRAJTUI_SAMPLES", Path(__file__).resolve().parents[2] / "shared" / "samples")
-)
-ACP = SAMPLES / "acp-harness"
-
-pytestmark = pytest.mark.skipif(not ACP.is_dir(), reason=f"no samples at {ACP}")
+ACP = require("acp-harness")
 
 
-def expected(path: Path) -> tuple[str | None, list[tuple[str, int]]]:
-    rows = [
-        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
-    ]
-    first = rows[0]
-    if "trajectory" in first and "timing" in first:
-        fmt = "acp-capture"
-        steps = [len(r["trajectory"]) for r in rows]
-    elif "trials" in first and "k" in first:
-        fmt = "acp-trials"
-        steps = [sum(len(t.get("trajectory", [])) for t in r["trials"]) for r in rows]
-    elif "toolCalls" in first:
-        fmt = "acp-summary"
-        steps = [len(r["toolCalls"]) for r in rows]
-    else:
-        return None, []
-    seen: dict[str, int] = {}
-    refs = []
-    for r in rows:
-        seen[r["id"]] = seen.get(r["id"], 0) + 1
-        refs.append(r["id"] if seen[r["id"]] == 1 else f"{r['id']}#{seen[r['id']]}")
-    return fmt, list(zip(refs, steps, strict=True))
+@dataclass(frozen=True)
+class Facts:
+    """What one sample file holds, read by hand."""
+
+    format: str
+    runs: int
+    first: str
+    last: str
+    steps: int
+    """Steps of every trajectory of every record (of every trial, for trials files)."""
+    statuses: dict[str, int]
+    """score.pass true/false -> pass/fail, metadata.timedOut or a "timed out" error ->
+    timeout, no verdict -> done; trials: every trial passed, none, or some (mixed)."""
 
 
-@pytest.mark.parametrize(
-    "path", sorted(ACP.glob("*.jsonl")) if ACP.is_dir() else [], ids=lambda p: p.name
-)
-def test_sample_is_read_whole(path: Path) -> None:
-    fmt, want = expected(path)
+FILES = {
+    "capture_headless_claude-code_151rows_minimal.jsonl": Facts(
+        "acp-capture", 151, "websearch-2", "websearch-2000", 67, {"fail": 148, "pass": 3}
+    ),
+    "capture_headless_claude-code_mcp_scored.jsonl": Facts(
+        "acp-capture", 5, "websearch-26", "websearch-435", 43, {"pass": 5}
+    ),
+    "capture_headless_codex_117rows_toolErrors.jsonl": Facts(
+        "acp-capture", 117, "websearch-2", "websearch-195", 89, {"done": 89, "timeout": 28}
+    ),
+    "capture_headless_codex_scored_toolErrors.jsonl": Facts(
+        "acp-capture", 5, "websearch-2", "websearch-9", 74, {"fail": 1, "timeout": 2, "pass": 2}
+    ),
+    "capture_headless_gemini_many-message-chunks_scored.jsonl": Facts(
+        "acp-capture", 5, "websearch-26", "websearch-435", 134, {"fail": 1, "pass": 4}
+    ),
+    "capture_v0.3.3_acp_all-timeouts_errors.jsonl": Facts(
+        "acp-capture", 57, "websearch-425", "websearch-526", 0, {"timeout": 57}
+    ),
+    "capture_v0.3.3_acp_message-chunks.jsonl": Facts(
+        "acp-capture", 5, "websearch-2", "websearch-9", 215, {"done": 5}
+    ),
+    "trials_codex_you_k5_30prompts_mixed.jsonl": Facts(
+        "acp-trials",
+        30,
+        "websearch-1506",
+        "websearch-245",
+        571,
+        {"pass": 13, "mixed": 14, "fail": 3},
+    ),
+    "trials_droid_k5_89prompts_hint_metadata_toolinput.jsonl": Facts(
+        "acp-trials",
+        89,
+        "websearch-2000",
+        "websearch-2088",
+        3046,
+        {"pass": 46, "mixed": 33, "fail": 10},
+    ),
+    "trials_early_droid_k5_single.jsonl": Facts(
+        "acp-trials", 1, "websearch-1049", "websearch-1049", 23, {"pass": 1}
+    ),
+}
+
+# pass@1: passing trials of all trials; pass@k: prompts with a passing trial; pass^k: prompts
+# whose every trial passed (counted with jq: 99 of 150, 27 of 30, 13 of 30...)
+TRIALS_TITLES = {
+    "trials_codex_you_k5_30prompts_mixed.jsonl": (
+        "30 runs · pass@1 66.0% · pass@5 90.0% · pass^5 43.3%"
+    ),
+    "trials_droid_k5_89prompts_hint_metadata_toolinput.jsonl": (
+        "89 runs · pass@1 69.7% · pass@5 88.8% · pass^5 51.7%"
+    ),
+    "trials_early_droid_k5_single.jsonl": "1 run · pass@1 100.0% · pass@5 100.0% · pass^5 100.0%",
+}
+
+
+def scanned(path: Path) -> Workspace:
     ws = open_paths([str(path)])
-    if fmt is None:
-        assert not ws.sources
-        assert "not a format trajtui reads" in ws.problems[0].message
-        return
-    (source,) = ws.sources
-    for _ in source.scan():
+    for _ in ws.scan():
         pass
-    assert source.format.id == fmt
-    got = []
+    return ws
+
+
+def summaries(source: Source) -> list[RunSummary]:
+    out = []
     for i in range(len(source)):
         entry = source.entry(i)
         assert isinstance(entry, RunSummary), entry
-        got.append((entry.ref, entry.steps))
-    assert got == want
+        out.append(entry)
+    return out
+
+
+def test_the_facts_cover_every_sample_of_a_format_trajtui_reads() -> None:
+    assert sorted(p.name for p in ACP.glob("*.jsonl")) == sorted(
+        [*FILES, "compare_pairwise_rankings.jsonl"]
+    )
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_sample_is_read_whole(name: str) -> None:
+    facts = FILES[name]
+    ws = scanned(ACP / name)
+    (source,) = ws.sources
+    assert source.format.id == facts.format
     assert source.problems() == []
-    # every step of the last record resolves by its reference
+    runs = summaries(source)
+    assert len(runs) == facts.runs
+    assert (runs[0].ref, runs[-1].ref) == (facts.first, facts.last)
+    assert len({r.ref for r in runs}) == facts.runs  # no id repeats in these files
+    assert sum(r.steps or 0 for r in runs) == facts.steps
+    assert Counter(r.status for r in runs) == facts.statuses
+    # every run resolves by its reference, and every step of the last one by its own
+    for r in runs:
+        assert ws.resolve(r.ref).index == r.index
     last = source.run(len(source) - 1)
-    for step in last.steps or [s for a in last.attempts for s in a.steps]:
+    steps = last.steps or tuple(s for a in last.attempts for s in a.steps)
+    assert len(steps) == runs[-1].steps
+    for step in steps:
         assert ws.resolve(step.ref).ref == step.ref
 
 
 def test_every_sample_file_was_considered() -> None:
     files = sorted(p for p in ACP.iterdir() if p.is_file())
-    assert len(files) >= 11
+    assert len(files) == 12
     ws = open_paths([str(ACP)])
-    assert len(ws.sources) + len(ws.ignored) == len(files)  # every file, whatever its name
+    assert sorted(Path(s.path).name for s in ws.sources) == sorted(FILES)
     assert {Path(p).name: why for p, why in ws.ignored} == {
         "SOURCES.txt": "not JSON (text)",
         "compare_pairwise_rankings.jsonl": "JSON, but not a format trajtui reads "
@@ -86,53 +153,32 @@ def test_every_sample_file_was_considered() -> None:
     }
 
 
-def _records(path: Path) -> list[dict[str, object]]:
+def _records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-@pytest.mark.parametrize(
-    "path", sorted(ACP.glob("trials_*.jsonl")) if ACP.is_dir() else [], ids=lambda p: p.name
-)
-def test_trials_title_names_pass_at_1_pass_at_k_and_pass_hat_k(path: Path) -> None:
-    from trajtui.ui.store import RunStore
-
-    rows = _records(path)
-    verdicts = [[t["pass"] for t in r["trials"]] for r in rows]  # type: ignore[attr-defined]
-    trials = sum(len(v) for v in verdicts)
-    at_1 = sum(sum(v) for v in verdicts) / trials
-    at_k = sum(any(v) for v in verdicts) / len(rows)
-    hat_k = sum(all(v) for v in verdicts) / len(rows)
-    k = {len(v) for v in verdicts}.pop()
-    ws = open_paths([str(path)])
-    for _ in ws.scan():
-        pass
-    for i in range(len(ws.sources[0])):
-        ws.sources[0].entry(i)
+@pytest.mark.parametrize("name", sorted(TRIALS_TITLES))
+def test_trials_title_names_pass_at_1_pass_at_k_and_pass_hat_k(name: str) -> None:
+    path = ACP / name
+    ws = scanned(path)
+    runs = summaries(ws.sources[0])
     store = RunStore(ws)
     store.count_new()
-    assert store.summary_line() == (
-        f"{len(rows)} run{'s' if len(rows) > 1 else ''} · pass@1 {at_1 * 100:.1f}% · "
-        f"pass@{k} {at_k * 100:.1f}% · pass^{k} {hat_k * 100:.1f}%"
-    )
-    # trials_codex_you_k5_30prompts_mixed: 99 of 150 trials, 27 of 30 prompts, 13 of 30
-    if path.name.startswith("trials_codex_you"):
-        assert store.summary_line() == "30 runs · pass@1 66.0% · pass@5 90.0% · pass^5 43.3%"
-    objs = [s.to_json() for s in (ws.sources[0].entry(i) for i in range(len(rows)))]  # type: ignore[union-attr]
-    for obj, row in zip(objs, rows, strict=True):
+    assert store.summary_line() == TRIALS_TITLES[name]
+    # the file's own pass rates are shown as it writes them
+    for run, row in zip(runs, _records(path), strict=True):
+        obj = run.to_json()
         for key in ("passRate", "passAtK", "passExpK"):
             assert obj.get(key) == row.get(key)
 
 
 def test_a_timed_out_capture_is_a_timeout_whatever_its_score() -> None:
-    path = ACP / "capture_headless_codex_scored_toolErrors.jsonl"
-    rows = _records(path)
-    ws = open_paths([str(path)])
-    (source,) = ws.sources
-    for _ in source.scan():
-        pass
-    for i, row in enumerate(rows):
-        entry = source.entry(i)
-        assert isinstance(entry, RunSummary)
-        timed_out = row["metadata"].get("timedOut") is True  # type: ignore[attr-defined]
-        assert (entry.status == "timeout") is timed_out, entry.ref
-    assert sum(r["metadata"].get("timedOut") is True for r in rows) == 2  # type: ignore[attr-defined]
+    # websearch-3 and -6 have metadata.timedOut true and score.pass false
+    runs = summaries(scanned(ACP / "capture_headless_codex_scored_toolErrors.jsonl").sources[0])
+    assert [(r.ref, r.status) for r in runs] == [
+        ("websearch-2", "fail"),
+        ("websearch-3", "timeout"),
+        ("websearch-6", "timeout"),
+        ("websearch-7", "pass"),
+        ("websearch-9", "pass"),
+    ]

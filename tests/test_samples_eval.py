@@ -1,146 +1,95 @@
 """Conformance: every real eval-results sample of a supported shape is recognised and read in
 full.
 
-The samples live outside the repository (``$TRAJTUI_SAMPLES`` or ``../shared/samples``).
-Expected runs, samples, statuses and scores are computed here independently, with the
-standard json module, from the same files.
+The samples live outside the repository (see :mod:`tests.samples`). What the tree holds was
+read by hand (``jq`` and ``SOURCES.txt``), not computed by code like trajtui's: which files
+are runs, how many samples each has, whether they failed or were graded, the accuracy the
+file states, and a few named samples' ids and verdicts.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from trajtui.core.detect import sniff
-from trajtui.core.formats import eval_results as er
+from tests.samples import require
 from trajtui.core.model import Problem, RunSummary, Severity
 from trajtui.core.source import Source
-from trajtui.core.workspace import open_paths
+from trajtui.core.workspace import Workspace, open_paths
 
-SAMPLES = Path(
-    os.environ.get("TRAJTUI_SAMPLES", Path(__file__).resolve().parents[2] / "shared" / "samples")
-)
-EVAL = SAMPLES / "eval-results"
+EVAL = require("eval-results")
 TREE = EVAL / "results"
 
-pytestmark = pytest.mark.skipif(not TREE.is_dir(), reason=f"no samples at {TREE}")
+V2 = "G1_allergy_V2"
+# run reference -> (its file under results/, samples, status, accuracy shown).
+# status: "error" when every sample has an "error"; "graded" when "total" > 0 or a sample has
+# a gt_verdict; else "ungraded". The accuracy is none when the file graded nothing
+# ("accuracy": 0 with "total": 0 is 0 of 0, not an accuracy of 0).
+RUNS: dict[str, tuple[str, int, str, float | None]] = {
+    "run_20260115_182234": ("baseline/G1a/run_20260115_182234.json", 1, "ungraded", None),
+    "run_20260115_182323": ("baseline/G1a/run_20260115_182323.json", 5, "ungraded", None),
+    "run_20260115_183109": ("baseline/G1a/run_20260115_183109.json", 5, "graded", 0.8),
+    "run_20260115_183358": ("baseline/G1a/run_20260115_183358.json", 10, "graded", 0.9),
+    "20260117_151712_allergy_test": (
+        "dev/20260117_151712_allergy_test/results.jsonl",
+        1,
+        "ungraded",
+        None,
+    ),
+    **{
+        f"{stamp}_{V2}": (f"dev/{stamp}_{V2}/results.json", 1, status, None)
+        for stamp, status in [
+            ("20260117_224737", "error"),
+            ("20260117_224758", "ungraded"),
+            ("20260117_225036", "ungraded"),
+            ("20260117_225425", "ungraded"),
+            ("20260117_225602", "ungraded"),
+            ("20260117_225850", "ungraded"),
+            ("20260117_225930", "ungraded"),
+            ("20260117_225940", "ungraded"),
+            ("20260117_230038", "ungraded"),
+            ("20260117_230131", "ungraded"),
+            ("20260117_230231", "ungraded"),
+            ("20260118_001429", "ungraded"),
+            ("20260118_002046", "error"),
+            ("20260118_002401", "ungraded"),
+            ("20260118_005745", "error"),
+            ("20260118_011208", "ungraded"),
+            ("20260118_011403", "ungraded"),
+            ("20260118_011520", "ungraded"),
+            ("20260118_212406", "ungraded"),
+            ("20260118_212457", "ungraded"),
+        ]
+    },
+    "allergy_test_20260117_151000": (
+        "test_queries/allergy_test_20260117_151000.json",
+        1,
+        "ungraded",
+        None,
+    ),
+}
 
-COMPANIONS = {"config.json", "summary.json", "run_manifest.json"}
-
-
-@dataclass(frozen=True)
-class Expected:
-    """What one results file holds, read with the json module."""
-
-    ref: str
-    path: Path
-    ids: list[str | None]
-    status: str
-    accuracy: float | None
-
-
-def _status(samples: list[Any], total: Any) -> str:
-    if not samples:
-        return "empty"
-    failed = sum(1 for s in samples if isinstance(s, dict) and "error" in s)
-    if failed == len(samples):
-        return "error"
-    if failed:
-        return "partial"
-    graded = (total or 0) > 0 or any(
-        isinstance(s, dict) and s.get("gt_verdict") is not None for s in samples
-    )
-    return "graded" if graded else "ungraded"
-
-
-def _accuracy(doc: dict[str, Any]) -> Any:
-    """The file's accuracy; none when it graded nothing (0 of 0 is not an accuracy of 0)."""
-    return None if doc.get("total") == 0 else doc.get("accuracy")
-
-
-def _from_document(ref: str, path: Path) -> Expected | None:
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(doc, dict):
-        return None
-    if isinstance(doc.get("per_sample_results"), list):
-        items = doc["per_sample_results"]
-        return Expected(
-            ref,
-            path,
-            [i.get("item_id") for i in items],
-            _status(items, doc.get("total")),
-            _accuracy(doc),
-        )
-    if isinstance(doc.get("results"), list):
-        items = doc["results"]
-        if not any(isinstance(i, dict) and "business_id" in i for i in items):
-            return None
-        return Expected(
-            ref,
-            path,
-            [i.get("business_id") for i in items],
-            _status(items, doc.get("total")),
-            _accuracy(doc),
-        )
-    restaurant = doc.get("restaurant")
-    if isinstance(restaurant, dict) and "prompt" in doc and "response" in doc:
-        return Expected(ref, path, [restaurant.get("business_id")], "ungraded", None)
-    return None
+BASELINE_IDS = [
+    "e2l19ABu1xIn9hnvWukJ3Q",
+    "Jq65KuNzC_Uee3TJB9Xv-Q",
+    "Bih0eT_lbbCUwKmGYpX0hw",
+    "gKZuvwFRHcO2Y6XfyWO7lA",
+    "2BRbu3cBbH2bCgzN3DVc8w",
+]
 
 
-def _from_lines(ref: str, path: Path) -> Expected | None:
-    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
-    if not rows or "sample_id" not in rows[0]:
-        return None
-    samples = [r for r in rows if r.get("type") != "metrics"]
-    metrics = [r for r in rows if r.get("type") == "metrics"]
-    accuracy = metrics[-1]["metrics"].get("accuracy") if metrics else None
-    return Expected(ref, path, [s.get("sample_id") for s in samples], _status(samples, 0), accuracy)
-
-
-def expected_runs(root: Path) -> list[Expected]:
-    """One run per results file: a run directory's results.json (else results.jsonl), named
-    by the directory; any other results document, named by its stem."""
-    found: list[Expected] = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d not in ("debug", "item_logs")]
-        here = Path(folder)
-        run_dir = "results.json" in files or "results.jsonl" in files
-        if "results.json" in files:
-            exp = _from_document(here.name, here / "results.json")
-        elif "results.jsonl" in files:
-            exp = _from_lines(here.name, here / "results.jsonl")
-        else:
-            exp = None
-        if exp is not None:
-            found.append(exp)
-        for name in sorted(files):
-            if name in ("results.json", "results.jsonl") or not name.endswith(".json"):
-                continue
-            if run_dir and name in COMPANIONS:
-                continue
-            other = _from_document(name[: -len(".json")], here / name)
-            if other is not None:
-                found.append(other)
-    return found
-
-
-def _scanned(path: Path) -> Source:
+def scanned(path: Path) -> tuple[Workspace, Source]:
     ws = open_paths([str(path)])
     assert ws.problems == []
     (source,) = ws.sources
     for _ in source.scan():
         pass
     assert source.format.id == "eval-results"
-    return source
+    return ws, source
 
 
-def _listed(source: Source) -> dict[str, RunSummary]:
+def listed(source: Source) -> dict[str, RunSummary]:
     out = {}
     for i in range(len(source)):
         entry = source.entry(i)
@@ -152,116 +101,98 @@ def _listed(source: Source) -> dict[str, RunSummary]:
     return out
 
 
-EXPECTED = expected_runs(TREE) if TREE.is_dir() else []
-
-
-def test_the_samples_hold_every_variant() -> None:
-    assert len(EXPECTED) >= 20
-    kinds = {e.path.name for e in EXPECTED}
-    assert {"results.json", "results.jsonl"} <= kinds
-    assert any(e.path.name.startswith("run_") for e in EXPECTED)
-    assert {e.status for e in EXPECTED} >= {"error", "graded", "ungraded"}
+def test_the_facts_cover_the_sample_tree() -> None:
+    claimed = {path for path, *_ in RUNS.values()}
+    assert all((TREE / p).is_file() for p in claimed)
+    assert (
+        len(list(TREE.rglob("*.json*"))) == 31
+    )  # 26 runs, 2 configs, a debug capture, 2 companions
 
 
 def test_the_tree_is_one_source_with_every_run() -> None:
-    source = _scanned(TREE)
-    listed = _listed(source)
-    assert sorted(listed) == sorted(e.ref for e in EXPECTED)
-    for exp in EXPECTED:
-        s = listed[exp.ref]
-        assert s.steps == len(exp.ids), exp.ref
-        assert s.status == exp.status, exp.ref
-        assert s.score == exp.accuracy, exp.ref
-        assert s.format == "eval-results"
-    errors = [p for p in source.problems() if p.severity is Severity.ERROR]
-    assert errors == []
+    ws, source = scanned(TREE)
+    runs = listed(source)
+    assert sorted(runs) == sorted(RUNS)
+    for ref, (_, samples, status, accuracy) in RUNS.items():
+        assert (runs[ref].steps, runs[ref].status, runs[ref].score) == (samples, status, accuracy)
+        assert runs[ref].format == "eval-results"
+    assert [p for p in source.problems() if p.severity is Severity.ERROR] == []
 
 
-def sample_names(ids: list[str | None]) -> list[str | None]:
-    """Sample references: the id, ``#2``... on repeats (None for a sample with no id)."""
-    seen: dict[str, int] = {}
-    out: list[str | None] = []
-    for sid in ids:
-        if sid is None:
-            out.append(None)
-            continue
-        seen[sid] = seen.get(sid, 0) + 1
-        out.append(sid if seen[sid] == 1 else f"{sid}#{seen[sid]}")
-    return out
+@pytest.mark.parametrize("ref", sorted(RUNS))
+def test_every_sample_resolves_by_its_reference(ref: str) -> None:
+    ws, source = scanned(TREE)
+    index = source.find(ref)
+    assert index is not None
+    run = source.run(index)
+    assert [s.number for s in run.steps] == list(range(1, RUNS[ref][1] + 1))
+    for step in run.steps:
+        assert step.kind.value == "sample"
+        target = ws.resolve(step.ref)
+        assert (target.ref, target.index, target.step) == (step.ref, index, step.number)
 
 
-@pytest.mark.parametrize("exp", EXPECTED, ids=lambda e: e.ref)
-def test_every_sample_resolves_by_its_id(exp: Expected) -> None:
-    ws = open_paths([str(TREE)])
-    run = None
-    for number, name in enumerate(sample_names(exp.ids), 1):
-        if name is None:
-            continue
-        target = ws.resolve(f"{exp.ref}/{name}")
-        assert (target.ref, target.step) == (f"{exp.ref}/{name}", number)
-        run = target.source.run(target.index)
-    if run is not None:
-        assert [s.number for s in run.steps] == list(range(1, len(exp.ids) + 1))
-        assert all(s.kind.value == "sample" for s in run.steps)
+def test_samples_are_named_by_their_ids() -> None:
+    ws, source = scanned(TREE)
+
+    def step_refs(ref: str) -> list[str]:
+        index = source.find(ref)
+        assert index is not None
+        return [s.ref for s in source.run(index).steps]
+
+    for run in ("run_20260115_182323", "run_20260115_183109"):
+        assert step_refs(run) == [f"{run}/{sid}" for sid in BASELINE_IDS]
+    assert step_refs("20260117_151712_allergy_test") == ["20260117_151712_allergy_test/qcguEeAM"]
+    assert step_refs("allergy_test_20260117_151000") == [
+        "allergy_test_20260117_151000/qcguEeAMP0XwFLYqhwX2hg"
+    ]
 
 
-@pytest.mark.parametrize("exp", EXPECTED, ids=lambda e: e.ref)
-def test_each_results_file_opens_alone(exp: Expected) -> None:
-    source = _scanned(exp.path)
-    (s,) = _listed(source).values()
-    assert (s.ref, s.steps, s.status) == (exp.ref, len(exp.ids), exp.status)
-    run = source.run(0)
-    assert [step.stored_id for step in run.steps] == sample_names(exp.ids)
+@pytest.mark.parametrize("ref", sorted(RUNS))
+def test_each_results_file_opens_alone(ref: str) -> None:
+    path, samples, status, _ = RUNS[ref]
+    _, source = scanned(TREE / path)
+    (run,) = listed(source).values()
+    assert (run.ref, run.steps, run.status) == (ref, samples, status)
 
 
 def test_files_of_other_kinds_are_not_claimed() -> None:
-    claimed = {str(e.path) for e in EXPECTED}
-    others = [p for p in EVAL.rglob("*.json") if str(p) not in claimed]
-    assert others, "expected config.json and debug captures among the samples"
-    for path in others:
-        got = er.open_file(str(path), sniff(str(path)), None)
-        assert got is None, path
+    for other in (
+        "dev/20260117_151712_allergy_test/config.json",
+        "dev/20260117_153544_coyote_crossing_test/config.json",
+        "dev/20260117_151712_allergy_test/debug/qcguEeAM.json",
+    ):
+        ws = open_paths([str(TREE / other)])
+        assert ws.sources == [], other
 
 
 def test_quirks_are_shown_as_the_files_say() -> None:
-    source = _scanned(TREE)
-    for exp in EXPECTED:
-        doc_items: list[Any] = []
-        if exp.path.suffix == ".json":
-            doc = json.loads(exp.path.read_text(encoding="utf-8"))
-            doc_items = doc.get("results", []) if isinstance(doc, dict) else []
-        index = source.find(exp.ref)
+    ws, source = scanned(TREE)
+
+    def steps(ref: str) -> list[tuple[str | None, str | None]]:
+        index = source.find(ref)
         assert index is not None
-        run = source.run(index)
-        for step, item in zip(run.steps, doc_items, strict=False):
-            if not isinstance(item, dict):
-                continue
-            if "error" in item:
-                assert (step.status, step.error) == ("error", item["error"])
-            elif item.get("correct") is True:
-                assert step.status == "correct"  # also when both verdicts are null
-            elif item.get("correct") is False:
-                assert step.status == "wrong"
-            else:
-                assert step.status == "ungraded"
-            parse_error = (item.get("parsed") or {}).get("parse_error")
-            if parse_error and "error" not in item:
-                assert step.error == f"parse error: {parse_error}"
-            if isinstance(item.get("response"), str):
-                assert step.text == item["response"]
+        return [(s.status, s.error) for s in source.run(index).steps]
+
+    # one wrong prediction among five graded
+    assert steps("run_20260115_183109") == [("wrong", None)] + [("correct", None)] * 4
+    assert steps("run_20260115_182323") == [("ungraded", None)] * 5  # no ground truth
+    # a failed sample: its "error" is its status and its message
+    ((status, error),) = steps(f"20260117_224737_{V2}")
+    assert status == "error" and error is not None
+    assert error.startswith("Error code: 400 - {'error': {'message': \"Unsupported value:")
+    assert steps(f"20260118_002046_{V2}") == [
+        ("error", "Max iterations (15) exceeded without FINAL()")
+    ]
+    # "correct": true although both verdicts are null (None == None), and a parse error
+    assert steps(f"20260118_001429_{V2}") == [("correct", "parse error: Could not parse result")]
 
 
 def test_companions_of_the_sample_runs() -> None:
-    source = _scanned(TREE)
-    problems: list[Problem] = source.problems()
-    config_only = [p for p in problems if "no results file" in p.message]
-    for folder in TREE.rglob("*"):
-        if folder.is_dir() and os.listdir(folder) == ["config.json"]:
-            assert any(p.path.endswith(folder.name) for p in config_only), folder
-    for exp in EXPECTED:
-        if exp.path.name != "results.json" or not (exp.path.parent / "results.jsonl").is_file():
-            continue
-        index = source.find(exp.ref)
+    ws, source = scanned(TREE)
+    (config_only,) = [p for p in source.problems() if "no results file" in p.message]
+    assert config_only.path.endswith("20260117_153544_coyote_crossing_test")
+    for ref in (f"20260118_212406_{V2}", f"20260118_212457_{V2}"):  # results.json and .jsonl
+        index = source.find(ref)
         assert index is not None
-        labels = [f.label for f in source.run(index).fields]
-        assert "results.jsonl" in labels
+        assert "results.jsonl" in [f.label for f in source.run(index).fields]

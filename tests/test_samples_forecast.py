@@ -1,43 +1,66 @@
 """Conformance: every forecast-agent sample is recognised and read in full.
 
-The samples live outside the repository (``../shared/samples``, or ``$TRAJTUI_SAMPLES``).
-Expectations are computed here independently, with the standard json module, from the same
-files: which runs summary.json lists (and which run directories exist), each run's status,
-score and number of steps, every step's input and output keys, every message key and every
-source id.
+The samples live outside the repository (see :mod:`tests.samples`). Which runs each eval
+directory lists, in which order, with which status, score and number of steps, was read by
+hand (``jq`` over ``summary.json``, ``info.json`` and ``trajectory.json``); each run's steps,
+messages and sources are compared with the keys its files hold.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.samples import require
 from trajtui.core.formats import forecast
+from trajtui.core.formats.forecast.steps import step_context
 from trajtui.core.model import RunSummary
 from trajtui.core.workspace import Workspace, open_paths
 
-SAMPLES = Path(
-    os.environ.get("TRAJTUI_SAMPLES", Path(__file__).resolve().parents[2] / "shared" / "samples")
-)
-FORECAST = SAMPLES / "forecast-agent"
+FORECAST = require("forecast-agent")
+GENERATED = FORECAST / "generated_by_upstream_code"
 
-pytestmark = pytest.mark.skipif(not FORECAST.is_dir(), reason=f"no samples at {FORECAST}")
+LEGACY = "v0.1.4_batch_legacy_no_sources"
+SKIP = "v0.1.6_eval_cost_limit_skip"
+MIXED = "v0.1.6_eval_mixed_statuses"
 
+# eval directory -> its runs as listed: (reference, status, steps, brier score). The order
+# is summary.json's; a run summary.json lists but that has no directory has no steps.
+EVALS: dict[str, list[tuple[str, str, int | None, float | None]]] = {
+    LEGACY: [
+        ("fed-march-2026", "submitted", 7, 0.0484),
+        ("nba-finals-2026", "submitted", 5, None),
+        ("stadium-bond", "LimitsExceeded", 12, None),
+        ("temp-record-2026", "ContextWindowExceededError", 1, None),
+    ],
+    SKIP: [
+        ("btc-150k", "submitted", 2, 0.12249999999999998),
+        ("fed-march-2026-b", "skipped_cost_limit", None, None),
+    ],
+    MIXED: [
+        ("fed-march-2026", "submitted", 7, 0.0484),
+        ("nba-finals-2026", "submitted", 5, None),
+        ("stadium-bond", "LimitsExceeded", 12, None),
+        ("temp-record-2026", "ContextWindowExceededError", 1, None),
+        ("hurricanes-2026", "BatchRunTimeoutError", None, None),
+    ],
+}
 
-def eval_dirs() -> list[Path]:
-    if not FORECAST.is_dir():
-        return []
-    return sorted(p.parent for p in FORECAST.rglob("summary.json"))
-
-
-def run_dirs() -> list[Path]:
-    if not FORECAST.is_dir():
-        return []
-    return sorted(p.parent for p in FORECAST.rglob("trajectory.json"))
+# run directory -> (exit status, steps, messages, cost_stats.total_cost)
+RUN_DIRS: dict[str, tuple[str, int, int, float]] = {
+    f"{LEGACY}/fed-march-2026": ("submitted", 7, 25, 0.012877),
+    f"{LEGACY}/nba-finals-2026": ("submitted", 5, 19, 0.0070550000000000005),
+    f"{LEGACY}/stadium-bond": ("LimitsExceeded", 12, 45, 0.054931999999999995),
+    f"{LEGACY}/temp-record-2026": ("ContextWindowExceededError", 1, 4, 0.005411),
+    f"{SKIP}/btc-150k": ("submitted", 2, 7, 0.066611),
+    f"{MIXED}/fed-march-2026": ("submitted", 7, 23, 0.012877),
+    f"{MIXED}/nba-finals-2026": ("submitted", 5, 17, 0.0070550000000000005),
+    f"{MIXED}/stadium-bond": ("LimitsExceeded", 12, 43, 0.054931999999999995),
+    f"{MIXED}/temp-record-2026": ("ContextWindowExceededError", 1, 4, 0.005411),
+}
 
 
 def read(path: Path) -> Any:
@@ -51,28 +74,12 @@ def scanned(path: Path) -> Workspace:
     return ws
 
 
-def expected_runs(root: Path) -> list[dict[str, Any]]:
-    """What summary.json lists, plus run directories it does not list, in that order."""
-    summary = read(root / "summary.json")
-    rows = []
-    listed = set()
-    for entry in summary["runs"]:
-        rid = entry.get("run_id", entry.get("task_id"))
-        run_dir = root / (entry.get("output_dir") or f"runs/{rid}")
-        listed.add(run_dir.resolve())
-        rows.append({"ref": rid, "entry": entry, "dir": run_dir if run_dir.is_dir() else None})
-    for run_dir in sorted((root / "runs").iterdir()) if (root / "runs").is_dir() else []:
-        if run_dir.is_dir() and run_dir.resolve() not in listed:
-            rows.append({"ref": run_dir.name, "entry": None, "dir": run_dir})
-    return rows
-
-
-def expected_status(entry: dict[str, Any] | None, run_dir: Path | None) -> str | None:
-    if entry is not None and entry.get("status") not in (None, "", "pending"):
-        return entry["status"]
-    if run_dir is not None:
-        return read(run_dir / "info.json").get("exit_status") or None
-    return None
+def test_the_facts_cover_every_sample() -> None:
+    assert sorted(p.parent.name for p in GENERATED.rglob("summary.json")) == sorted(EVALS)
+    found = sorted(
+        f"{p.parent.parent.parent.name}/{p.parent.name}" for p in GENERATED.rglob("info.json")
+    )
+    assert found == sorted(RUN_DIRS)
 
 
 def check_run(ws: Workspace, ref: str, run_dir: Path) -> None:
@@ -87,7 +94,7 @@ def check_run(ws: Workspace, ref: str, run_dir: Path) -> None:
     assert [s.number for s in run.steps] == list(range(1, len(traj["steps"]) + 1))
     for step in run.steps:
         assert ws.resolve(step.ref).step == step.number
-        context = forecast.step_context(run, step.number)
+        context = step_context(run, step.number)
         assert context is not None and None not in context.messages
     assert run.pool is not None
     assert run.pool.keys() == [m["key"] for m in traj["messages"]]
@@ -99,7 +106,7 @@ def check_run(ws: Workspace, ref: str, run_dir: Path) -> None:
     if sources_path.exists():
         payload = read(sources_path)
         assert run.board is not None
-        assert run.board.source_ids() == list(payload["sources"])
+        assert run.board.board_source_ids() == list(payload["sources"])
         assert len(run.board.entries) == len(payload["source_board"])
         for sid in payload["sources"]:
             assert ws.resolve(f"{ref}/src:{sid}").board_source == sid
@@ -108,37 +115,38 @@ def check_run(ws: Workspace, ref: str, run_dir: Path) -> None:
         assert run.board is not None if board is not None else run.board is None
 
 
-@pytest.mark.parametrize("root", eval_dirs(), ids=lambda p: p.name)
-def test_eval_sample_is_read_whole(root: Path) -> None:
-    want = expected_runs(root)
+@pytest.mark.parametrize("name", sorted(EVALS))
+def test_eval_sample_is_read_whole(name: str) -> None:
+    root = GENERATED / name
     ws = scanned(root)
     assert len(ws.sources) == 1, ws.problems
     (source,) = ws.sources
     assert source.format == forecast.EVAL
     assert source.problems() == []
-    got = [source.entry(i) for i in range(len(source))]
-    assert all(isinstance(g, RunSummary) for g in got)
-    rows = [g for g in got if isinstance(g, RunSummary)]
-    assert [r.ref for r in rows] == [w["ref"] for w in want]
-    for row, w in zip(rows, want, strict=True):
-        steps = len(read(w["dir"] / "trajectory.json")["steps"]) if w["dir"] else None
-        assert row.steps == steps, row.ref
-        assert row.status == expected_status(w["entry"], w["dir"]), row.ref
-        brier = ((w["entry"] or {}).get("evaluation") or {}).get("brier_score")
-        assert row.score == brier and row.score_label == ("brier" if brier is not None else None)
-        if w["entry"] is not None:
-            assert row.title == w["entry"]["title"]
-        if w["dir"] is not None:
-            check_run(ws, row.ref, w["dir"])
+    rows = [source.entry(i) for i in range(len(source))]
+    assert all(isinstance(r, RunSummary) for r in rows)
+    got = [(r.ref, r.status, r.steps, r.score) for r in rows if isinstance(r, RunSummary)]
+    assert got == EVALS[name]
+    for row in rows:
+        assert isinstance(row, RunSummary)
+        assert row.score_label == ("brier" if row.score is not None else None)
+        if row.steps is not None:
+            check_run(ws, row.ref, root / "runs" / row.ref)
         else:
             run = source.run(row.index)
             assert run.steps == () and run.pool is None
+    fed = rows[0]
+    assert isinstance(fed, RunSummary) and fed.title == (
+        "Will the Federal Reserve cut the federal funds rate at its March 2026 FOMC meeting?"
+        if name != SKIP
+        else "Will Bitcoin close above $150,000 on December 31, 2026?"
+    )
 
 
-@pytest.mark.parametrize("run_dir", run_dirs(), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
-def test_run_dir_sample_opens_alone(run_dir: Path) -> None:
-    traj = read(run_dir / "trajectory.json")
-    info = read(run_dir / "info.json")
+@pytest.mark.parametrize("name", sorted(RUN_DIRS))
+def test_run_dir_sample_opens_alone(name: str) -> None:
+    run_dir = GENERATED / name.split("/")[0] / "runs" / name.split("/")[1]
+    status, steps, messages, cost = RUN_DIRS[name]
     for path in (run_dir, run_dir / "trajectory.json"):
         ws = scanned(path)
         assert len(ws.sources) == 1, ws.problems
@@ -146,19 +154,17 @@ def test_run_dir_sample_opens_alone(run_dir: Path) -> None:
         assert source.format == forecast.RUN and source.problems() == []
         (row,) = [source.entry(i) for i in range(len(source))]
         assert isinstance(row, RunSummary)
-        assert (row.ref, row.steps) == (run_dir.name, len(traj["steps"]))
-        assert row.status == (info["exit_status"] or None)
-        assert row.cost == info["cost_stats"]["total_cost"]
+        assert (row.ref, row.status, row.steps, row.cost) == (run_dir.name, status, steps, cost)
+        run = source.run(0)
+        assert run.pool is not None and len(run.pool.keys()) == messages
     ws = scanned(run_dir)
     assert ws.resolve("step-1").ref == f"{run_dir.name}/step-1"
     check_run(ws, run_dir.name, run_dir)
 
 
 def test_every_sample_file_was_considered() -> None:
-    evals = eval_dirs()
-    assert len(evals) >= 3
     ws = scanned(FORECAST)
-    assert sorted(s.path for s in ws.sources) == sorted(str(p) for p in evals)
+    assert sorted(Path(s.path).name for s in ws.sources) == sorted(EVALS)
     assert {s.format for s in ws.sources} == {forecast.EVAL}
     # the batch job *input* file is not an output: it is looked at and not recognised
     assert sorted(Path(p).name for p, _ in ws.ignored) == [

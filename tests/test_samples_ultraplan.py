@@ -7,7 +7,6 @@ copies of the sample files made at test time.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -17,17 +16,14 @@ from pathlib import Path
 import pytest
 
 from tests.builders_ultraplan import dump, log, logs_dir, result, write_result
+from tests.samples import require
 from trajtui.core import yamlsafe
 from trajtui.core.formats.ultraplan import UltraplanSource, Verdict, parse_plan
 from trajtui.core.model import Outcome, RunSummary, Severity
 from trajtui.core.workspace import open_paths
 
-SAMPLES = Path(
-    os.environ.get("TRAJTUI_SAMPLES", Path(__file__).resolve().parents[2] / "shared" / "samples")
-)
-UP = SAMPLES / "ultraplan"
+UP = require("ultraplan")
 
-pytestmark = pytest.mark.skipif(not UP.is_dir(), reason=f"no samples at {UP}")
 
 PLAN_03_05 = UP / "PLAN_03-05_result-capture.md"
 PLAN_02_5_03 = UP / "PLAN_02.5-03_all-checked.md"

@@ -7,6 +7,7 @@ screenshot, state directories under tmp_path. After a deliberate UI change, re-r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import pytest
@@ -15,7 +16,7 @@ from tests.scenarios import SCENARIOS, Scenario, build, drive, in_demo_dir
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
-def test_screen(scenario: Scenario, snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_screen(scenario: Scenario, snap_compare: Callable[..., bool]) -> None:
     with in_demo_dir():
         app = build(scenario)
         assert snap_compare(

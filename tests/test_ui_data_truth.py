@@ -18,19 +18,20 @@ from tests.builders_shapes import (
 from tests.builders_ultraplan import log, result, write_result
 from tests.ui_helpers import running, settle
 from trajtui.core.model import Problem
+from trajtui.ui.screens.main import MainScreen
 from trajtui.ui.widgets.run_list import ColumnHeader
 
 
-def title(screen) -> str:  # type: ignore[no-untyped-def]
+def title(screen: MainScreen) -> str:
     return str(screen.query_one("#runs-pane").border_title)
 
 
-def rows(screen) -> list[str]:  # type: ignore[no-untyped-def]
+def rows(screen: MainScreen) -> list[str]:
     width = screen.run_list.size.width
     return [screen.run_list.render_row(i, width).plain for i in range(screen.run_list.row_count)]
 
 
-def row_of(screen, ref: str) -> str:  # type: ignore[no-untyped-def]
+def row_of(screen: MainScreen, ref: str) -> str:
     """The row of run ``ref`` (a long ref may be cut with an ellipsis)."""
     (row,) = [r for r in rows(screen) if f" {ref} " in r or f" {ref[:16]}" in r]
     return row

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets._toast import Toast
 
 from tests.builders import capture, write_jsonl
 from tests.ui_helpers import foreign_controls, running, screen_lines, settle, terminal_output
@@ -114,3 +115,50 @@ async def test_a_notification_never_parses_markup(tmp_path: Path) -> None:
         text = "\n".join(screen_lines(app))
         assert "[bold]b[/bold]" in text
         assert_clean(app, "toasts")
+
+
+LINK_ID = "[@click=app.quit]x"
+
+
+async def test_Y_copies_a_reference_that_looks_like_a_link_as_text(tmp_path: Path) -> None:
+    """The "copied" notice names the reference as it is: no link, nothing runs on a click."""
+    path = write_jsonl(tmp_path / "c.jsonl", [capture(LINK_ID)])
+    async with running([str(path)], notifications=True) as (pilot, app, screen):
+        for x in range(12):  # wherever the reference's text lands in the notice
+            await pilot.press("Y")
+            await settle(pilot)
+            assert f"copied {LINK_ID}" in "\n".join(screen_lines(app))
+            assert list(app._notifications)[-1].message == f"copied {LINK_ID}"
+            await pilot.click(Toast, offset=(x, 1))
+            await settle(pilot)
+            assert app.is_running, f"a click at {x} on the notice ran an action named by the data"
+
+
+async def test_the_opening_screen_names_a_hostile_path_as_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the paths are opened, the first screen names them as they are."""
+    import threading
+
+    from trajtui.core.workspace import open_paths
+    from trajtui.ui.app import make_app
+
+    release = threading.Event()
+
+    def slow_open(paths: list[str]) -> object:
+        release.wait(8)
+        return open_paths(paths)
+
+    monkeypatch.setattr("trajtui.ui.app.open_paths", slow_open)
+    name = f"[bold]x {LINK_ID} {TITLE}.jsonl"
+    path = write_jsonl(tmp_path / name, [capture("a")])
+    app = make_app([str(path)])
+    async with app.run_test(size=(200, 20)) as pilot:
+        await pilot.pause(0.1)
+        text = "\n".join(screen_lines(app))
+        clean = not foreign_controls(terminal_output(app))
+        release.set()
+        await settle(pilot)
+        assert app.is_running
+        assert f"[bold]x {LINK_ID} " in text
+        assert clean

@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
+from textual.containers import VerticalScroll
+from textual.pilot import Pilot
+from textual.widget import Widget
 
-from tests.ui_helpers import capture_fixture, hostile_fixture, running, settle, trials_fixture
+from tests.ui_helpers import (
+    PagerHost,
+    capture_fixture,
+    hostile_fixture,
+    listed,
+    running,
+    screen_lines,
+    settle,
+    trials_fixture,
+)
 from trajtui.core.model import Problem
-from trajtui.ui.commands import COMMANDS
+from trajtui.ui.app import TrajtuiApp
 from trajtui.ui.screens.help import HelpScreen
-from trajtui.ui.store import ENTRY
+from trajtui.ui.screens.main import MainScreen
+from trajtui.ui.subjects import StepSubject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.run_list import ColumnHeader, RunList
 from trajtui.ui.widgets.timeline import Timeline
@@ -22,8 +36,14 @@ def cap(tmp_path: Path) -> str:
     return str(capture_fixture(tmp_path))
 
 
-def current_ref(screen) -> str | None:  # type: ignore[no-untyped-def]
+def current_ref(screen: MainScreen) -> str | None:
     return screen.run.ref if screen.run is not None else None
+
+
+def focused(app: TrajtuiApp) -> Widget | None:
+    """The focused widget (read through a call: mypy would keep ``app.focused`` narrowed
+    to what an earlier assert said, though keys move the focus)."""
+    return app.focused
 
 
 async def test_first_screen_lists_runs_and_a_problem_row(cap: str) -> None:
@@ -65,7 +85,7 @@ async def test_enter_and_l_drill_in_esc_and_h_back_out(cap: str) -> None:
         await pilot.press("j", "l")
         await settle(pilot)
         assert isinstance(app.focused, DetailView)
-        assert screen.subject[0] == "step"
+        assert isinstance(screen.subject, StepSubject)
         assert "websearch-2-step-2" in screen.detail.text
         assert "anthropic ceo" in screen.detail.text
         await pilot.press("escape")
@@ -133,11 +153,14 @@ async def test_search_and_n_N_in_the_run_list_and_detail(cap: str) -> None:
         await pilot.press("tab", "tab")
         assert isinstance(app.focused, DetailView)
         await pilot.press("slash", *"search", "enter")
-        assert screen.detail.matches
-        assert isinstance(app.focused, DetailView)
-        first = screen.detail.match_index
+        # step 1: "websearch-1-step-1  ◦ I'll search for it", then its text again
+        assert len(screen.detail.matches) == 3
+        assert focused(app) is screen.detail
+        assert screen.detail.match_index == 0
         await pilot.press("n")
-        assert screen.detail.match_index != first or len(screen.detail.matches) == 1
+        assert screen.detail.match_index == 1
+        await pilot.press("N", "N")
+        assert screen.detail.match_index == 2  # wraps around
 
 
 async def test_escape_closes_search_without_keeping_it(cap: str) -> None:
@@ -154,7 +177,7 @@ async def test_colon_goes_to_a_reference(cap: str) -> None:
         await pilot.press("colon", *"websearch-2-step-4", "enter")
         await settle(pilot)
         assert current_ref(screen) == "websearch-2"
-        assert screen.subject[:3] == ("step", None, 3)
+        assert screen.subject == StepSubject(trial=None, first=3, last=3)
         assert isinstance(app.focused, DetailView)
         assert "ENOENT" in screen.detail.text
         await pilot.press("colon", *"nope-17", "enter")
@@ -166,7 +189,7 @@ async def test_goto_option_opens_at_a_trial_step(tmp_path: Path) -> None:
     path = str(trials_fixture(tmp_path))
     async with running([path], goto="search-1/trial-2/step-3") as (pilot, app, screen):
         assert current_ref(screen) == "search-1"
-        assert screen.subject[:3] == ("step", 2, 2)
+        assert screen.subject == StepSubject(trial=2, first=2, last=2)
         assert "search-1/trial-2/step-3" in screen.detail.text
 
 
@@ -185,9 +208,9 @@ async def test_y_copies_the_current_object_and_Y_its_reference(cap: str) -> None
 async def test_e_opens_the_object_in_the_pager(cap: str, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[str] = []
 
-    def fake_page(app, text):  # type: ignore[no-untyped-def]
+    def fake_page(app: object, text: str) -> str | None:
         seen.append(text)
-        return
+        return None
 
     monkeypatch.setattr("trajtui.ui.pager.page", fake_page)
     async with running([cap]) as (pilot, app, screen):
@@ -199,19 +222,12 @@ async def test_e_opens_the_object_in_the_pager(cap: str, monkeypatch: pytest.Mon
 def test_pager_writes_a_temp_file_outside_the_data_and_removes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from contextlib import nullcontext
-
     from trajtui.ui.pager import page
 
     out = tmp_path / "out"
     out.mkdir()
     monkeypatch.setenv("PAGER", f"cp -t {out}")
-
-    class FakeApp:
-        def suspend(self):  # type: ignore[no-untyped-def]
-            return nullcontext()
-
-    assert page(FakeApp(), "hello \x1b[31m") is None  # type: ignore[arg-type]
+    assert page(PagerHost(), "hello \x1b[31m") is None
     (copied,) = out.iterdir()
     assert copied.read_text() == "hello ␛[31m"
     cache = Path(os.environ["XDG_CACHE_HOME"]) / "trajtui"
@@ -225,18 +241,170 @@ async def test_q_quits(cap: str) -> None:
         assert not app.is_running
 
 
-async def test_question_mark_shows_every_key(cap: str) -> None:
-    async with running([cap]) as (pilot, app, screen):
+# How the help screen writes a key, and the name Textual gives it.
+SYMBOLS = {
+    "↓": "down",
+    "↑": "up",
+    "←": "left",
+    "→": "right",
+    "⏎": "enter",
+    "esc": "escape",
+    "?": "question_mark",
+    "/": "slash",
+    ":": "colon",
+    "[": "left_square_bracket",
+    "]": "right_square_bracket",
+    "⇧tab": "shift+tab",
+}
+
+
+async def read_help(pilot: Pilot[int]) -> dict[str, list[tuple[list[str], str]]]:
+    """Open ``?`` in a screen tall enough to show it whole, and read it as a person does:
+    group heading -> rows of (Textual key names, what the key does)."""
+    await pilot.press("question_mark")
+    await pilot.pause()
+    app = pilot.app
+    help_screen = app.screen
+    assert isinstance(help_screen, HelpScreen)
+    box = help_screen.query_one(VerticalScroll)
+    assert box.max_scroll_y == 0, "the help does not fit: make the test's screen taller"
+    region = box.content_region
+    lines = screen_lines(app)[region.y : region.bottom]
+    groups: dict[str, list[tuple[list[str], str]]] = {}
+    group, blank = "", True
+    for line in (ln[region.x : region.right].strip() for ln in lines):
+        row = re.fullmatch(r"(\S.*?)\s{2,}(\S.*)", line)
+        if row is not None:
+            keys = [SYMBOLS.get(k, k) for k in row[1].split(" / ")]
+            groups[group].append((keys, row[2]))
+        elif line and blank:  # a heading follows an empty line
+            group = line
+            groups[group] = []
+        elif line:  # the rest of a long description
+            keys, what = groups[group][-1]
+            groups[group][-1] = (keys, f"{what} {line}")
+        blank = not line
+    await pilot.press("escape")
+    assert not isinstance(app.screen, HelpScreen)
+    return groups
+
+
+def documented_keys(groups: dict[str, list[tuple[list[str], str]]]) -> set[str]:
+    return {k for name, rows in groups.items() if name != "Mouse" for keys, _ in rows for k in keys}
+
+
+def textual_defaults() -> set[tuple[str, str]]:
+    """(key, action) pairs Textual binds by itself (quit, copy, horizontal scroll...)."""
+    from textual.app import App
+    from textual.binding import Binding
+    from textual.containers import ScrollableContainer
+    from textual.screen import Screen
+
+    out = set()
+    for cls in (App, Screen, ScrollableContainer):
+        for b in cls.BINDINGS:
+            assert isinstance(b, Binding)
+            out |= {(k.strip(), b.action) for k in b.key.split(",")}
+    return out
+
+
+def bound_actions(app: TrajtuiApp) -> dict[str, str]:
+    """Every key that does something where the focus is: key -> the action it runs; an
+    action no node implements fails the test."""
+    out = {}
+    for key, active in app.active_bindings.items():
+        action = active.binding.action
+        namespace, _, name = action.rpartition(".")
+        node = {"app": app, "screen": app.screen, "": active.node}[namespace]
+        assert callable(getattr(node, f"action_{name}", None)), f"{key}: {action} does nothing"
+        out[key] = action
+    return out
+
+
+async def test_the_help_screen_lists_exactly_the_keys_every_pane_binds(forecast_dir: str) -> None:
+    """A key the help lists works in every pane, or in the pane its line names; a key a
+    pane binds is in the help (Textual's own defaults aside)."""
+    async with running([forecast_dir], size=(100, 72)) as (pilot, app, screen):
+        groups = await read_help(pilot)
+        assert {"Move", "Panes", "Find", "View", "Data", "App", "Mouse"} <= set(groups)
+        documented = documented_keys(groups)
+        in_detail = {
+            k
+            for rows in groups.values()
+            for keys, what in rows
+            if "detail pane" in what
+            for k in keys
+        }
+        assert in_detail == {"left_square_bracket", "right_square_bracket"}
+        defaults = textual_defaults()
+        panes = [
+            screen.run_list,
+            screen.timeline,
+            screen.detail,
+            screen.messages,
+            screen.sources,
+            screen.message_preview,
+            screen.source_preview,
+        ]
+        for pane in panes:
+            pane.focus()
+            await pilot.pause()
+            assert app.focused is pane
+            bound = bound_actions(app)
+            wanted = documented if pane is screen.detail else documented - in_detail
+            missing = wanted - set(bound)
+            assert not missing, f"documented, but nothing when {pane.id} has focus: {missing}"
+            unknown = {
+                k for k, a in bound.items() if k not in documented and (k, a) not in defaults
+            }
+            assert not unknown, f"bound in {pane.id} but not in the help: {unknown}"
+
+
+async def test_every_page_key_of_the_help_pages_every_pane_and_the_help(tmp_path: Path) -> None:
+    from tests.builders import capture, step_tool, write_jsonl
+
+    long_output = "\n".join(f"line {i}" for i in range(300))
+    long = capture("long", [step_tool("Read", "completed", 5, output=long_output)])
+    path = write_jsonl(tmp_path / "many.jsonl", [*(capture(f"r{i}") for i in range(60)), long])
+    async with running([str(path)], size=(100, 72)) as (pilot, app, screen):
+        groups = await read_help(pilot)
+        await pilot.resize_terminal(100, 30)  # a smaller screen draws faster
+        await settle(pilot)
+        pages = {what: keys for keys, what in groups["Move"] if what.startswith("Move a page")}
+        down, up = pages["Move a page down"], pages["Move a page up"]
+        assert {"space", "pagedown", "ctrl+d", "ctrl+f"} <= set(down)
+        height = screen.run_list.size.height
+        for key in down:
+            await pilot.press("g", key)
+            assert screen.run_list.cursor == height - 1, key
+        for key in up:
+            await pilot.press("g", "pagedown", key)
+            assert screen.run_list.cursor == 0, key
+        await pilot.press("G")
+        await settle(pilot)
+        await pilot.press("enter", "enter", "o")  # a step's whole output: pages of it
+        await settle(pilot)
+        assert app.focused is screen.detail and "line 299" in screen.detail.text
+        for key in down:
+            await pilot.press("g", key)
+            assert screen.detail.scroll_offset.y > 0, key
+        for key in up:
+            await pilot.press("g", "pagedown", key)
+            assert screen.detail.scroll_offset.y == 0, key
+
+        # the help is a pane too, and a long one on a small screen
+        await pilot.resize_terminal(80, 24)
         await pilot.press("question_mark")
         await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        from trajtui.ui.screens.help import help_table
-
-        cells = [str(c) for col in help_table().columns for c in col._cells]
-        for command in COMMANDS:
-            assert command.key_label in cells
-        await pilot.press("escape")
-        assert not isinstance(app.screen, HelpScreen)
+        box = app.screen.query_one(VerticalScroll)
+        assert box.max_scroll_y > 0
+        for keys, what in groups["Move"]:
+            if keys[0] in ("enter", "escape", "right_square_bracket", "left_square_bracket"):
+                continue
+            upwards = " up" in what or "first" in what
+            for key in keys:
+                await pilot.press("end" if upwards else "home", key)
+                assert box.scroll_y != (box.max_scroll_y if upwards else 0), f"{key} in the help"
 
 
 async def test_ctrl_p_palette_offers_the_commands(cap: str) -> None:
@@ -269,11 +437,7 @@ async def test_mouse_click_selects_a_row_and_sorts_by_a_column(cap: str) -> None
         await pilot.click(ColumnHeader, offset=(x, 0))
         await settle(pilot)
         assert screen.store.sort == "score"
-        refs = [
-            screen.ws.sources[0].peek(i).ref
-            for kind, _, i in screen.store.rows
-            if kind == ENTRY and not isinstance(screen.ws.sources[0].peek(i), Problem)
-        ]
+        refs = [ref for ref in listed(screen) if ref != "problem"]
         assert refs[:2] == ["websearch-2", "websearch-4"]
         assert refs[-1] == "websearch-3"  # no score: last
         await pilot.click(RunList, offset=(5, 0), times=2)
@@ -285,8 +449,7 @@ async def test_f_filters_by_status_and_text(cap: str) -> None:
     async with running([cap]) as (pilot, app, screen):
         await pilot.press("f", *"status:pass")
         await settle(pilot)
-        shown = [screen.ws.sources[0].peek(i).ref for _, _, i in screen.store.rows]
-        assert shown == ["websearch-1", "websearch-4"]
+        assert listed(screen) == ["websearch-1", "websearch-4"]
         await pilot.press("enter")
         assert isinstance(app.focused, RunList)
         await pilot.press("f", "escape")
@@ -361,9 +524,9 @@ async def test_T_switches_theme_and_it_is_remembered(cap: str) -> None:
     from trajtui.ui import settings
 
     async with running([cap]) as (pilot, app, screen):
-        assert app.current_theme.dark
+        assert app.theme == "textual-dark"
         await pilot.press("T")
-        assert not app.current_theme.dark
+        assert app.theme == "textual-light" and not app.current_theme.dark
     assert settings.load()["theme"] == "textual-light"
 
 
@@ -402,7 +565,10 @@ async def test_M_shows_what_the_model_saw_and_p_the_whole_pool(forecast_dir: str
         await settle(pilot)
         assert app.focused is screen.messages
         marks = {row.key: row.mark for row in screen.messages.rows}
-        step = screen.run.steps[2]
+        run = screen.run
+        assert run is not None and run.pool is not None
+        step = run.steps[2]
+        assert step.output_key is not None
         assert [r.key for r in screen.messages.rows if r.mark != "-"][
             : len(step.input_keys)
         ] == list(step.input_keys)
@@ -414,7 +580,7 @@ async def test_M_shows_what_the_model_saw_and_p_the_whole_pool(forecast_dir: str
         key = screen.messages.current_key()
         assert f"fed/msg:{key}" in screen.message_preview.text
         await pilot.press("p")
-        assert [r.key for r in screen.messages.rows] == screen.run.pool.keys()
+        assert [r.key for r in screen.messages.rows] == run.pool.keys()
 
 
 async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
@@ -423,23 +589,29 @@ async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
     async with running([forecast_dir]) as (pilot, app, screen):
         await pilot.press("B")
         await settle(pilot)
-        assert app.focused is screen.sources
-        assert screen.sources.sids[0] in screen.run.board.source_ids()
+        assert focused(app) is screen.sources
+        run = screen.run
+        assert run is not None and run.board is not None and run.pool is not None
+        assert screen.sources.sids[0] in run.board.board_source_ids()
         # a step whose text mentions a source: select the mention with ], follow it with enter
-        step = next(
-            s
-            for s in screen.run.steps
-            if s.output_key and "S" in (screen.run.pool.get(s.output_key).text or "")
-        )
+        pool = run.pool
+
+        def says_s(key: str | None) -> bool:
+            message = pool.get(key) if key else None
+            return message is not None and "S" in (message.text or "")
+
+        step = next(s for s in run.steps if says_s(s.output_key))
         await pilot.press("colon", *step.ref, "enter")
         await settle(pilot)
-        assert app.focused is screen.detail
+        assert focused(app) is screen.detail
         assert screen.detail.mentions
         await pilot.press("right_square_bracket")
-        target = screen.detail.current_mention.target
+        mention = screen.detail.current_mention
+        assert mention is not None
+        target = mention.target
         await pilot.press("enter")
         await settle(pilot)
-        assert app.focused is screen.sources
+        assert focused(app) is screen.sources
         assert screen.sources.current_sid() == target
         assert f"fed/src:{target}" in screen.source_preview.text
 

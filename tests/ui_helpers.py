@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
+from textual.app import App
+from textual.pilot import Pilot
+from textual.worker import WorkerState
+
 from tests.builders import capture, step_message, step_thought, step_tool, trials, write_jsonl
+from trajtui.core.model import Problem
 from trajtui.ui.app import TrajtuiApp, make_app
 from trajtui.ui.screens.main import MainScreen
+from trajtui.ui.screens.opening import OpeningScreen
+from trajtui.ui.store import ENTRY
 
 
 def capture_fixture(directory: Path, name: str = "results.jsonl") -> Path:
@@ -83,13 +92,30 @@ def hostile_fixture(directory: Path) -> Path:
     return write_jsonl(directory / "evil.jsonl", [rec])
 
 
-async def settle(pilot: Any, pause: float = 0.05) -> None:
-    """Wait until every worker is done and the screen has caught up."""
+async def settle(pilot: Any, pause: float = 0.05, *, failures: bool = False) -> None:
+    """Wait until every worker is done and the screen has caught up. A worker that failed
+    fails the test, unless ``failures`` says the test expects one."""
     app = pilot.app
-    for _ in range(3):
+    quiet = 0
+    deadline = time.monotonic() + 30
+    while quiet < 2 and time.monotonic() < deadline:
         await pilot.pause(pause)
-        await wait_workers(app)
+        await wait_workers(app, failures=failures)
+        quiet = quiet + 1 if _is_quiet(app) else 0
     await pilot.pause(pause)
+
+
+def _is_quiet(app: Any) -> bool:
+    """Nothing left to do: no worker running or pending, the opening done, every source read
+    and a ``--goto`` resolved (a loaded machine can leave gaps between one step and the next)."""
+    if any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+        return False
+    screen = app.screen
+    if isinstance(screen, OpeningScreen):
+        return False
+    if isinstance(screen, MainScreen):
+        return screen._loading_done and screen._pending_goto is None and screen._goto_target is None
+    return True
 
 
 @asynccontextmanager
@@ -99,25 +125,62 @@ async def running(
     size: tuple[int, int] = (120, 40),
     goto: str | None = None,
     notifications: bool = False,
-):
-    """A settled app on ``paths`` and its main screen (``notifications``: show toasts)."""
+    failures: bool = False,
+) -> AsyncIterator[tuple[Pilot[int], TrajtuiApp, MainScreen]]:
+    """A settled app on ``paths`` and its main screen (``notifications``: show toasts;
+    ``failures``: a worker is expected to fail)."""
     app: TrajtuiApp = make_app(paths, goto=goto)
     async with app.run_test(size=size, notifications=notifications) as pilot:
-        await settle(pilot)
+        await settle(pilot, failures=failures)
         screen = app.screen
         assert isinstance(screen, MainScreen)
         yield pilot, app, screen
 
 
-async def wait_workers(app: Any) -> None:
-    """Wait for every worker; a worker cancelled by a newer one (exclusive groups) is fine."""
-    from textual.worker import WorkerCancelled
+def listed(screen: MainScreen) -> list[str]:
+    """The run list's rows, top to bottom: a run's reference, or "problem"."""
+    out = []
+    for kind, source, i in screen.store.rows:
+        entry = screen.ws.sources[source].peek(i)
+        assert kind == ENTRY and entry is not None
+        out.append("problem" if isinstance(entry, Problem) else entry.ref)
+    return out
+
+
+class PagerHost(App[object]):
+    """An app that is never run, for calling the pager directly: it has the opened
+    ``paths`` and a ``suspend`` that does nothing (there is no terminal to give back)."""
+
+    def __init__(self, paths: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.paths = list(paths)
+
+    @contextmanager
+    def suspend(self) -> Iterator[None]:
+        yield
+
+
+def main_screen(app: TrajtuiApp) -> MainScreen:
+    """The app's screen, a main screen (a new one after ``R`` reloads)."""
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+async def wait_workers(app: Any, *, failures: bool = False) -> None:
+    """Wait for every worker; a worker cancelled by a newer one (exclusive groups) is fine,
+    and one that failed too when ``failures`` is True."""
+    from textual.worker import WorkerCancelled, WorkerFailed
 
     for _ in range(10):
         try:
             await app.workers.wait_for_complete()
             return
         except WorkerCancelled:
+            continue
+        except WorkerFailed:
+            if not failures:
+                raise
             continue
 
 

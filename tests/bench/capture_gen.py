@@ -102,7 +102,7 @@ def _tool_output(rng: random.Random, tool: str, size: int) -> Any:
             }
             for _ in range(hits)
         ]
-    lines = []
+    lines: list[str] = []
     total = 0
     while total < size:
         line = f"{len(lines) + 1:>5}\t{_words(rng, rng.randint(3, 14))}"

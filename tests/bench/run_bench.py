@@ -7,7 +7,7 @@ measures, each as the median of several runs, every run in a fresh subprocess:
   RunSummary;
 * time to a full index: ``open_paths`` -> the scan has reached the end of the file;
 * resolving a step of the last record (``bench-NNNNNN-step-7``), cold: ``open_paths`` ->
-  ``trajtui.cli.resolve_streaming`` (what ``trajtui show`` does, so it includes indexing the
+  ``trajtui.cli.show.resolve_streaming`` (what ``trajtui show`` does, so it includes indexing the
   whole file) -> ``source.run(i)`` -> the step; and warm: with the index already complete,
   ``workspace.resolve`` -> ``source.run(i)`` -> the step;
 * peak private memory of each of those: RssAnon from /proc/self/status (file pages of the
@@ -141,7 +141,7 @@ def measure_index(path: str, ref: str) -> dict[str, Any]:
 
 def measure_cold_resolve(path: str, ref: str) -> dict[str, Any]:
     """Fresh open -> step resolved, as ``trajtui show PATH REF`` does it."""
-    from trajtui.cli import resolve_streaming
+    from trajtui.cli.show import resolve_streaming
     from trajtui.core.workspace import open_paths
 
     out: dict[str, Any] = {"baseline_kb": rss_anon_kb()}
@@ -292,7 +292,9 @@ def _row(label: str, rows: list[dict[str, Any]]) -> tuple[str, ...]:
 
 def table_lines(results: Results) -> Iterator[str]:
     """The aligned table: one row per measurement, then the cold-page-cache rows."""
-    rows = [("measurement", "median", "min", "max", "peak - base", "peak RssAnon")]
+    rows: list[tuple[str, ...]] = [
+        ("measurement", "median", "min", "max", "peak - base", "peak RssAnon")
+    ]
     rows += [_row(short, results.runs[name]) for name, (short, _) in MEASUREMENTS.items()]
     rows += [
         _row(f"{short} [cold page cache]", [results.cold_cache[name]])

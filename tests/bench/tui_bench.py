@@ -24,6 +24,7 @@ async def measure(path: str) -> dict[str, float]:
     from textual import events
 
     from trajtui.ui.app import make_app
+    from trajtui.ui.screens.main import MainScreen
 
     start = time.perf_counter()
     app = make_app([path])
@@ -33,8 +34,9 @@ async def measure(path: str) -> dict[str, float]:
         screen = None
         while time.perf_counter() - start < 60:
             await asyncio.sleep(0.001)
-            screen = app.screen
-            if getattr(screen, "run", None) is not None:
+            shown = app.screen
+            if isinstance(shown, MainScreen) and shown.run is not None:
+                screen = shown
                 first_screen = time.perf_counter() - start
                 break
         assert screen is not None and first_screen is not None, "no run shown within 60 s"

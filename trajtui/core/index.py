@@ -5,15 +5,14 @@ line starts and how long it is, and (from the first bytes of the line, without p
 record) its key, such as the ``id`` of an acp-harness record. Records become usable as soon
 as the scan has passed them: nothing waits for the whole file.
 
-The key is the one the JSON parser sees. The fast path reads ``{"id":"..."`` at the start
-of a line; it is trusted only when nothing later in the line could be the same key again
-(the parser keeps the last of repeated keys): no ``"id"`` and no ``\\u00..`` escape that
-could spell it. A number, an escape, or a possible repeat reads the id token with the
-parser, or the whole record.
+The key is the one the JSON parser sees (:mod:`trajtui.core.recordkey`): the common line,
+``{"id":"..."`` with no later spelling of ``"id"``, is read inline by the scan's hot loop;
+every other line is read by :class:`~trajtui.core.recordkey.RecordKey`.
 
 Memory per record is a few machine words: start offsets and lengths in arrays, keys in a
 :class:`~trajtui.core.keytable.KeyTable`, line numbers from the runs of blank lines (kept
-as ranges: a count and at most :data:`MAX_BLANK_RANGES` of them).
+as ranges: a count and at most :data:`~trajtui.core.blanklines.MAX_BLANK_RANGES` of them,
+in a :class:`~trajtui.core.blanklines.BlankRuns`).
 
 The scan is a generator that yields :class:`ScanProgress` every few megabytes and stops
 when :meth:`LineIndex.cancel` is called, so the CLI can drive it in its own thread and the
@@ -31,26 +30,21 @@ scanned again. Lines ending with CR alone (classic Mac OS) are read as lines.
 
 from __future__ import annotations
 
-import functools
 import os
-import re
 import time
 from array import array
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from trajtui.core.jsonutil import BOM, JsonError, id_text, line_break, loads_exact
+from trajtui.core.blanklines import BlankLines, BlankRuns
+from trajtui.core.jsonutil import BOM, line_break
 from trajtui.core.keytable import KeyTable
 from trajtui.core.openfiles import FileChanged, FileHandle
+from trajtui.core.recordkey import RecordKey
 
-__all__ = ["CHUNK", "BlankLines", "FileChanged", "LineIndex", "ScanProgress"]
+__all__ = ["CHUNK", "FileChanged", "LineIndex", "ScanProgress"]
 
 CHUNK = 4 * 1024 * 1024
-KEY_HEAD = 8192
-"""How far into a line the key's token is looked for."""
-MAX_BLANK_RANGES = 1000
-"""Runs of blank lines listed one by one; the rest are counted."""
 
 _WS = b" \t\r\n\f\v"
 _LEN_MAX = 0xFFFFFFFF
@@ -76,60 +70,6 @@ class ScanProgress:
     def fraction(self) -> float:
         """Share of the file scanned, 0.0 to 1.0."""
         return 1.0 if self.total <= 0 else min(1.0, self.done / self.total)
-
-
-@dataclass(frozen=True, slots=True)
-class BlankLines:
-    """The blank lines of a file.
-
-    Attributes:
-        total: How many.
-        ranges: ``(first, last)`` line numbers of runs of blank lines, in order (at most
-            :data:`MAX_BLANK_RANGES`).
-        unlisted: Blank lines after the listed ranges.
-        unlisted_from: Line of the first of those.
-    """
-
-    total: int
-    ranges: tuple[tuple[int, int], ...]
-    unlisted: int = 0
-    unlisted_from: int = 0
-
-
-@functools.cache
-def _key_pattern(key: str) -> re.Pattern[bytes]:
-    name = re.escape(key.encode())
-    number = rb"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?=[ \t\r]*[,}])"
-    return re.compile(
-        rb'[ \t]*\{[ \t]*"' + name + rb'"[ \t]*:[ \t]*("(?:[^"\\\n\r]|\\.)*"|' + number + rb")"
-    )
-
-
-@functools.cache
-def _key_prefixes(key: str) -> tuple[bytes, bytes]:
-    """How a line whose first field is the key starts (the fast path)."""
-    quoted = b'"' + key.encode() + b'"'
-    return b"{" + quoted + b':"', b"{" + quoted + b': "'
-
-
-@functools.cache
-def _repeat_markers(key: str) -> tuple[bytes, ...]:
-    """Byte strings one of which is in any later spelling of ``"key"`` as a JSON key: the
-    plain quoted key, and the ``\\uXXXX`` escape of each of its characters."""
-    escapes: set[bytes] = set()
-    for ch in key:
-        code = ord(ch)
-        units = [code] if code < 0x10000 else [0xD800 + ((code - 0x10000) >> 10)]
-        for unit in units:
-            escapes.add(f"\\u{unit:04x}".encode())
-            escapes.add(f"\\u{unit:04X}".encode())
-    common = min(escapes, default=b"")
-    for escape in escapes:
-        while not escape.startswith(common):
-            common = common[:-1]
-    if len(common) >= 5:  # e.g. "\u006" covers "\u0069" and "\u0064": one search
-        escapes = {common}
-    return (b'"' + key.encode() + b'"', *sorted(escapes))
 
 
 class LineIndex:
@@ -160,21 +100,14 @@ class LineIndex:
         self._file = FileHandle(self.path)
         self._ident = self._file.ident
         self.size = self._file.size()
-        self._key = key
-        self._key_re = _key_pattern(key) if key else None
-        self._key_prefixes = _key_prefixes(key) if key else ()
-        self._markers = _repeat_markers(key) if key else ()
+        self._record_key = RecordKey(key) if key else None
+        self._key_prefixes = self._record_key.prefixes if self._record_key else ()
+        self._markers = self._record_key.markers if self._record_key else ()
         self.starts = array("Q")
         self._lens = array("I")
         self._huge: dict[int, int] = {}  # lengths of 4 GiB and more
         self._keys = KeyTable(self._reread_key)
-        self._gap_at = array("Q")  # record index where the count of blank lines before it changes
-        self._gap_blanks = array("Q")  # blank lines before that record
-        self._blanks = 0
-        self._ranges: list[tuple[int, int]] = []  # closed runs of blank lines
-        self._run = (0, -1)  # the open run of blank lines (first, last)
-        self._unlisted = 0
-        self._unlisted_from = 0
+        self._blank_runs = BlankRuns()
         self.bad: dict[int, str] = {}
         self.bom = False
         self.cr_only = False
@@ -253,26 +186,17 @@ class LineIndex:
 
     def line_of(self, i: int) -> int:
         """1-based line number of record ``i``."""
-        k = bisect_right(self._gap_at, i) - 1
-        return i + 1 + (self._gap_blanks[k] if k >= 0 else 0)
+        return self._blank_runs.line_of(i)
 
     def blank_lines(self) -> BlankLines:
         """The blank lines found so far."""
-        ranges = list(self._ranges)
-        unlisted, since = self._unlisted, self._unlisted_from
-        first, last = self._run
-        if last >= first:
-            if len(ranges) < MAX_BLANK_RANGES:
-                ranges.append((first, last))
-            else:
-                unlisted += last - first + 1
-                since = since or first
-        return BlankLines(self._blanks, tuple(ranges), unlisted, since)
+        return self._blank_runs.lines()
 
     def nbytes(self) -> int:
         """Memory held by the index's arrays (for the benchmark)."""
-        arrays = (self.starts, self._lens, self._gap_at, self._gap_blanks)
-        return sum(a.itemsize * len(a) for a in arrays) + self._keys.nbytes()
+        arrays = (self.starts, self._lens)
+        held = sum(a.itemsize * len(a) for a in arrays)
+        return held + self._blank_runs.nbytes() + self._keys.nbytes()
 
     # -- scanning ------------------------------------------------------------------------
 
@@ -424,7 +348,7 @@ class LineIndex:
         if self._nl == b"\n" and self._file.pread(1, end - 1) == b"\r":
             stop -= 1
         if not head[content:].strip(_WS) and self._only_space(start + len(head), stop):
-            self._blank(self._line)
+            self._blank_runs.note(self._line)
             return
         self._record(head, content, min(len(head), stop - start), start + content, stop, self._line)
 
@@ -443,26 +367,6 @@ class LineIndex:
         self._record(data, content, min(len(data), stop - pos), pos + content, stop, self._line)
         self.unterminated = True
 
-    def _blank(self, line: int) -> None:
-        """Note blank line ``line`` (outside the hot loop)."""
-        self._blanks += 1
-        first, last = self._run
-        if line == last + 1:
-            self._run = (first, line)
-        else:
-            self._close_run(first, last)
-            self._run = (line, line)
-
-    def _close_run(self, first: int, last: int) -> None:
-        if last < first:
-            return
-        if len(self._ranges) < MAX_BLANK_RANGES:
-            self._ranges.append((first, last))
-        else:
-            if not self._unlisted:
-                self._unlisted_from = first
-            self._unlisted += last - first + 1
-
     def _lines_in(self, buf: bytes, buf_at: int) -> int:
         """Index every complete line in ``buf`` (at file offset ``buf_at``); return the
         bytes consumed (up to and including the last line break).
@@ -476,7 +380,8 @@ class LineIndex:
         starts, lens = self.starts.append, self._lens.append
         pending: list[str | None] = []  # keys of the records added here, handed over in bulk
         add_key = pending.append
-        gap_at, gap_blanks = self._gap_at, self._gap_blanks
+        runs = self._blank_runs
+        gap_at, gap_blanks = runs.gap_at, runs.gap_blanks
         prefixes = self._key_prefixes
         markers = self._markers
         nl_byte = self._nl or b"\n"
@@ -484,9 +389,9 @@ class LineIndex:
         start = 0
         line = self._line
         count = self.count
-        blanks = self._blanks
+        blanks = runs.total
         gap = gap_blanks[-1] if gap_blanks else 0
-        run_first, run_last = self._run
+        run_first, run_last = runs.first, runs.last
         while True:
             nl = find(nl_byte, start)
             if nl < 0:
@@ -502,7 +407,7 @@ class LineIndex:
                 if line == run_last + 1:
                     run_last = line
                 else:
-                    self._close_run(run_first, run_last)
+                    runs.close(run_first, run_last)
                     run_first = run_last = line
                 start = nl + 1
                 continue
@@ -529,7 +434,7 @@ class LineIndex:
                 self._keys.extend(pending)
                 pending.clear()
                 self.count = count
-                self._blanks = blanks
+                runs.total = blanks
                 self._record(buf, content, stop, buf_at + content, buf_at + stop, line)
                 count = self.count
             else:
@@ -541,17 +446,15 @@ class LineIndex:
         self._keys.extend(pending)
         self.count = count
         self._line = line
-        self._blanks = blanks
-        self._run = (run_first, run_last)
+        runs.total = blanks
+        runs.first, runs.last = run_first, run_last
         return start
 
     def _record(
         self, buf: bytes, start: int, stop: int, file_start: int, file_stop: int, line: int
     ) -> None:
         """Add one record: ``buf[start:stop]`` holds (at least the head of) its bytes."""
-        if self._blanks != (self._gap_blanks[-1] if self._gap_blanks else 0):
-            self._gap_at.append(self.count)
-            self._gap_blanks.append(self._blanks)
+        self._blank_runs.mark(self.count)
         i = self.count
         self.starts.append(file_start)
         n = file_stop - file_start
@@ -565,59 +468,15 @@ class LineIndex:
             self.bad[i] = bad
         self.count = i + 1
 
-    def _repeated(self, buf: bytes, pos: int, stop: int, file_pos: int, file_stop: int) -> bool:
-        """True when the line, after ``pos`` (``file_pos`` in the file), could hold the key
-        again. ``buf`` holds the line up to ``stop``; the rest is read from the file."""
-        if any(buf.find(m, pos, stop) >= 0 for m in self._markers):
-            return True
-        keep = max(len(m) for m in self._markers) - 1
-        at = file_pos + (stop - pos)
-        tail = buf[max(pos, stop - keep) : stop]
-        while at < file_stop:
-            chunk = self._file.pread(min(CHUNK, file_stop - at), at)
-            if not chunk:
-                return False
-            window = tail + chunk
-            if any(m in window for m in self._markers):
-                return True
-            tail = window[-keep:]
-            at += len(chunk)
-        return False
-
     def _key_of(
         self, buf: bytes, start: int, stop: int, file_start: int, file_stop: int
     ) -> tuple[str | None, str | None]:
-        """The record's key, read from its first bytes when it is the first field and is not
-        repeated later, else by parsing the record (read whole from the file when ``buf``
-        holds only its head). Returns ``(key, problem)``."""
-        if self._key_re is None:
+        """The record's key and a problem (:meth:`RecordKey.read`)."""
+        if self._record_key is None:
             return None, None
-        m = self._key_re.match(buf, start, min(stop, start + KEY_HEAD))
-        first: str | None = None
-        if m is not None:
-            token = m.group(1)
-            if token[:1] == b'"' and b"\\" not in token:
-                try:
-                    first = token[1:-1].decode("utf-8")
-                except UnicodeDecodeError:
-                    pass
-            if first is None:
-                try:
-                    first = id_text(loads_exact(token)[0])
-                except JsonError:
-                    first = None
-            if not self._repeated(buf, m.end(), stop, file_start + m.end() - start, file_stop):
-                return first, None
-        data = buf[start:stop]
-        if len(data) < file_stop - file_start:
-            data = self._file.pread(file_stop - file_start, file_start)
-        try:
-            value, _ = loads_exact(data)
-        except JsonError as err:
-            # A broken record: the reader reports it; the key its head names still lets
-            # a reference find the line.
-            return (first, None) if m is not None else (None, str(err))
-        return (id_text(value.get(self._key)) if isinstance(value, dict) else None), None
+        return self._record_key.read(
+            buf, start, stop, file_start, file_stop, self._file.pread, CHUNK
+        )
 
     def _reread_key(self, i: int) -> str | None:
         """Record ``i``'s key, read again from the file (keys too long to keep)."""

@@ -15,6 +15,7 @@ again).
 from __future__ import annotations
 
 import json as _stdlib_json
+import math
 import re
 from typing import Any
 
@@ -373,6 +374,13 @@ def _escape_active(text: str) -> str:
     if text.isascii():  # nothing to escape (a quick check of a 500 MB document)
         return text
     return _ACTIVE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_INFINITY = {True: "1e999", False: "-1e999"}
+
+
+def _infinite(value: Any) -> bool:
+    return isinstance(value, float) and value in (math.inf, -math.inf)
 
 
 def dumps_line(value: Any) -> str:

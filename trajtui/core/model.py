@@ -19,10 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from trajtui.core.pool import MessagePool, SourceBoard
+from typing import Any
 
 
 class Kind(StrEnum):
@@ -35,7 +32,28 @@ class Kind(StrEnum):
     MODEL_CALL = "model_call"
     TASK = "task"
     SAMPLE = "sample"
+    RESULT = "result"
     OTHER = "other"
+
+
+class Verdict(StrEnum):
+    """The neutral outcome of a run, the same in every format (for counts and comparisons
+    across runs and formats); the format's own word stays beside it (``RunSummary.status``)."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    UNKNOWN = "unknown"
+
+
+class StepState(StrEnum):
+    """The neutral state of a step (a tool call's, mostly)."""
+
+    OK = "ok"
+    FAILED = "failed"
+    PENDING = "pending"
+    UNKNOWN = "unknown"
 
 
 class Outcome(StrEnum):
@@ -56,6 +74,34 @@ class Outcome(StrEnum):
     DONE = "done"
     NONE = "none"
     """The file has no status for this object."""
+
+    @property
+    def verdict(self) -> Verdict:
+        """The neutral outcome: a partial pass is not a pass; done, running and skipped say
+        nothing about passing."""
+        return _VERDICTS.get(self, Verdict.UNKNOWN)
+
+    @property
+    def state(self) -> StepState:
+        """The neutral step state of this category."""
+        return _STATES.get(self, StepState.UNKNOWN)
+
+
+_VERDICTS = {
+    Outcome.PASS: Verdict.PASS,
+    Outcome.FAIL: Verdict.FAIL,
+    Outcome.PARTIAL: Verdict.FAIL,
+    Outcome.ERROR: Verdict.ERROR,
+    Outcome.TIMEOUT: Verdict.TIMEOUT,
+}
+_STATES = {
+    Outcome.PASS: StepState.OK,
+    Outcome.DONE: StepState.OK,
+    Outcome.FAIL: StepState.FAILED,
+    Outcome.ERROR: StepState.FAILED,
+    Outcome.TIMEOUT: StepState.FAILED,
+    Outcome.RUNNING: StepState.PENDING,
+}
 
 
 class Severity(StrEnum):
@@ -111,7 +157,9 @@ class Step:
 
     Attributes:
         ref: The step's reference (``RUN-step-3``, ``RUN/trial-2/step-3``, ``RUN/step-3``).
-        number: 1-based position in its timeline.
+        number: The step's number, named by ``step-N`` references: its 1-based position in
+            its timeline, or the number its file gives it (an ATIF ``step_id``) when the
+            format numbers steps as the file does (unique within the timeline).
         kind: What the step is.
         title: One line for the timeline (tool name, first line of text).
         status: The status word from the file (``completed``, ``pending``), or None.
@@ -123,9 +171,15 @@ class Step:
         input: Tool input (or the step's input messages), as in the file; None when absent.
         output: Tool output, as in the file; None when absent.
         error: An error message from the file, or None.
-        pair: The number of the step this one is paired with (a tool call's pending and
+        pair: The 1-based position of the step this one is paired with (a tool call's pending and
             completed halves), or None.
         stored_id: The ``stepId`` stored in the file, when there is one.
+        tool: The tool's name, for a tool call (or its result), when the file names it.
+        tokens_in: Input (prompt) tokens of a model call, as the file says.
+        tokens_out: Output (completion) tokens of a model call, as the file says.
+        cost: Cost of the step in USD, as the file says.
+        detail: A typed object the format keeps for its view (never shown as data by
+            itself, never recovered from display strings).
         input_keys: Keys of the messages the model saw (forecast runs).
         output_key: Key of the message the model produced (forecast runs).
         fields: Extra labelled values (tokens, cost, verdict...).
@@ -147,10 +201,20 @@ class Step:
     error: str | None = None
     pair: int | None = None
     stored_id: str | None = None
+    tool: str | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost: float | None = None
+    detail: Any = None
     input_keys: tuple[str, ...] = ()
     output_key: str | None = None
     fields: tuple[Field, ...] = ()
     raw: Any = None
+
+    @property
+    def state(self) -> StepState:
+        """ok, failed, pending or unknown, from the step's status word."""
+        return self.outcome.state
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,12 +356,14 @@ class Run:
         attempts: Trials, for formats that have them.
         fields: Labelled values shown in the run's header and detail.
         raw: The run's object as it is in the file.
-        pool: The message pool (forecast runs).
-        board: The source board (forecast runs).
+        detail: A typed object the format keeps for its view (the forecast message pool and
+            source board, for example); never shown as data by itself.
         problems: Problems found while reading this run.
         path: The file the run was read from.
         extras: Format-specific objects a format keeps with the run (for example the
             parsed plan of an ultraplan run); never shown as data by themselves.
+        metadata: Flat key/value pairs for grouping runs (agent, model, category, method...),
+            as the file names them; empty when the file has none.
     """
 
     summary: RunSummary
@@ -305,16 +371,27 @@ class Run:
     attempts: tuple[Attempt, ...] = ()
     fields: tuple[Field, ...] = ()
     raw: Any = None
-    pool: MessagePool | None = None
-    board: SourceBoard | None = None
+    detail: Any = None
     problems: tuple[Problem, ...] = ()
     path: str | None = None
     extras: dict[str, Any] = field(default_factory=dict)
+    metadata: tuple[tuple[str, str], ...] = ()
 
     @property
     def ref(self) -> str:
         """The run's reference."""
         return self.summary.ref
+
+    @property
+    def pool(self) -> Any:
+        """The forecast message pool in :attr:`detail`, if any (for the forecast view, which
+        will read :attr:`detail` itself)."""
+        return getattr(self.detail, "pool", None)
+
+    @property
+    def board(self) -> Any:
+        """The forecast source board in :attr:`detail`, if any (as :attr:`pool`)."""
+        return getattr(self.detail, "board", None)
 
     def timeline(self, attempt: int | None = None) -> tuple[Step, ...]:
         """Steps of the run, or of trial ``attempt`` (1-based number) for trials files."""

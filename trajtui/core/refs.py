@@ -10,13 +10,14 @@ with ``#2``, ``#3``... added to repeats in file order):
 ``RUN/step-N``                  step N of any run (the canonical form outside acp-harness)
 ``RUN/trial-T``                 trial T of a trials record
 ``RUN/trial-T/step-N``          step N of trial T
-``RUN/msg:KEY``                 message KEY of a forecast run's message pool (``A3``)
-``RUN/src:SID``                 source SID of a forecast run's source board (``S3``)
+``RUN/WORD:KEY``                a segment the run's format resolves itself (forecast:
+                                ``msg:A3``, a message of the pool; ``src:S3``, a source of
+                                the board)
 ``RUN/SAMPLE``                  a sample of an eval results run (its ``business_id``)
 ``SOURCE::REF``                 REF inside one source, when several sources are open
 ==============================  ===========================================================
 
-When the opened path holds a single run, ``step-N``, ``msg:KEY`` and ``src:SID`` work alone.
+When the opened path holds a single run, ``step-N`` and ``WORD:KEY`` work alone.
 """
 
 from __future__ import annotations
@@ -38,32 +39,29 @@ class RefParts:
         run: The run's reference, or None for a reference relative to the only run.
         attempt: Trial number.
         step: Step number.
-        message: Message key.
-        source: Source id (of a source board).
+        segment: ``(WORD, KEY)`` of a ``WORD:KEY`` segment, which the run's format resolves
+            (:meth:`trajtui.core.source.Source.resolve_segment`).
         item: A sample id (eval results), or None.
     """
 
     run: str | None
     attempt: int | None = None
     step: int | None = None
-    message: str | None = None
-    source: str | None = None
+    segment: tuple[str, str] | None = None
     item: str | None = None
 
 
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^(?P<run>.+)/trial-(?P<t>\d+)/step-(?P<n>\d+)\Z", re.DOTALL), "trial-step"),
-    (re.compile(r"^(?P<run>.+)/trial-(?P<t>\d+)\Z", re.DOTALL), "trial"),
-    (re.compile(r"^(?P<run>.+)/step-(?P<n>\d+)\Z", re.DOTALL), "step"),
-    (re.compile(r"^(?P<run>.+)-step-(?P<n>\d+)\Z", re.DOTALL), "step"),
-    (re.compile(r"^(?P<run>.+)/msg:(?P<key>.+)\Z", re.DOTALL), "msg"),
-    (re.compile(r"^(?P<run>.+)/src:(?P<key>.+)\Z", re.DOTALL), "src"),
+    (re.compile(r"^(?P<run>.*)/trial-(?P<t>\d+)/step-(?P<n>\d+)\Z", re.DOTALL), "trial-step"),
+    (re.compile(r"^(?P<run>.*)/trial-(?P<t>\d+)\Z", re.DOTALL), "trial"),
+    (re.compile(r"^(?P<run>.*)/step-(?P<n>\d+)\Z", re.DOTALL), "step"),
+    (re.compile(r"^(?P<run>.*)-step-(?P<n>\d+)\Z", re.DOTALL), "step"),
+    (re.compile(r"^(?P<run>.*)/(?P<word>[a-z]+):(?P<key>.+)\Z", re.DOTALL), "segment"),
     (re.compile(r"^step-(?P<n>\d+)\Z", re.DOTALL), "step"),
     (re.compile(r"^trial-(?P<t>\d+)/step-(?P<n>\d+)\Z", re.DOTALL), "trial-step"),
     (re.compile(r"^trial-(?P<t>\d+)\Z", re.DOTALL), "trial"),
-    (re.compile(r"^msg:(?P<key>.+)\Z", re.DOTALL), "msg"),
-    (re.compile(r"^src:(?P<key>.+)\Z", re.DOTALL), "src"),
-    (re.compile(r"^(?P<run>.+)/(?P<item>[^/]+)\Z", re.DOTALL), "item"),
+    (re.compile(r"^(?P<word>[a-z]+):(?P<key>.+)\Z", re.DOTALL), "segment"),
+    (re.compile(r"^(?P<run>.*)/(?P<item>[^/]+)\Z", re.DOTALL), "item"),
 ]
 
 
@@ -86,10 +84,8 @@ def readings(ref: str) -> Iterator[RefParts]:
             yield RefParts(run, attempt=int(groups["t"]))
         elif kind == "step":
             yield RefParts(run, step=int(groups["n"]))
-        elif kind == "msg":
-            yield RefParts(run, message=groups["key"])
-        elif kind == "src":
-            yield RefParts(run, source=groups["key"])
+        elif kind == "segment":
+            yield RefParts(run, segment=(groups["word"], groups["key"]))
         elif kind == "item":
             yield RefParts(run, item=groups["item"])
 

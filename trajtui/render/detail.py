@@ -16,7 +16,7 @@ from rich.text import Text
 from trajtui.core.model import Attempt, Problem, Run, Severity, Step
 from trajtui.core.source import Source
 from trajtui.core.text import visible
-from trajtui.render import extras, fmt, show
+from trajtui.render import fmt, show, views
 
 
 def titled(ref: str, body: RenderableType, raw: bool, raw_value: Any, lines: int) -> RenderableType:
@@ -37,10 +37,10 @@ def run_detail(run: Run, ref: str, raw: bool, lines: int) -> RenderableType:
             show.json_block(run.raw, max_lines=lines),
         )
     parts: list[RenderableType] = [head, show.facts_line(show.summary_facts(run.summary))]
-    line = extras.headline(run)
+    line = views.headline(run)
     if line:
         parts.append(Text(line))
-    extra = extras.detail(run)
+    extra = views.detail(run)
     if extra is not None:
         parts.extend([Text(), extra])
     parts.append(Text())
@@ -129,7 +129,7 @@ def context_keys(run: Run, number: int, hint: str = "") -> RenderableType | None
     """The keys of the messages the model saw at step ``number`` of a forecast run, in
     order, then those added and dropped since the step before, then ``hint`` (where each
     message is shown whole); None without a pool."""
-    from trajtui.core.formats.forecast import step_context
+    from trajtui.core.formats.forecast.steps import step_context
 
     context = step_context(run, number)
     if context is None:

@@ -1,4 +1,4 @@
-"""Rich renderables for forecast runs: a message, a source, the board, a step's context.
+"""Rich renderables for forecast runs: a message, a web source, the board, a step's context.
 
 Used by ``trajtui show RUN/msg:KEY`` and ``RUN/src:SID`` (:func:`render_target`) and by the
 TUI's detail, message-pool and source-board panes. The ``render_*`` functions take a run and
@@ -18,7 +18,9 @@ from rich.padding import Padding
 from rich.text import Text
 
 from trajtui.core.formats.common import mapping, num, string
-from trajtui.core.formats.forecast import (
+from trajtui.core.formats.forecast.board import BoardEntry, BoardSource, SourceBoard
+from trajtui.core.formats.forecast.pool import Message
+from trajtui.core.formats.forecast.steps import (
     StepContext,
     arguments,
     caller,
@@ -27,7 +29,6 @@ from trajtui.core.formats.forecast import (
     tool_results,
 )
 from trajtui.core.model import Field, Run
-from trajtui.core.pool import BoardEntry, Message, SourceBoard
 from trajtui.core.source import Target
 from trajtui.core.text import visible
 from trajtui.render import fmt
@@ -49,7 +50,7 @@ REACTION_STYLE: dict[str, str] = {
 ADDED_STYLE = "green"
 DROPPED_STYLE = "red"
 INDENT = (0, 0, 0, 2)
-SOURCE_KEYS = ("title", "url", "date", "snippet")
+BOARD_SOURCE_KEYS = ("title", "url", "date", "snippet")
 
 
 def _safe(text: str) -> str:
@@ -173,19 +174,19 @@ def message_view(
     return Group(*parts)
 
 
-def _source_facts(source: dict[str, Any]) -> list[RenderableType]:
+def _board_source_facts(cited: BoardSource) -> list[RenderableType]:
     parts: list[RenderableType] = []
-    title = string(source.get("title"))
+    title = string(cited.get("title"))
     parts.append(Text(_safe(title) if title else "(no title)", style="bold"))
     for label in ("url", "date"):
-        if label in source:
-            parts.append(field_block(Field(label, source[label])))
-    snippet = source.get("snippet")
+        if label in cited:
+            parts.append(field_block(Field(label, cited[label])))
+    snippet = cited.get("snippet")
     if isinstance(snippet, str) and snippet:
         parts.append(Text("snippet", style=LABEL_STYLE))
         parts.append(Padding(prose(snippet, markdown=False), INDENT))
-    for key, value in source.items():
-        if key not in SOURCE_KEYS:
+    for key, value in cited.items():
+        if key not in BOARD_SOURCE_KEYS:
             parts.append(field_block(Field(key, value)))
     return parts
 
@@ -203,9 +204,9 @@ def reactions_text(reaction: dict[str, Any]) -> Text:
 
 
 def render_entry(entry: BoardEntry, board: SourceBoard) -> RenderableType:
-    """One board entry: its number, the source it points at, the note and the reaction."""
-    source = board.resolve(entry)
-    title = string(source.get("title")) or "(no title)"
+    """One board entry: its number, the web source it points at, the note and the reaction."""
+    cited = board.board_source_of(entry)
+    title = string(cited.get("title")) or "(no title)"
     line = Text.assemble((f"#{entry.number} ", "bold"))
     if entry.source_id is not None:
         line.append(_safe(entry.source_id) + " ", style="bold")
@@ -220,14 +221,14 @@ def render_entry(entry: BoardEntry, board: SourceBoard) -> RenderableType:
     return Group(*parts)
 
 
-def source_view(board: SourceBoard, sid: str, *, ref: str | None = None) -> RenderableType:
-    """A source: title, url, date, snippet, and the board entries pointing at it."""
+def board_source_view(board: SourceBoard, sid: str, *, ref: str | None = None) -> RenderableType:
+    """A web source: title, url, date, snippet, and the board entries pointing at it."""
     parts: list[RenderableType] = [heading(ref)] if ref else []
-    source = board.source(sid)
-    if source is None:
+    cited = board.board_source(sid)
+    if cited is None:
         parts.append(Text(f"no source {_safe(sid)}", style=DIM))
         return Group(*parts)
-    parts.extend(_source_facts(source))
+    parts.extend(_board_source_facts(cited))
     entries = board.entries_for(sid)
     parts.append(Text())
     if entries:
@@ -308,11 +309,16 @@ def render_message(
     )
 
 
-def render_source(run: Run, sid: str, *, ref: str | None = None) -> RenderableType:
-    """Source ``sid`` of a forecast run's board (:func:`source_view`)."""
+def render_board_source(run: Run, sid: str, *, ref: str | None = None) -> RenderableType:
+    """Web source ``sid`` of a forecast run's board (:func:`board_source_view`)."""
     if run.board is None:
         return _absent(f"{_safe(run.ref)} has no source board")
-    return source_view(run.board, sid, ref=ref)
+    return board_source_view(run.board, sid, ref=ref)
+
+
+render_source = render_board_source
+"""The name before issue 9, still called by trajtui/ui/ (changed by another engineer at the
+same time): remove once it calls :func:`render_board_source`."""
 
 
 def render_board(run: Run) -> RenderableType:
@@ -331,9 +337,9 @@ def render_step_context(run: Run, number: int, *, ref: str | None = None) -> Ren
 
 
 def render_target(run: Run, target: Target) -> RenderableType:
-    """A message (``RUN/msg:KEY``) or a source (``RUN/src:SID``) of a forecast run."""
+    """A message (``RUN/msg:KEY``) or a web source (``RUN/src:SID``) of a forecast run."""
     if target.message is not None:
         return render_message(run, target.message, ref=target.ref)
     if target.board_source is not None:
-        return render_source(run, target.board_source, ref=target.ref)
+        return render_board_source(run, target.board_source, ref=target.ref)
     return _absent(f"{_safe(target.ref)}: not a message or a source")

@@ -358,12 +358,12 @@ def render_run(run: Run, ref: str) -> RenderableType:
         Text(_safe(ref), style="bold reverse"),
         facts_line(summary_facts(run.summary)),
     ]
-    from trajtui.render import extras
+    from trajtui.render import views
 
-    line = extras.headline(run)
+    line = views.headline(run)
     if line:
         parts.append(Text(line))
-    block = extras.detail(run)
+    block = views.detail(run)
     if block is not None:
         parts.extend([Text(), block])
     parts.extend([Text(), *render_fields(run.fields)])

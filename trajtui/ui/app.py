@@ -8,19 +8,28 @@ from __future__ import annotations
 import base64
 import os
 import sys
+import threading
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future
 from functools import partial
+from typing import Any
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
+from trajtui.ui import failures
 from trajtui.ui import settings as settings_mod
 from trajtui.ui.commands import COMMANDS
+from trajtui.ui.messages import Opened
 from trajtui.ui.screens.main import MainScreen
+from trajtui.ui.screens.opening import OpeningScreen
 
 
 class TrajtuiCommands(Provider):
@@ -34,7 +43,8 @@ class TrajtuiCommands(Provider):
                 continue
             if isinstance(screen, MainScreen) and screen.check_action(c.action, ()) is None:
                 continue
-            out.append((f"{c.title}  ({c.key_label})", c.help, c.action))
+            # The palette reads prompts and help as markup: escaped, they show as they are.
+            out.append((escape(f"{c.title}  ({c.key_label})"), escape(c.help), c.action))
         return out
 
     async def discover(self) -> Hits:
@@ -59,26 +69,80 @@ class TrajtuiCommands(Provider):
 
 
 class TrajtuiApp(App[int]):
-    """Inspect trajectories and eval results."""
+    """Inspect trajectories and eval results.
+
+    The paths are opened and the settings read in a worker: the first screen says what is
+    being opened, and the main screen replaces it when they are (and again on reload).
+    """
 
     TITLE = "trajtui"
     COMMANDS = App.COMMANDS | {TrajtuiCommands}
     ENABLE_COMMAND_PALETTE = True
 
     def __init__(
-        self, paths: Sequence[str], *, goto: str | None = None, workspace: Workspace | None = None
+        self,
+        paths: Sequence[str],
+        *,
+        goto: str | None = None,
+        opening: Future[Workspace] | None = None,
     ) -> None:
+        """Set up the app; nothing is read until it runs (see :meth:`_open`).
+
+        Args:
+            paths: What to open.
+            goto: A reference to open at.
+            opening: The paths being opened already (by :func:`run_app`): the app takes
+                the result instead of opening them again, and quits with 1 when nothing
+                can be read (the command line then says why).
+        """
         super().__init__()
         self.paths = list(paths)
         self.goto = goto
-        self.ws = workspace if workspace is not None else open_paths(self.paths)
-        self.settings = settings_mod.load()
-        theme = self.settings.get("theme")
-        if isinstance(theme, str) and theme in self.available_themes:
-            self.theme = theme
+        self._opening = opening
+        self.exit_if_unreadable = opening is not None
+        self.ws: Workspace | None = None
+        """What is open (None until the opening worker is done)."""
+        self.settings: dict[str, Any] | None = None
+        """The settings (None until they are read)."""
+        self._theme_chosen: str | None = None
 
     def on_mount(self) -> None:
-        self.push_screen(MainScreen(self.ws, goto=self.goto))
+        self.push_screen(OpeningScreen(self.paths))
+        self._open(self.goto, read_settings=True)
+
+    @work(thread=True, exclusive=True, group="open", exit_on_error=False)
+    def _open(self, goto: str | None, *, read_settings: bool) -> None:
+        """Read the settings (at start) and open the paths, off the UI thread."""
+        settings = settings_mod.load() if read_settings else None
+        opening, self._opening = self._opening, None
+        ws = opening.result() if opening is not None else open_paths(self.paths)
+        if get_current_worker().is_cancelled:  # a newer reload took over
+            ws.close()
+            return
+        self.post_message(Opened(ws, settings, goto))
+
+    def on_opened(self, message: Opened) -> None:
+        if message.settings is not None:
+            self._use_settings(message.settings)
+        old, self.ws = self.ws, message.ws
+        if not message.ws.sources and self.exit_if_unreadable:
+            self.exit(1)
+            return
+        self.switch_screen(MainScreen(message.ws, goto=message.goto))
+        if old is not None:
+            old.close()
+            self.notify("reloaded", timeout=2)
+
+    def _use_settings(self, settings: dict[str, Any]) -> None:
+        """Take the settings read at start; a theme chosen meanwhile wins over the saved one."""
+        self.settings = settings
+        chosen = self._theme_chosen
+        if chosen is not None:
+            self.watch_theme(chosen)
+            return
+        theme = settings.get("theme")
+        if isinstance(theme, str) and theme in self.available_themes:
+            self.theme = theme
 
     def notify(
         self,
@@ -101,6 +165,25 @@ class TrajtuiApp(App[int]):
             markup=False,
         )
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place a failed worker is reported (the screens and widgets hand theirs
+        here): its traceback goes to the log, then a one-line notice says what failed."""
+        if event.state is not WorkerState.ERROR:
+            return
+        worker = event.worker
+        if worker.group == "failure-log":
+            self.notify(failures.notice(worker, None), severity="error", timeout=10)
+            return
+        self._log_failure(worker)
+
+    @work(thread=True, group="failure-log", exit_on_error=False)
+    def _log_failure(self, worker: Worker[Any]) -> None:
+        """Write ``worker``'s failure to the log (off the UI thread), then tell it."""
+        log = failures.write_entry(failures.entry(worker), opened=self.paths)
+        self.call_from_thread(
+            self.notify, failures.notice(worker, log), severity="error", timeout=10
+        )
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(
@@ -108,9 +191,21 @@ class TrajtuiApp(App[int]):
         )
 
     def watch_theme(self, theme: str) -> None:
-        if self.settings.get("theme") != theme:
-            self.settings["theme"] = theme
-            settings_mod.save(self.settings, opened=self.paths)
+        if self.settings is None:  # not read yet: remembered when they are
+            self._theme_chosen = theme
+            return
+        self.remember("theme", theme)
+
+    def remember(self, key: str, value: object) -> None:
+        """Change a setting and save the settings (in a worker)."""
+        if self.settings is None or self.settings.get(key) == value:
+            return
+        self.settings[key] = value
+        self._save_settings(dict(self.settings))
+
+    @work(thread=True, exclusive=True, group="settings", exit_on_error=False)
+    def _save_settings(self, settings: dict[str, Any]) -> None:
+        settings_mod.save(settings, opened=self.paths)
 
     def toggle_theme(self) -> None:
         """Switch between the dark and light themes."""
@@ -126,16 +221,16 @@ class TrajtuiApp(App[int]):
 
     def reload(self, ref: str | None = None) -> None:
         """Open the paths again (after they changed on disk), keeping the selected run."""
-        self.ws.cancel()
-        self.ws.close()
-        self.ws = open_paths(self.paths)
-        self.switch_screen(MainScreen(self.ws, goto=ref))
-        self.notify("reloaded", timeout=2)
+        if self.ws is not None:
+            self.ws.cancel()
+        self._open(ref, read_settings=False)
 
     def on_unmount(self) -> None:
-        settings_mod.save(self.settings, opened=self.paths)
-        self.ws.cancel()
-        self.ws.close()
+        if self.settings is not None:  # saved when they changed; this is the last chance
+            settings_mod.save(self.settings, opened=self.paths)
+        if self.ws is not None:
+            self.ws.cancel()
+            self.ws.close()
 
 
 def make_app(paths: Sequence[str], *, goto: str | None = None) -> TrajtuiApp:
@@ -143,17 +238,41 @@ def make_app(paths: Sequence[str], *, goto: str | None = None) -> TrajtuiApp:
     return TrajtuiApp(paths, goto=goto)
 
 
+OPEN_BEFORE_TUI = 1.0
+"""Seconds :func:`run_app` waits for the paths to open before it starts the TUI."""
+
+
 def run_app(paths: Sequence[str], *, goto: str | None = None) -> int:
-    """Run the TUI; returns the exit code. Nothing readable: problems on stderr, exit 1."""
-    ws = open_paths(paths)
-    if not ws.sources:
-        for problem in ws.problems:
-            print(str(problem), file=sys.stderr)
-        ws.close()
-        return 1
-    # The loader thread parses records while the UI thread draws: hand the interpreter over
-    # more often than every 5 ms, so a key press never waits behind a parse.
-    sys.setswitchinterval(0.001)
-    app = TrajtuiApp(paths, goto=goto, workspace=ws)
-    app.run()
-    return app.return_code or 0
+    """Run the TUI; returns the exit code. Nothing readable: problems on stderr, exit 1.
+
+    The paths are opened in a thread. What opens within :data:`OPEN_BEFORE_TUI` (nearly
+    everything) is known before the TUI starts: nothing readable is then said on stderr
+    without ever taking the screen. A slower open (a big tree) shows the TUI's opening
+    screen meanwhile.
+    """
+    opening: Future[Workspace] = Future()
+
+    def open_them() -> None:
+        try:
+            opening.set_result(open_paths(paths))
+        except BaseException as err:
+            opening.set_exception(err)
+
+    threading.Thread(target=open_them, name="trajtui-open", daemon=True).start()
+    try:
+        ws: Workspace | None = opening.result(timeout=OPEN_BEFORE_TUI)
+    except TimeoutError:
+        ws = None
+    if ws is None or ws.sources:
+        # The loader thread parses records while the UI thread draws: hand the interpreter
+        # over more often than every 5 ms, so a key press never waits behind a parse.
+        sys.setswitchinterval(0.001)
+        app = TrajtuiApp(paths, goto=goto, opening=opening)
+        app.run()
+        ws = app.ws
+        if ws is None or ws.sources:
+            return app.return_code or 0
+    for problem in ws.problems:
+        print(str(problem), file=sys.stderr)
+    ws.close()
+    return 1

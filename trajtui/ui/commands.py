@@ -52,6 +52,8 @@ class Command:
             "slash": "/",
             "colon": ":",
             "shift+tab": "⇧tab",
+            "left_square_bracket": "[",
+            "right_square_bracket": "]",
         }
         return " / ".join(names.get(k, k) for k in self.keys.split(","))
 
@@ -120,6 +122,24 @@ COMMANDS: tuple[Command, ...] = (
         "Drill in: run → steps → step detail; follow a source mention",
         "Move",
         footer="open",
+    ),
+    Command(
+        "next-mention",
+        "right_square_bracket",
+        "next_mention",
+        "Next mention",
+        "Select the next source mention in the detail pane (forecast runs)",
+        "Move",
+        screen_binding=False,
+    ),
+    Command(
+        "prev-mention",
+        "left_square_bracket",
+        "prev_mention",
+        "Previous mention",
+        "Select the previous source mention in the detail pane",
+        "Move",
+        screen_binding=False,
     ),
     Command(
         "back",

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from textual.message import Message
 
 from trajtui.core.index import ScanProgress
 from trajtui.core.model import Problem, Run
+from trajtui.core.workspace import Workspace
 
 
 @dataclass
@@ -60,3 +62,30 @@ class RunLoaded(Message):
 @dataclass
 class AllLoaded(Message):
     """Every source is indexed and summarised."""
+
+
+@dataclass
+class ChangedOnDisk(Message):
+    """The sources were looked at for changes on disk (the look is over).
+
+    Attributes:
+        changes: ``(source index, how)`` for each source that changed: ``appended``,
+            ``truncated``, ``replaced``, ``deleted`` or ``unreadable``.
+    """
+
+    changes: tuple[tuple[int, str], ...]
+
+
+@dataclass
+class Opened(Message):
+    """The paths are open (a worker opened them).
+
+    Attributes:
+        ws: What was opened.
+        settings: The saved settings, when they were read too (at start).
+        goto: The reference to open the main screen at.
+    """
+
+    ws: Workspace
+    settings: dict[str, Any] | None
+    goto: str | None

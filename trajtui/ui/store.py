@@ -9,43 +9,63 @@ whose summary is not read yet are drawn as placeholders, and requested from the 
 
 from __future__ import annotations
 
-import re
+from array import array
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.passk import PassTally
 from trajtui.core.refs import SOURCE_SEP
-from trajtui.core.source import Entry, Source
+from trajtui.core.source import Source
+from trajtui.core.table import PROBLEM, RUN
 from trajtui.core.workspace import Workspace
+from trajtui.ui.rows import ENTRY, HEADER, OPEN_PROBLEM, Row, Rows
+from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix, Value
 
-HEADER = 0
-ENTRY = 1
-OPEN_PROBLEM = 2
+__all__ = [
+    "ENTRY",
+    "FILTER_SYNTAX",
+    "HEADER",
+    "OPEN_PROBLEM",
+    "SORT_CYCLE",
+    "Filter",
+    "Row",
+    "Rows",
+    "RunStore",
+    "SourceCounts",
+    "TitlePrefix",
+]
 
-Row = tuple[int, int, int]
-"""``(kind, source index, entry index)``: a source header, an entry, or an open-time
-problem (``(OPEN_PROBLEM, -1, k)``)."""
 
-SORT_KEYS: dict[str, Callable[[RunSummary], Any]] = {
-    "status": lambda s: (s.outcome.value, s.status or ""),
-    "ref": lambda s: s.ref,
-    "steps": lambda s: -1 if s.steps is None else s.steps,
-    "tool calls": lambda s: -1 if s.tool_calls is None else s.tool_calls,
-    "tool errors": lambda s: (s.failed_tool_calls or 0, s.tool_errors is True),
-    "duration": lambda s: -1.0 if s.duration_ms is None else s.duration_ms,
-    "score": lambda s: -1e300 if s.score is None else s.score,
-    "cost": lambda s: -1.0 if s.cost is None else s.cost,
+def _number(value: Any) -> tuple[int, Any]:
+    """A sort key for a number the file gave (NaN first, so it never breaks the order)."""
+    if value is None:
+        return (0, 0)
+    if isinstance(value, float) and value != value:
+        return (1, 0)
+    return (2, value)
+
+
+SORT_KEYS: dict[str, Callable[[Value], Any]] = {
+    "status": lambda v: (v("outcome").value, v("status") or ""),
+    "ref": lambda v: v("ref"),
+    "steps": lambda v: _number(v("steps")),
+    "tool calls": lambda v: _number(v("tool_calls")),
+    "tool errors": lambda v: (v("failed_tool_calls") or 0, v("tool_errors") is True),
+    "duration": lambda v: _number(v("duration_ms")),
+    "score": lambda v: _number(v("score")),
+    "cost": lambda v: _number(v("cost")),
 }
 """Columns the run list sorts by (``None`` = file order)."""
 
-SORT_HAS: dict[str, Callable[[RunSummary], bool]] = {
-    "steps": lambda s: s.steps is not None,
-    "duration": lambda s: s.duration_ms is not None,
-    "score": lambda s: s.score is not None or s.passes is not None,
-    "cost": lambda s: s.cost is not None,
+SORT_HAS: dict[str, Callable[[Value], bool]] = {
+    "steps": lambda v: v("steps") is not None,
+    "duration": lambda v: v("duration_ms") is not None,
+    "score": lambda v: v("score") is not None or v("passes") is not None,
+    "cost": lambda v: v("cost") is not None,
 }
 """Whether a run has a value for a sort column (runs without one sort last)."""
 
@@ -59,123 +79,6 @@ SORT_CYCLE: list[str | None] = [
     "score",
     "cost",
 ]
-
-
-FILTER_SYNTAX = "words, -word, status:WORD, is:problem"
-"""What the filter understands (said when it meets something else)."""
-
-_NOT_UNDERSTOOD = re.compile(r"^-?[a-z_][\w.]*(?:[<>!=]=?|=)|^-?(?!(?:status|is|s):)[a-z_]+:(?!//)")
-"""Comparisons (``steps>30``) and ``key:`` words with another key than the known ones:
-the filter would take them as text that matches nothing."""
-
-
-@dataclass(frozen=True)
-class Filter:
-    """A run-list filter: words that must all appear, and status words.
-
-    Syntax: ``timeout`` (text), ``status:fail`` / ``is:fail`` (status word or outcome),
-    ``is:problem`` (problem rows only), ``-word`` (must not appear). Anything that looks
-    like another query language (``steps>30``, ``score:0.5``) is kept in
-    :attr:`unknown`: such a filter matches nothing, and the run list says why.
-    """
-
-    words: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    statuses: tuple[str, ...] = ()
-    problems_only: bool = False
-    unknown: tuple[str, ...] = ()
-    text: str = ""
-
-    @classmethod
-    def parse(cls, text: str) -> Filter:
-        """Read the filter box's text."""
-        words: list[str] = []
-        exclude: list[str] = []
-        statuses: list[str] = []
-        unknown: list[str] = []
-        problems = False
-        for token in text.split():
-            low = token.casefold()
-            if low in ("is:problem", "status:problem", "is:problems"):
-                problems = True
-            elif low.startswith(("status:", "is:", "s:")):
-                statuses.append(low.split(":", 1)[1])
-            elif _NOT_UNDERSTOOD.match(low):
-                unknown.append(token)
-            elif low.startswith("-") and len(low) > 1:
-                exclude.append(low[1:])
-            else:
-                words.append(low)
-        return cls(
-            tuple(words), tuple(exclude), tuple(statuses), problems, tuple(unknown), text.strip()
-        )
-
-    @property
-    def active(self) -> bool:
-        """The filter removes something."""
-        return bool(
-            self.words or self.exclude or self.statuses or self.problems_only or self.unknown
-        )
-
-    def accepts(self, entry: Entry, label: str = "") -> bool:
-        """True when ``entry`` passes the filter."""
-        if self.unknown:
-            return False
-        if isinstance(entry, Problem):
-            if self.statuses:
-                return False
-            hay = f"{entry.message} {entry.line} {label}".casefold()
-            return all(w in hay for w in self.words) and not any(w in hay for w in self.exclude)
-        if self.problems_only:
-            return False
-        if self.statuses:
-            word = (entry.status or "").casefold()
-            outcome = entry.outcome.value
-            if not any(st in (word, outcome) or word.startswith(st) for st in self.statuses):
-                return False
-        hay = f"{entry.ref} {entry.title} {label}".casefold()
-        return all(w in hay for w in self.words) and not any(w in hay for w in self.exclude)
-
-
-class TitlePrefix:
-    """The words every title shown starts with (``Use ydc-server and answer``), which the
-    run list elides so that each row shows what tells it apart."""
-
-    MIN_LENGTH = 10
-
-    def __init__(self) -> None:
-        self._common: str | None = None
-        self._titles = 0
-        self._differ = False
-
-    def add(self, title: str) -> None:
-        """Count one more shown title."""
-        if not title:
-            return
-        self._titles += 1
-        common = self._common
-        if common is None:
-            self._common = title
-        elif title != common:
-            self._differ = True
-        if common is not None and not title.startswith(common):
-            n = 0
-            for a, b in zip(common, title, strict=False):
-                if a != b:
-                    break
-                n += 1
-            self._common = common[:n]
-
-    @property
-    def value(self) -> str:
-        """The common words (ending with a space), or "" when there is nothing worth eliding."""
-        common = self._common
-        if self._titles < 2 or not common or len(common) < self.MIN_LENGTH:
-            return ""
-        if not self._differ:  # every title is the same: eliding tells nothing apart
-            return ""
-        cut = common.rfind(" ") + 1  # whole words only: a title never loses half a word
-        return common[:cut] if cut >= self.MIN_LENGTH else ""
 
 
 @dataclass
@@ -209,7 +112,7 @@ class RunStore:
         self.sort: str | None = None
         self.reverse = False
         self.filter = Filter()
-        self.rows: list[Row] = []
+        self.rows = Rows()
         self.counts = [SourceCounts() for _ in ws.sources]
         self.requests: deque[tuple[int, int]] = deque(maxlen=256)
         self.prefix = TitlePrefix()
@@ -241,74 +144,97 @@ class RunStore:
         """
         self.prefix = TitlePrefix()
         self._mixed_ref_width = 0
-        rows: list[Row] = [(OPEN_PROBLEM, -1, k) for k in range(len(self.ws.problems))]
+        rows = Rows((OPEN_PROBLEM, -1, k) for k in range(len(self.ws.problems)))
         if self.filter.active and not self.filter.problems_only:
-            rows = [r for r in rows if self.filter.accepts(self.ws.problems[r[2]])]
-        runs: list[tuple[int, int, RunSummary]] = []
-        problems: list[Row] = []
+            rows = Rows(r for r in rows if self.filter.accepts(self.ws.problems[r[2]]))
+        runs: list[tuple[int, array[int]]] = []  # (source, run entries), when mixed
+        problems: list[tuple[int, array[int]]] = []
         for s, source in enumerate(self.ws.sources):
             n = len(source)
             self._shown[s] = n
+            header = self.grouped
             if self.ordered:
-                entries = [(ENTRY, s, i) for i in range(n)]
+                if header:
+                    rows.append((HEADER, s, -1))
+                rows.extend_entries(s, range(n))
                 for i in range(self.counts[s].seen):
-                    e = source.peek(i)
-                    if isinstance(e, RunSummary):
-                        self.prefix.add(e.title)
-            else:
-                sorting = self.sort is not None
-                selected = self._selected(source, n)
-                mine = [(s, i, e) for i, e in selected if sorting and isinstance(e, RunSummary)]
-                others = [
-                    (ENTRY, s, i)
-                    for i, e in selected
-                    if not (sorting and isinstance(e, RunSummary))
-                ]
-                if self.mixed:
-                    runs.extend(mine)
-                    problems.extend(others)
-                    continue
-                entries = [(ENTRY, s, i) for s, i, _ in self._sorted(mine)] + others
-            if self.grouped and (entries or not self.filter.active):
+                    if source.row_kind(i) == RUN:
+                        self.prefix.add(source.row_value(i, "title"))
+                continue
+            mine, others = self._selected(source, n, sorting=self.sort is not None)
+            if self.mixed:
+                runs.append((s, mine))
+                problems.append((s, others))
+                continue
+            if header and (mine or others or not self.filter.active):
                 rows.append((HEADER, s, -1))
-            rows.extend(entries)
+            if mine:
+                rows.extend_packed(self._sorted([(s, mine)]))
+            rows.extend_entries(s, others)
         if self.mixed:
-            ordered = self._sorted(runs)
-            rows.extend((ENTRY, s, i) for s, i, _ in ordered)
-            rows.extend(problems)
+            rows.extend_packed(self._sorted(runs))
+            for s, others in problems:
+                rows.extend_entries(s, others)
             self._mixed_ref_width = max(
-                (len(self.ws.sources[s].label) + len(SOURCE_SEP) + len(e.ref) for s, _, e in runs),
+                (
+                    len(self.ws.sources[s].label) + len(SOURCE_SEP) + len(ref)
+                    for s, mine in runs
+                    for ref in self._refs(s, mine)
+                ),
                 default=0,
             )
         self.rows = rows
-        self._headers = sum(1 for kind, _, _ in rows if kind == HEADER)
+        self._headers = sum(1 for k in range(len(rows)) if rows.kind(k) == HEADER)
+
+    def _refs(self, s: int, indices: array[int]) -> Iterator[str]:
+        value = self.ws.sources[s].row_value
+        return (value(i, "ref") for i in indices)
 
     @property
     def mixed(self) -> bool:
         """Rows of several sources are sorted together: each row names its source."""
         return self.grouped and self.sort is not None
 
-    def _selected(self, source: Source, n: int) -> list[tuple[int, Entry]]:
-        """Entries of ``source`` read so far that pass the filter."""
-        known: list[tuple[int, Entry]] = []
+    def _selected(self, source: Source, n: int, *, sorting: bool) -> tuple[array[int], array[int]]:
+        """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
+        rest (problems; and every entry when not ``sorting``), by index."""
+        mine, others = array("q"), array("q")
         label = source.label if self.grouped else ""
+        accepts, kind_of, value = self.filter.accepts_row, source.row_kind, source.row_value
         for i in range(n):
-            e = source.peek(i)
-            if e is not None and self.filter.accepts(e, label):
-                known.append((i, e))
-                if isinstance(e, RunSummary):
-                    self.prefix.add(e.title)
-        return known
+            kind = kind_of(i)
+            if kind == RUN:
+                if accepts(partial(value, i), label):
+                    (mine if sorting else others).append(i)
+                    self.prefix.add(value(i, "title"))
+            elif kind == PROBLEM:
+                e = source.peek(i)
+                if e is not None and self.filter.accepts(e, label):
+                    others.append(i)
+        return mine, others
 
-    def _sorted(self, runs: list[tuple[int, int, RunSummary]]) -> list[tuple[int, int, RunSummary]]:
-        """``runs`` by the sort column; runs without a value for it come last either way."""
-        if self.sort is None or not runs:
-            return runs
-        key, has = SORT_KEYS[self.sort], SORT_HAS.get(self.sort)
-        present = [r for r in runs if has is None or has(r[2])]
-        absent = [r for r in runs if not (has is None or has(r[2]))]
-        present.sort(key=lambda r: key(r[2]), reverse=self.reverse)
-        return present + absent
+    def _sorted(self, runs: list[tuple[int, array[int]]]) -> array[int]:
+        """Packed entry rows of ``runs`` (``(source, indices)``) by the sort column; runs
+        without a value for it come last either way. Keys are read one field at a time
+        (:meth:`Source.row_value`): no summary is built."""
+        sort = self.sort or "ref"
+        key, has = SORT_KEYS[sort], SORT_HAS.get(sort)
+        present: list[tuple[Any, int]] = []
+        absent = array("q")
+        for s, indices in runs:
+            value = self.ws.sources[s].row_value
+            base = Rows.pack((ENTRY, s, 0))
+            for i in indices:
+                v = partial(value, i)
+                if has is None or has(v):
+                    present.append((key(v), base + i))
+                else:
+                    absent.append(base + i)
+        present.sort(key=lambda p: p[0], reverse=self.reverse)
+        out = array("q", (code for _, code in present))
+        del present
+        out.extend(absent)
+        return out
 
     def extend(self) -> bool:
         """Add rows for entries indexed since the last call (file order only).
@@ -322,21 +248,21 @@ class RunStore:
         for s, source in enumerate(self.ws.sources):
             n = len(source)
             if n > self._shown[s]:
-                new = [(ENTRY, s, i) for i in range(self._shown[s], n)]
+                new = range(self._shown[s], n)
                 self._shown[s] = n
                 if self.grouped:
-                    pos = self._end_of_group(s)
-                    self.rows[pos:pos] = new
+                    self.rows.insert_entries(self._end_of_group(s), s, new)
                 else:
-                    self.rows.extend(new)
+                    self.rows.extend_entries(s, new)
                 added = True
         return added
 
     def _end_of_group(self, s: int) -> int:
-        for pos, row in enumerate(self.rows):
-            if row[0] == HEADER and row[1] > s:
+        rows = self.rows
+        for pos in range(len(rows)):
+            if rows.kind(pos) == HEADER and rows[pos][1] > s:
                 return pos
-        return len(self.rows)
+        return len(rows)
 
     def set_sort(self, column: str | None, reverse: bool = False) -> None:
         """Sort by ``column`` (``None`` for file order)."""

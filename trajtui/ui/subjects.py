@@ -1,63 +1,143 @@
-"""What the detail panes show, by subject, as plain text.
+"""What a detail pane shows (its subject), and that subject as plain text.
 
-A subject is ``("run",)``, ``("step", trial, first, last)``, ``("attempt", n)``,
-``("message", key)`` or ``("source", sid)``.
+A subject names one object of the run on screen: the run itself, a trial, a step (or a group
+of merged streamed chunks), a message of a forecast run's pool or a source of its board.
+Subjects are small frozen values: two equal subjects show the same thing, so a pane that is
+asked to show the subject it already shows keeps its scroll position.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from trajtui.core.jsonutil import dumps_pretty
 from trajtui.core.model import Run
 
 
-def whole_text(run: Run, steps: tuple[Any, ...], subject: tuple[Any, ...]) -> str:
+@dataclass(frozen=True, slots=True)
+class NoSubject:
+    """Nothing is shown yet (no run read)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSubject:
+    """The run as a whole."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrialSubject:
+    """One trial (attempt) of a run.
+
+    Attributes:
+        number: The trial's number (``trial-N``).
+    """
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepSubject:
+    """A step, or a group of merged streamed chunks.
+
+    Attributes:
+        trial: The trial the step belongs to (None for a run without trials).
+        first: Index of the first step in its timeline.
+        last: Index of the last step (``first`` unless chunks are merged).
+    """
+
+    trial: int | None
+    first: int
+    last: int
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSubject:
+    """A message of a forecast run's pool.
+
+    Attributes:
+        key: The message's key (``msg:KEY``).
+    """
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSubject:
+    """A source of a forecast run's board.
+
+    Attributes:
+        sid: The source's id (``src:SID``).
+    """
+
+    sid: str
+
+
+Subject = NoSubject | RunSubject | TrialSubject | StepSubject | MessageSubject | SourceSubject
+"""What a detail pane shows."""
+
+
+def label(subject: Subject, run: Run | None = None) -> str:
+    """The subject in a breadcrumb: ``step 5``, ``trial 2``, ``msg:KEY``, ``src:SID``. A
+    step is named by its number (``step-N`` in its reference), which some formats take from
+    the file (ATIF's ``step_id``) rather than from its position."""
+    match subject:
+        case StepSubject(trial=trial, first=first):
+            steps = run.timeline(trial) if run is not None else ()
+            return f"step {steps[first].number if first < len(steps) else first + 1}"
+        case TrialSubject(number=number):
+            return f"trial {number}"
+        case MessageSubject(key=key):
+            return f"msg:{key}"
+        case SourceSubject(sid=sid):
+            return f"src:{sid}"
+    return "detail"
+
+
+def whole_text(run: Run, steps: tuple[Any, ...], subject: Subject) -> str:
     """Everything the file holds for ``subject`` (what a detail search looks through when
     nothing shown matches): the object as JSON, or a merged chunk group's text."""
-    kind = subject[0]
-    if kind == "step":
-        first, last = subject[2], subject[3]
-        if first != last:
-            return "".join(s.text or "" for s in steps[first : last + 1])
-        return dumps_pretty(steps[first].raw)
-    if kind == "attempt":
-        attempt = run.attempt(subject[1])
-        return dumps_pretty(attempt.raw if attempt is not None else None)
-    if kind == "message" and run.pool is not None:
-        return dumps_pretty(run.pool.raw(subject[1]))
-    if kind == "source" and run.board is not None:
-        return dumps_pretty(run.board.raw_source(subject[1]))
+    match subject:
+        case StepSubject(first=first, last=last):
+            if first != last:
+                return "".join(s.text or "" for s in steps[first : last + 1])
+            return dumps_pretty(steps[first].raw)
+        case TrialSubject(number=number):
+            attempt = run.attempt(number)
+            return dumps_pretty(attempt.raw if attempt is not None else None)
+        case MessageSubject(key=key) if run.pool is not None:
+            return dumps_pretty(run.pool.raw(key))
+        case SourceSubject(sid=sid) if run.board is not None:
+            return dumps_pretty(run.board.raw_source(sid))
     return dumps_pretty(run.raw)
 
 
 def subject_object(
-    run: Run, steps: tuple[Any, ...], subject: tuple[Any, ...], raw: bool
+    run: Run, steps: tuple[Any, ...], subject: Subject, raw: bool
 ) -> tuple[str, str]:
     """``(reference, text)`` of ``subject`` (what ``y`` copies and ``e`` pages): its text,
     or the object as in the file (``raw``, or when it has no text). ``steps`` is the
     timeline a step subject belongs to."""
-    kind = subject[0]
-    if kind == "step":
-        first, last = subject[2], subject[3]
-        if first != last:
-            chunk = steps[first : last + 1]
-            if raw:
-                return steps[first].ref, dumps_pretty([s.raw for s in chunk])
-            return steps[first].ref, "".join(s.text or "" for s in chunk)
-        step = steps[first]
-        return step.ref, _object_text(step.text, step.raw, raw)
-    if kind == "attempt":
-        attempt = run.attempt(subject[1])
-        if attempt is not None:
-            return attempt.ref, dumps_pretty(attempt.raw)
-    if kind == "message" and run.pool is not None:
-        msg = run.pool.get(subject[1])
-        return f"{run.ref}/msg:{subject[1]}", _object_text(
-            msg.text if msg else None, run.pool.raw(subject[1]), raw
-        )
-    if kind == "source" and run.board is not None:
-        return f"{run.ref}/src:{subject[1]}", dumps_pretty(run.board.raw_source(subject[1]))
+    match subject:
+        case StepSubject(first=first, last=last):
+            if first != last:
+                chunk = steps[first : last + 1]
+                if raw:
+                    return steps[first].ref, dumps_pretty([s.raw for s in chunk])
+                return steps[first].ref, "".join(s.text or "" for s in chunk)
+            step = steps[first]
+            return step.ref, _object_text(step.text, step.raw, raw)
+        case TrialSubject(number=number):
+            attempt = run.attempt(number)
+            if attempt is not None:
+                return attempt.ref, dumps_pretty(attempt.raw)
+        case MessageSubject(key=key) if run.pool is not None:
+            msg = run.pool.get(key)
+            return f"{run.ref}/msg:{key}", _object_text(
+                msg.text if msg else None, run.pool.raw(key), raw
+            )
+        case SourceSubject(sid=sid) if run.board is not None:
+            return f"{run.ref}/src:{sid}", dumps_pretty(run.board.raw_source(sid))
     return run.ref, dumps_pretty(run.raw)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -10,10 +9,10 @@ from trajtui.core.model import Field
 
 
 def num(value: Any) -> float | None:
-    """``value`` when it is a finite JSON number (not a bool), else None."""
+    """``value`` when it is a JSON number (not a bool), else None. ``1e999`` is a number
+    the parser accepts: it stays infinite, shown as ``inf`` (arithmetic and formatting
+    take it; see ``render.fmt``)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
 
@@ -91,3 +90,27 @@ def key_label(key: Any) -> str:
     if key is None or isinstance(key, bool):
         return "null" if key is None else str(key).lower()
     return str(key)
+
+
+def flat_metadata(value: Any, *, limit: int = 64) -> tuple[tuple[str, str], ...]:
+    """A metadata object as flat ``(key, text)`` pairs for grouping runs: nested objects as
+    dotted keys (two levels), scalars as text, lists and deeper values left out; at most
+    ``limit`` pairs. ``()`` when ``value`` is not an object."""
+    out: list[tuple[str, str]] = []
+
+    def walk(obj: dict[str, Any], prefix: str, depth: int) -> None:
+        for key, v in obj.items():
+            if len(out) >= limit:
+                return
+            name = f"{prefix}{key}"
+            if isinstance(v, dict):
+                if depth < 2:
+                    walk(v, name + ".", depth + 1)
+            elif isinstance(v, bool):
+                out.append((name, "true" if v else "false"))
+            elif isinstance(v, (str, int, float)):
+                out.append((name, str(v) if not isinstance(v, int) or abs(v) < 10**30 else "…"))
+
+    if isinstance(value, dict):
+        walk(value, "", 1)
+    return tuple(out)

@@ -1,45 +1,36 @@
-"""Which format reads which file or directory: detection by content, then opening.
+"""The formats trajtui reads, and which one reads a given file or directory.
 
-Each format module offers two hooks, tried in turn here:
-
-* ``open_file(path, sniffed, label) -> Source | None`` for a file (JSON Lines, a JSON
-  document, YAML): return None when the content is not this format's.
-* ``claim_dir(place) -> DirClaim | None`` for a directory met while walking (or opened
-  directly): return a claim when the directory *is* one of this format's outputs (a
-  forecast run or eval directory, an ultraplan project, a results tree). A claimed
-  directory is not walked further.
-
+Every format in :data:`FORMATS` is asked about every file and directory met (see
+:mod:`trajtui.core.formats.base` for the contract); the most certain claim wins, so the order
+below only breaks ties, and the contract test fails when two formats tie on the same input.
 Formats never decide by a file name alone: a name only says which files are worth reading.
+
+Adding a format is one line here.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from trajtui.core.detect import Sniffed, sniff
 from trajtui.core.discover import MAX_FILES, Walked, walk
-from trajtui.core.formats import acp, eval_results, forecast, ultraplan
+from trajtui.core.formats.acp import ACP
+from trajtui.core.formats.atif import ATIF
+from trajtui.core.formats.base import Claim, Format, Opened
+from trajtui.core.formats.eval_results import EVAL_RESULTS
+from trajtui.core.formats.forecast import FORECAST
+from trajtui.core.formats.ultraplan import ULTRAPLAN
 from trajtui.core.model import Problem, Severity
-from trajtui.core.source import JsonlSource, Source
+from trajtui.core.source import Source
 
-
-@dataclass(frozen=True, slots=True)
-class DirClaim:
-    """A directory a format recognised as one of its outputs.
-
-    Attributes:
-        sources: The sources it holds (usually one).
-        problems: Problems found while recognising it.
-    """
-
-    sources: tuple[Source, ...]
-    problems: tuple[Problem, ...] = ()
-
-
-FileOpener = Callable[[str, Sniffed, "str | None"], "Source | None"]
-DirClaimer = Callable[[Walked], "DirClaim | None"]
+FORMATS: tuple[Format, ...] = (
+    ACP,
+    FORECAST,
+    ULTRAPLAN,
+    EVAL_RESULTS,
+    ATIF,
+)
+"""Every format trajtui reads."""
 
 
 def _describe_keys(keys: list[str]) -> str:
@@ -47,38 +38,51 @@ def _describe_keys(keys: list[str]) -> str:
     return shown or "none"
 
 
-def _open_acp(path: str, sniffed: Sniffed, label: str | None) -> Source | None:
-    if sniffed.layout != "jsonl":
-        return None
-    fmt = acp.classify(sniffed.first)
-    if fmt is None:
-        return None
-    return JsonlSource(path, acp.FORMATS[fmt.id], label=label)
+def best(claims: list[Claim | None]) -> Claim | None:
+    """The most certain claim (the first of equals)."""
+    winner: Claim | None = None
+    for c in claims:
+        if c is not None and (winner is None or c.certainty > winner.certainty):
+            winner = c
+    return winner
 
 
-def file_openers() -> list[FileOpener]:
-    """Every file format's opener, in the order they are asked."""
-    return [_open_acp, eval_results.open_file, forecast.open_file, ultraplan.open_file]
+def claims_for_file(path: str, sniffed: Sniffed, label: str | None) -> list[tuple[Format, Claim]]:
+    """Every format's claim on a file (for the contract test and for diagnostics)."""
+    out = []
+    for fmt in FORMATS:
+        c = fmt.claim_file(path, sniffed, label)
+        if c is not None:
+            out.append((fmt, c))
+    return out
 
 
-def dir_claimers() -> list[DirClaimer]:
-    """Every directory format's claimer, in the order they are asked."""
-    return [forecast.claim_dir, ultraplan.claim_dir, eval_results.claim_dir]
+def claims_for_dir(place: Walked) -> list[tuple[Format, Claim]]:
+    """Every format's claim on a directory."""
+    out = []
+    for fmt in FORMATS:
+        c = fmt.claim_dir(place)
+        if c is not None:
+            out.append((fmt, c))
+    return out
 
 
 def open_file(path: str, sniffed: Sniffed, label: str | None) -> tuple[Source | None, str | None]:
-    """Open a file whose start was sniffed; ``(None, reason)`` when no format reads it."""
+    """Open a file whose start was sniffed; ``(None, reason)`` when no format reads it.
+
+    Every layout is offered to the formats, binary ones (zip archives) included.
+    """
+    try:
+        claim = best([c for _, c in claims_for_file(path, sniffed, label)])
+        opened = claim.open() if claim is not None else None
+    except OSError as err:
+        return None, err.strerror or str(err)
+    if opened is not None and opened.sources:
+        return opened.sources[0], None
     if sniffed.layout == "empty":
         return None, "empty file"
     if sniffed.layout == "binary":
         return None, "binary data, not JSON"
-    try:
-        for opener in file_openers():
-            source = opener(path, sniffed, label)
-            if source is not None:
-                return source, None
-    except OSError as err:
-        return None, err.strerror or str(err)
     if sniffed.layout == "jsonl":
         return None, (
             "JSON, but not a format trajtui reads "
@@ -94,13 +98,10 @@ def _internal(err: Exception) -> str:
     return f"internal error ({type(err).__name__}{': ' + text if text else ''})"
 
 
-def claim(place: Walked) -> DirClaim | None:
-    """The first directory format that recognises ``place``."""
-    for claimer in dir_claimers():
-        found = claimer(place)
-        if found is not None:
-            return found
-    return None
+def claim(place: Walked) -> Opened | None:
+    """What the most certain format that recognises ``place`` opens there."""
+    winner = best([c for _, c in claims_for_dir(place)])
+    return winner.open() if winner is not None else None
 
 
 def open_dir(root: str) -> tuple[list[Source], list[tuple[str, str]], list[Problem]]:

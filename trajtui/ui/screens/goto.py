@@ -10,6 +10,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
 from trajtui.core.text import visible
+from trajtui.ui.literal import literal
 
 
 class GotoScreen(ModalScreen[str | None]):
@@ -34,7 +35,9 @@ class GotoScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(
-                "go to: RUN · RUN-step-N · RUN/trial-T/step-N · RUN/step-N · RUN/msg:KEY · RUN/src:SID"
+                literal(
+                    "go to: RUN · RUN-step-N · RUN/trial-T/step-N · RUN/step-N · RUN/msg:KEY · RUN/src:SID"
+                )
             )
             yield Input(
                 value="",

@@ -1,4 +1,5 @@
-"""The ``?`` screen: every key, grouped, from the one command table."""
+"""The ``?`` screen: every key, grouped, from the one command table; the movement keys of
+the table scroll it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from trajtui.ui.commands import COMMANDS
+from trajtui.ui.commands import COMMANDS, widget_bindings
+from trajtui.ui.literal import literal
 
 
 def help_table() -> Table:
@@ -25,12 +27,12 @@ def help_table() -> Table:
                 table.add_row("", "")
             group = command.group
             table.add_row("", Text(group, style="bold underline"))
-        table.add_row(command.key_label, Text(command.help))
+        table.add_row(Text(command.key_label), Text(command.help))
     table.add_row("", "")
     table.add_row("", Text("Mouse", style="bold underline"))
-    table.add_row("click", "select a row, focus a pane; click a column name to sort")
-    table.add_row("double click", "open (drill in)")
-    table.add_row("wheel", "scroll")
+    table.add_row(Text("click"), Text("select a row, focus a pane; click a column name to sort"))
+    table.add_row(Text("double click"), Text("open (drill in)"))
+    table.add_row(Text("wheel"), Text("scroll"))
     return table
 
 
@@ -39,8 +41,16 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close"),
-        Binding("j,down", "scroll_down", "Down", show=False),
-        Binding("k,up", "scroll_up", "Up", show=False),
+        *widget_bindings(
+            {
+                "cursor_down": "scroll_down",
+                "cursor_up": "scroll_up",
+                "first": "scroll_home",
+                "last": "scroll_end",
+                "page_down": "page_down",
+                "page_up": "page_up",
+            }
+        ),
     ]
 
     DEFAULT_CSS = """
@@ -53,7 +63,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
-            scroll.border_title = "trajtui keys (esc closes)"
+            scroll.border_title = literal("trajtui keys (esc closes)")
             yield Static(help_table())
 
     def action_scroll_down(self) -> None:
@@ -61,6 +71,18 @@ class HelpScreen(ModalScreen[None]):
 
     def action_scroll_up(self) -> None:
         self.query_one(VerticalScroll).scroll_up(animate=False)
+
+    def action_scroll_home(self) -> None:
+        self.query_one(VerticalScroll).scroll_home(animate=False)
+
+    def action_scroll_end(self) -> None:
+        self.query_one(VerticalScroll).scroll_end(animate=False)
+
+    def action_page_down(self) -> None:
+        self.query_one(VerticalScroll).scroll_page_down(animate=False)
+
+    def action_page_up(self) -> None:
+        self.query_one(VerticalScroll).scroll_page_up(animate=False)
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)

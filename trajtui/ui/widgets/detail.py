@@ -19,16 +19,16 @@ from rich.console import Console, RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events, work
-from textual.binding import Binding
+from textual import events, on, work
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from trajtui.render.show import FOLD_MARK
+from trajtui.ui import failures
 from trajtui.ui.commands import widget_bindings
 from trajtui.ui.literal import visible_segments
 
@@ -101,10 +101,10 @@ class DetailView(ScrollView, can_focus=True):
                 "last": "scroll_end",
                 "page_down": "page_down",
                 "page_up": "page_up",
+                "next_mention": "next_mention",
+                "prev_mention": "prev_mention",
             }
         ),
-        Binding("right_square_bracket", "next_mention", "Next mention", show=False),
-        Binding("left_square_bracket", "prev_mention", "Previous mention", show=False),
     ]
 
     COMPONENT_CLASSES = {"detail--match", "detail--current", "detail--mention", "detail--empty"}
@@ -231,6 +231,13 @@ class DetailView(ScrollView, can_focus=True):
 
     def _content_width(self) -> int:
         return max(20, (self.scrollable_content_region.width or self.size.width or 80))
+
+    @on(Worker.StateChanged)
+    def _layout_failed(self, event: Worker.StateChanged) -> None:
+        """The layout failed: stop looking busy; the app tells it and logs it."""
+        if event.state is WorkerState.ERROR:
+            self.busy = False
+        failures.hand_to_app(self, event)
 
     @work(thread=True, exclusive=True, group="detail-layout", exit_on_error=False)
     def _layout(self, generation: int, width: int) -> None:

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 
-from trajtui.core.formats.forecast import step_context
+from trajtui.core.formats.forecast.steps import step_context
 from trajtui.core.model import Run
 from trajtui.core.text import one_line, visible
 from trajtui.render.forecast import flags

@@ -16,9 +16,9 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
+from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.refs import SOURCE_SEP
-from trajtui.core.source import JsonlSource
 from trajtui.core.text import visible
 from trajtui.render import fmt
 from trajtui.render.show import score_text, tool_calls_text, tool_errors_text

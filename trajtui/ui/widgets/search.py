@@ -55,7 +55,7 @@ class SearchBar(Horizontal):
         """Cursor row of a list when the search began."""
 
     def compose(self) -> ComposeResult:
-        yield Static("/", id="search-label")
+        yield Static(literal("/"), id="search-label")
         yield Input(id="search")
         yield Static(id="search-status")
 

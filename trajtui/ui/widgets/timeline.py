@@ -15,8 +15,9 @@ from rich.text import Text
 from trajtui.core.model import Attempt, Outcome, Run, Step
 from trajtui.core.steps import merge_chunks, never_completed
 from trajtui.core.text import one_line, visible
-from trajtui.render import extras, fmt
+from trajtui.render import fmt
 from trajtui.render.show import NO_COMPLETION, pair_text, step_preview
+from trajtui.render.views import view_of
 from trajtui.ui.widgets.vlist import VirtualList
 
 BAR_WIDTH = 8
@@ -239,7 +240,8 @@ class Timeline(VirtualList):
             if step.pair is not None:
                 left.append(f"  ({pair_text(step, steps)})", dim)
         right = Text()
-        badge = extras.step_badge(step) if row.text is None else None
+        view = view_of(self.run.summary.format) if self.run is not None else None
+        badge = view.step_badge(step) if view is not None and row.text is None else None
         if badge is None and row.text is None and never_completed(step):
             badge = NO_COMPLETION
         if badge:  # on the right, where truncating the title cannot hide it

@@ -18,11 +18,13 @@ Runs and steps
 
 Modules
     :mod:`~.ids` (plan and task ids, log file names), :mod:`~.plan` (PLAN.md parsing),
-    :mod:`~.results` (one result YAML, both shapes, normalised), :mod:`~.validate` (the
-    protocol's rules), :mod:`~.layout` (recognising directories, reading files safely,
-    finding PLAN.md), :mod:`~.runs` (plans as runs, results as steps), :mod:`~.attach`
-    (sessions, daily summaries, retries and verdicts shown with plans), :mod:`~.source`
-    (:class:`UltraplanSource` and the registry hooks :func:`claim_dir` and :func:`open_file`).
+    :mod:`~.results` (one result YAML, both shapes, normalised), :mod:`~.verdict` (verdicts and
+    their reasons), :mod:`~.schema` and :mod:`~.validate` (the protocol's rules),
+    :mod:`~.layout` (recognising directories, reading files safely, finding PLAN.md),
+    :mod:`~.runs` (plans as runs, results as steps), :mod:`~.attach`
+    (sessions, daily summaries, retries and verdicts shown with plans), :mod:`~.reports`
+    (what ``trajtui validate`` prints), :mod:`~.source`
+    (:class:`UltraplanSource` and :data:`ULTRAPLAN`, the registered format).
 """
 
 from __future__ import annotations
@@ -30,23 +32,26 @@ from __future__ import annotations
 from trajtui.core.formats.ultraplan.ids import epoch_ms
 from trajtui.core.formats.ultraplan.layout import Layout
 from trajtui.core.formats.ultraplan.plan import Criterion, PlanDoc, PlanTask, parse_plan
+from trajtui.core.formats.ultraplan.reports import FileReport
 from trajtui.core.formats.ultraplan.results import CAMEL_KEYS, SNAKE_KEYS, ResultDoc, read_result
 from trajtui.core.formats.ultraplan.runs import PlanRecord, ResultFile, plan_status
 from trajtui.core.formats.ultraplan.source import (
     FORMAT,
     NO_PLAN,
-    FileReport,
+    ULTRAPLAN,
     UltraplanSource,
     claim_dir,
     open_file,
 )
-from trajtui.core.formats.ultraplan.validate import Finding, Judgement, Rule, Verdict, judge
+from trajtui.core.formats.ultraplan.validate import judge
+from trajtui.core.formats.ultraplan.verdict import Finding, Judgement, Rule, Verdict
 
 __all__ = [
     "CAMEL_KEYS",
     "FORMAT",
     "NO_PLAN",
     "SNAKE_KEYS",
+    "ULTRAPLAN",
     "Criterion",
     "FileReport",
     "Finding",

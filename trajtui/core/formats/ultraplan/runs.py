@@ -40,7 +40,7 @@ from trajtui.core.formats.ultraplan.results import (
     canonical_status,
     outcome_of,
 )
-from trajtui.core.formats.ultraplan.validate import Judgement, Verdict
+from trajtui.core.formats.ultraplan.verdict import Judgement, Verdict
 from trajtui.core.model import Field, Kind, Outcome, Problem, Step
 from trajtui.core.text import one_line
 
@@ -245,6 +245,7 @@ def build_steps(plan: PlanRecord, ref: str) -> tuple[Step, ...]:
                 markdown=True,
                 error=None if error in (None, "") else str(error),
                 fields=_step_fields(f, r, judgement),
+                detail=judgement,
                 raw=r.doc,
             )
         )

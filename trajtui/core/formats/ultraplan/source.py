@@ -17,10 +17,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from trajtui.core.discover import inside, walk
+from trajtui.core.detect import Sniffed
+from trajtui.core.discover import Walked, inside, walk
+from trajtui.core.formats.base import Certainty, Claim, Format, Opened, claimed
 from trajtui.core.formats.ultraplan.attach import SideFile, side_fields
 from trajtui.core.formats.ultraplan.ids import DATE, RESULT_NAME, YAML_SUFFIXES, natural_key
 from trajtui.core.formats.ultraplan.layout import (
@@ -44,6 +45,7 @@ from trajtui.core.formats.ultraplan.plan import (
     parse_summary,
     summary_path,
 )
+from trajtui.core.formats.ultraplan.reports import FileReport, file_reports
 from trajtui.core.formats.ultraplan.results import (
     canonical_status,
     is_verdict,
@@ -60,61 +62,18 @@ from trajtui.core.formats.ultraplan.runs import (
     status_of,
     task_lines,
 )
-from trajtui.core.formats.ultraplan.validate import Exists, Finding, Judgement, Rule, Verdict, judge
+from trajtui.core.formats.ultraplan.validate import Exists, judge
+from trajtui.core.formats.ultraplan.verdict import Verdict
 from trajtui.core.index import ScanProgress
 from trajtui.core.jsonutil import JsonError, loads
 from trajtui.core.model import Field, Problem, Run, RunSummary, Severity
-from trajtui.core.source import FormatInfo, StaticSource
+from trajtui.core.source import FormatInfo
+from trajtui.core.static_source import StaticSource
 from trajtui.core.text import one_line
-
-if TYPE_CHECKING:
-    from trajtui.core.detect import Sniffed
-    from trajtui.core.discover import Walked
-    from trajtui.core.formats.registry import DirClaim
-
 
 FORMAT = FormatInfo("ultraplan", "ultraplan logs")
 NO_PLAN = "no-plan"
 """The run holding results whose plan cannot be told."""
-
-
-@dataclass(frozen=True, slots=True)
-class FileReport:
-    """The validation of one result file (a line of ``trajtui validate``).
-
-    Attributes:
-        path: The result file.
-        judgement: Its verdict and reasons.
-        plan_id: The plan it belongs to, when known.
-        ref: The step it is shown as (``03-01/step-2``), when it could be read.
-        status: Its status word.
-        variant: ``snake`` or ``camel``, when it could be read.
-        line: The line a read error is on.
-    """
-
-    path: str
-    judgement: Judgement
-    plan_id: str | None = None
-    ref: str | None = None
-    status: str | None = None
-    variant: str | None = None
-    line: int | None = None
-
-    def text(self) -> str:
-        """``PATH: VERDICT: reason; reason``."""
-        return f"{self.path}: {self.judgement.text()}"
-
-    def to_json(self) -> dict[str, Any]:
-        """One JSON object for ``validate --json``."""
-        return {
-            "path": self.path,
-            **self.judgement.to_json(),
-            "plan": self.plan_id,
-            "ref": self.ref,
-            "status": self.status,
-            "variant": self.variant,
-            "line": self.line,
-        }
 
 
 class UltraplanSource(StaticSource):
@@ -457,49 +416,44 @@ class UltraplanSource(StaticSource):
     def reports(self) -> list[FileReport]:
         """The validation of every result file, in date-directory and file order (after
         :meth:`scan`)."""
-        steps: dict[str, tuple[str, Judgement]] = {}
-        for plan in self._plans.values():
-            index = self.find(plan.plan_id)
-            ref = plan.plan_id if index is None else self.entry(index).ref
-            for n, (f, j) in enumerate(zip(plan.files, plan.judgements, strict=True), 1):
-                steps[f.path] = (f"{ref}/step-{n}", j)
-        out: list[FileReport] = []
-        for f in self._files:
-            if f.result is None:
-                assert f.problem is not None
-                where = f"line {f.problem.line}: " if f.problem.line else ""
-                finding = Finding(Rule.READ, f"not read: {where}{f.problem.message}", True)
-                out.append(FileReport(f.path, Judgement.of([finding]), line=f.problem.line))
-                continue
-            ref, judgement = steps[f.path]
-            out.append(
-                FileReport(
-                    f.path,
-                    judgement,
-                    plan_id=f.result.plan_id,
-                    ref=ref,
-                    status=f.result.status,
-                    variant=f.result.variant,
-                )
-            )
-        return out
+        return file_reports(self._files, self._plans.values(), self._listed_ref)
+
+    def _listed_ref(self, plan_id: str) -> str | None:
+        index = self.find(plan_id)
+        return plan_id if index is None else self.entry(index).ref
 
 
-def claim_dir(place: Walked) -> DirClaim | None:
-    """The registry hook: claim a project, ``.ultraplan`` or ``logs`` directory."""
+def claim_dir(place: Walked) -> Opened | None:
+    """Claim a project, ``.ultraplan`` or ``logs`` directory."""
     layout = layout_of(place)
     if layout is None:
         return None
-    from trajtui.core.formats.registry import DirClaim
-
-    return DirClaim((UltraplanSource(layout),))
+    return Opened((UltraplanSource(layout),))
 
 
 def open_file(path: str, sniffed: Sniffed, label: str | None) -> UltraplanSource | None:
-    """The registry hook: open one result YAML file (by content) on its own."""
+    """Open one result YAML file (by content) on its own."""
     if not path.endswith(YAML_SUFFIXES) or sniffed.layout in ("empty", "binary"):
         return None
     root_real = os.path.realpath(path)
     if not looks_like_result(quietly(yaml_doc, path, root_real)):
         return None
     return UltraplanSource(Layout(path, root_real, single=path), label=label)
+
+
+class UltraplanFormat(Format):
+    """ultraplan projects (``.ultraplan/logs/``, ``.planning/phases/``) and result logs."""
+
+    infos = (FORMAT,)
+
+    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
+        source = open_file(path, sniffed, label)
+        return None if source is None else claimed(Certainty.SHAPE, source)
+
+    def claim_dir(self, place: Walked) -> Claim | None:
+        found = claim_dir(place)
+        return None if found is None else Claim(Certainty.SHAPE, lambda: found)
+
+
+ULTRAPLAN = UltraplanFormat()
+"""The registered ultraplan format."""

@@ -15,121 +15,21 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from trajtui.core.formats.common import boolean, integer, mapping, num, sequence
-from trajtui.core.formats.ultraplan.ids import (
-    RESULT_NAME,
-    TASK_PREFIX,
-    as_int,
-    epoch_ms,
-    type_name,
-)
+from trajtui.core.formats.common import mapping, sequence
+from trajtui.core.formats.ultraplan.ids import RESULT_NAME, TASK_PREFIX, as_int
 from trajtui.core.formats.ultraplan.plan import PlanDoc, PlanTask
 from trajtui.core.formats.ultraplan.results import (
-    CAMEL_KEYS,
-    HEADER_ALL,
     HEADER_KEYS,
-    METADATA_KEYS,
-    SNAKE_KEYS,
     STATUS_WORDS,
-    TEST_RESULT_KEYS,
-    VERIFICATION_KEYS,
     ResultDoc,
     canonical_status,
 )
-from trajtui.core.text import one_line, visible
-
-_STRICT_TASK_ID = re.compile(r"^\d{2}(?:\.\d+)?-\d{2}-\d{2}$")
-
-
-class Verdict(StrEnum):
-    """The protocol's validation outcomes."""
-
-    VALID = "VALID"
-    VALID_WITH_WARNINGS = "VALID_WITH_WARNINGS"
-    INVALID = "INVALID"
-
-
-class Rule(StrEnum):
-    """Which validation rule a finding comes from."""
-
-    READ = "read"
-    SCHEMA = "schema"
-    STATUS = "status"
-    TASK = "task"
-    FILES = "files"
-    LOG = "log"
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One reason for a verdict.
-
-    Attributes:
-        rule: The rule broken.
-        message: One line saying what is wrong.
-        critical: A critical violation (INVALID) rather than a warning.
-    """
-
-    rule: Rule
-    message: str
-    critical: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """The verdict on one result and its reasons (critical ones first)."""
-
-    verdict: Verdict
-    findings: tuple[Finding, ...] = ()
-
-    @classmethod
-    def of(cls, findings: Iterable[Finding]) -> Judgement:
-        """The judgement that ``findings`` make."""
-        found = sorted(
-            (
-                Finding(f.rule, visible(f.message, keep_newlines=False), f.critical)
-                for f in findings
-            ),
-            key=lambda f: not f.critical,
-        )
-        if any(f.critical for f in found):
-            verdict = Verdict.INVALID
-        elif found:
-            verdict = Verdict.VALID_WITH_WARNINGS
-        else:
-            verdict = Verdict.VALID
-        return cls(verdict, tuple(found))
-
-    @property
-    def reasons(self) -> tuple[str, ...]:
-        """The findings' messages."""
-        return tuple(f.message for f in self.findings)
-
-    def text(self) -> str:
-        """``VERDICT`` or ``VERDICT: reason; reason``."""
-        return f"{self.verdict}: {'; '.join(self.reasons)}" if self.findings else str(self.verdict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The verdict and findings as JSON data."""
-        return {
-            "verdict": self.verdict.value,
-            "reasons": list(self.reasons),
-            "findings": [
-                {
-                    "rule": f.rule.value,
-                    "severity": "critical" if f.critical else "warning",
-                    "message": f.message,
-                }
-                for f in self.findings
-            ],
-        }
-
+from trajtui.core.formats.ultraplan.schema import camel_schema, snake_schema
+from trajtui.core.formats.ultraplan.verdict import Finding, Judgement, Rule
+from trajtui.core.text import one_line
 
 Exists = Callable[[str], "bool | None"]
 """Whether a project-relative path exists (None: cannot be checked)."""
@@ -157,193 +57,13 @@ def judge(
     task, task_findings = _task_rule(result, plan, plan_note)
     return Judgement.of(
         [
-            *(_camel_schema(result) if camel else _snake_schema(result)),
+            *(camel_schema(result) if camel else snake_schema(result)),
             *(_camel_status(result) if camel else _snake_status(result)),
             *task_findings,
             *_file_rule(result, task, exists),
             *_log_rule(result),
         ]
     )
-
-
-def _missing(obj: dict[str, Any], keys: Iterable[str], prefix: str = "") -> list[str]:
-    return [prefix + k for k in keys if k not in obj]
-
-
-def _unknown(obj: dict[str, Any], known: Iterable[str], prefix: str = "") -> list[str]:
-    allowed = set(known)
-    return [prefix + str(k) for k in obj if k not in allowed]
-
-
-def _status_findings(result: ResultDoc) -> list[Finding]:
-    raw = result.result.get("status")
-    if "status" not in result.result:
-        return [Finding(Rule.SCHEMA, "missing status", critical=True)]
-    if not isinstance(raw, str):
-        return [Finding(Rule.SCHEMA, f"status is {type_name(raw)}, not a word", critical=True)]
-    return []
-
-
-_Spec = tuple[str, Callable[[Any], bool], str]
-"""A field's type rule: ``(key, test, what it should be)``."""
-_Check = tuple[str, Any, Callable[[Any], bool], str]
-"""A value to test: ``(label, value, test, what it should be)``."""
-
-
-def _checks(obj: dict[str, Any], specs: Iterable[_Spec], prefix: str = "") -> list[_Check]:
-    """The type checks of the keys of ``specs`` that ``obj`` has, in ``specs`` order."""
-    return [(prefix + key, obj[key], ok, want) for key, ok, want in specs if key in obj]
-
-
-def _wrong_types(checks: Iterable[_Check]) -> list[Finding]:
-    """One finding listing every value of ``checks`` of the wrong type (none when all fit)."""
-    types = [
-        f"{label} should be {want} (found {type_name(value)})"
-        for label, value, ok, want in checks
-        if not ok(value)
-    ]
-    return [Finding(Rule.SCHEMA, "wrong types: " + ", ".join(types))] if types else []
-
-
-def _is_str(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _is_str_or_null(value: Any) -> bool:
-    return value is None or isinstance(value, str)
-
-
-def _is_str_list(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def _is_int(value: Any) -> bool:
-    return integer(value) is not None
-
-
-def _is_bool(value: Any) -> bool:
-    return boolean(value) is not None
-
-
-def _is_map(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
-def _is_count(value: Any) -> bool:
-    return _is_int(value) and bool(value >= 0)
-
-
-def _snake_schema(result: ResultDoc) -> list[Finding]:
-    r = result.result
-    out = _status_findings(result)
-    blocked = canonical_status(r.get("status")) == "blocked"
-    ver = mapping(r.get("verification"))
-    required = [k for k in SNAKE_KEYS if k not in ("status", "metadata", "verification")]
-    missing = _missing(r, required)
-    if not blocked:
-        missing += (
-            ["verification"]
-            if "verification" not in r
-            else _missing(ver, VERIFICATION_KEYS, "verification.")
-        )
-    if missing:
-        out.append(Finding(Rule.SCHEMA, f"missing required fields: {', '.join(missing)}"))
-    meta = mapping(r.get("metadata"))
-    checked_ver = {k: v for k, v in ver.items() if not (blocked and v is None)}
-    checks = [
-        *_checks(
-            r,
-            (
-                ("task_name", _is_str, "a string"),
-                ("files_modified", _is_str_list, "a list of paths"),
-                ("verification", _is_map, "a mapping"),
-                ("done_criteria_met", _is_bool, "true or false"),
-                ("evidence", _is_str, "a string"),
-                ("error", _is_str_or_null, "a string or null"),
-                ("metadata", _is_map, "a mapping"),
-            ),
-        ),
-        *_checks(
-            checked_ver,
-            (
-                ("command", _is_str_or_null if blocked else _is_str, "a string"),
-                ("exit_code", _is_int, "an integer"),
-                ("output_summary", _is_str_or_null, "a string"),
-            ),
-            "verification.",
-        ),
-        *_checks(
-            meta,
-            (
-                ("duration_ms", lambda v: num(v) is not None, "a number"),
-                ("attempt", _is_int, "an integer"),
-                ("executor_id", _is_str, "a string"),
-            ),
-            "metadata.",
-        ),
-    ]
-    out.extend(_wrong_types(checks))
-    out.extend(_unknown_finding(result, SNAKE_KEYS, (("verification", VERIFICATION_KEYS),)))
-    no_meta = _missing(meta, METADATA_KEYS)
-    if "metadata" not in r:
-        out.append(Finding(Rule.SCHEMA, "no metadata (duration_ms, attempt, executor_id)"))
-    elif no_meta:
-        out.append(Finding(Rule.SCHEMA, f"missing optional metadata: {', '.join(no_meta)}"))
-    return out
-
-
-def _unknown_finding(
-    result: ResultDoc, known: Iterable[str], nested: Iterable[tuple[str, Iterable[str]]]
-) -> list[Finding]:
-    r = result.result
-    skip = () if result.wrapped else HEADER_ALL
-    unknown = _unknown(r, [*known, *skip])
-    for key, keys in nested:
-        unknown += _unknown(mapping(r.get(key)), keys, f"{key}.")
-    if result.variant == "snake":
-        unknown += _unknown(mapping(r.get("metadata")), METADATA_KEYS, "metadata.")
-    if result.wrapped and isinstance(result.doc, dict):
-        unknown += [f"(log) {k}" for k in _unknown(result.doc, [*HEADER_ALL, "result"])]
-    if not unknown:
-        return []
-    return [Finding(Rule.SCHEMA, f"unknown fields: {', '.join(unknown)}")]
-
-
-def _camel_schema(result: ResultDoc) -> list[Finding]:
-    r = result.result
-    out = _status_findings(result)
-    missing = _missing(r, ("taskId", "timestamp"))
-    if missing:
-        out.append(Finding(Rule.SCHEMA, f"missing required fields: {', '.join(missing)}"))
-    tests = mapping(r.get("testResults"))
-    checks = [
-        *_checks(
-            r,
-            (
-                (
-                    "taskId",
-                    lambda v: isinstance(v, str) and bool(_STRICT_TASK_ID.match(v)),
-                    "NN-NN-NN",
-                ),
-                ("timestamp", lambda v: epoch_ms(v) is not None, "an ISO-8601 time"),
-                ("filesModified", _is_str_list, "a list of paths"),
-                ("linesChanged", _is_count, "a count"),
-                (
-                    "commitHash",
-                    lambda v: isinstance(v, str) and bool(re.fullmatch(r"[0-9a-f]{7,40}", v)),
-                    "hex",
-                ),
-                ("testResults", _is_map, "a mapping"),
-                ("error", _is_str_or_null, "a string"),
-                ("learnings", _is_str_list, "a list of strings"),
-                ("deviation", _is_map, "a mapping"),
-            ),
-        ),
-        *_checks(tests, ((key, _is_count, "a count") for key in TEST_RESULT_KEYS), "testResults."),
-    ]
-    out.extend(_wrong_types(checks))
-    out.extend(_unknown_finding(result, CAMEL_KEYS, (("testResults", TEST_RESULT_KEYS),)))
-    return out
 
 
 def _word_finding(result: ResultDoc) -> tuple[str | None, list[Finding]]:

@@ -1,13 +1,13 @@
-"""A forecast run's message pool and source board.
+"""A forecast run's message pool.
 
 The forecast agent (mini-prophet) stores every message once, under a role-prefixed key
 (``S0`` system, ``U0`` user, ``A0`` assistant, ``T0`` tool, ``O0`` other), and each step as
 the list of keys the model saw plus the key it produced. :class:`MessagePool` resolves keys
 lazily: messages are decoded into :class:`Message` objects only when asked for.
 
-Sources live in another namespace: ``S1``, ``S2``... in ``sources.json`` (or ``info.board``
-in older versions). ``S3`` the message and ``S3`` the source are different things, and the
-two classes here never mix them.
+Web sources live in another namespace (:mod:`~.board`): ``S3`` the message and ``S3`` the
+source are different things, and the two modules never mix them. A message cites sources by
+their ids (:meth:`Message.cited`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from trajtui.core.formats.common import mapping, sequence, string
 from trajtui.core.text import one_line
 
 ROLE_BY_PREFIX = {"S": "system", "U": "user", "A": "assistant", "T": "tool", "O": "other"}
-SOURCE_MENTION = re.compile(r"(?<![A-Za-z0-9_])S(\d+)(?![A-Za-z0-9_])")
+CITED_ID = re.compile(r"(?<![A-Za-z0-9_])S(\d+)(?![A-Za-z0-9_])")
+"""A web source's id (``S3``) in a message's text."""
 
 
 def content_text(content: Any) -> str:
@@ -107,12 +108,12 @@ class Message:
             return ", ".join(f"{c.name}()" for c in self.tool_calls)
         return "(empty)"
 
-    def mentions(self) -> list[str]:
-        """Source ids (``S3``) mentioned in the text and in tool-call arguments."""
+    def cited(self) -> list[str]:
+        """Ids of the web sources (``S3``) cited in the text and in tool-call arguments."""
         found: list[str] = []
         texts = [self.text, *(str(c.arguments) for c in self.tool_calls)]
         for text in texts:
-            for m in SOURCE_MENTION.finditer(text):
+            for m in CITED_ID.finditer(text):
                 sid = f"S{m.group(1)}"
                 if sid not in found:
                     found.append(sid)
@@ -183,102 +184,3 @@ class MessagePool:
     def messages(self, keys: Sequence[str]) -> list[Message | None]:
         """The messages for ``keys`` in order (None for a key the pool does not have)."""
         return [self.get(k) for k in keys]
-
-
-@dataclass(frozen=True, slots=True)
-class BoardEntry:
-    """One entry of the source board.
-
-    Attributes:
-        number: 1-based position on the board.
-        source_id: The ``source_id`` it points to, or None.
-        note: The agent's note.
-        reaction: Outcome -> reaction word (``very_positive`` ... ``very_negative``).
-        fallback: The entry's own ``source`` object, used when it has no ``source_id``.
-        raw: The entry as in the file.
-    """
-
-    number: int
-    source_id: str | None
-    note: str
-    reaction: dict[str, Any]
-    fallback: dict[str, Any] | None
-    raw: Any
-
-
-class SourceBoard:
-    """The sources a forecast run found and the board of the ones it kept."""
-
-    def __init__(self, sources: Any, board: Any) -> None:
-        """Args:
-        sources: ``sources`` from sources.json: id -> {url, title, snippet, date}.
-        board: ``source_board`` (or ``info.board``): a list of entries.
-        """
-        self._sources = mapping(sources)
-        self._board_raw = sequence(board)
-        self._entries: list[BoardEntry] | None = None
-
-    def source_ids(self) -> list[str]:
-        """Every source id, in file order: those of ``sources``, then ids only the board
-        knows (``info.board`` of versions up to 0.1.5, whose entries embed their source)."""
-        ids = list(self._sources)
-        known = set(ids)
-        for entry in self.entries:
-            if entry.source_id is not None and entry.source_id not in known:
-                ids.append(entry.source_id)
-                known.add(entry.source_id)
-        return ids
-
-    def source(self, sid: str) -> dict[str, Any] | None:
-        """The source with this id (an object), or None.
-
-        Looked up in ``sources``; failing that, the embedded ``source`` of the first board
-        entry whose ``source_id`` is ``sid`` (older runs have no ``sources`` at all).
-        """
-        value = self._sources.get(sid)
-        if isinstance(value, dict):
-            return value
-        for entry in self.entries:
-            if entry.source_id == sid and entry.fallback is not None:
-                return entry.fallback
-        return None
-
-    def raw_source(self, sid: str) -> Any:
-        """The source as in the file (the board entry's embedded one for older runs)."""
-        if sid in self._sources:
-            return self._sources[sid]
-        return self.source(sid)
-
-    @property
-    def entries(self) -> list[BoardEntry]:
-        """The board, in order."""
-        if self._entries is None:
-            out = []
-            for n, raw in enumerate(self._board_raw, 1):
-                m = mapping(raw)
-                sid = m.get("source_id")
-                fallback = m.get("source")
-                out.append(
-                    BoardEntry(
-                        number=n,
-                        source_id=str(sid) if isinstance(sid, (str, int)) else None,
-                        note=string(m.get("note")) or "",
-                        reaction=mapping(m.get("reaction")),
-                        fallback=fallback if isinstance(fallback, dict) else None,
-                        raw=raw,
-                    )
-                )
-            self._entries = out
-        return self._entries
-
-    def resolve(self, entry: BoardEntry) -> dict[str, Any]:
-        """The source an entry points to: by ``source_id``, else its fallback ``source``."""
-        if entry.source_id is not None:
-            found = self.source(entry.source_id)
-            if found is not None:
-                return found
-        return entry.fallback or {}
-
-    def entries_for(self, sid: str) -> list[BoardEntry]:
-        """Board entries pointing at source ``sid``."""
-        return [e for e in self.entries if e.source_id == sid]

@@ -29,9 +29,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from trajtui.core.detect import Sniffed
+from trajtui.core.formats.acp.steps import build_steps, tool_counts
+from trajtui.core.formats.base import Certainty, Claim, Format, Opened
 from trajtui.core.formats.common import (
     boolean,
     fields,
+    flat_metadata,
     integer,
     mapping,
     num,
@@ -39,27 +43,15 @@ from trajtui.core.formats.common import (
     string,
     text_of,
 )
+from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Attempt, Field, Kind, Outcome, Run, RunSummary, Step
 from trajtui.core.source import FormatInfo
-from trajtui.core.steps import pair_tool_calls
 from trajtui.core.text import flat, one_line
 
 CAPTURE = FormatInfo("acp-capture", "acp-harness capture")
 TRIALS = FormatInfo("acp-trials", "acp-harness trials")
 SUMMARY = FormatInfo("acp-summary", "acp-harness summary")
 
-_KINDS = {
-    "thought": Kind.THOUGHT,
-    "message": Kind.MESSAGE,
-    "tool_call": Kind.TOOL_CALL,
-    "plan": Kind.PLAN,
-}
-_TOOL_OUTCOME = {
-    "pending": Outcome.RUNNING,
-    "in_progress": Outcome.RUNNING,
-    "completed": Outcome.DONE,
-    "failed": Outcome.ERROR,
-}
 _LEGACY_STATUS = {
     "passed": ("pass", Outcome.PASS),
     "failed": ("fail", Outcome.FAIL),
@@ -79,125 +71,6 @@ def classify(obj: Any) -> FormatInfo | None:
     if "toolCalls" in obj and "duration" in obj:
         return SUMMARY
     return None
-
-
-def _offset(ts: Any, start: float | None) -> float | None:
-    t = num(ts)
-    if t is None:
-        return None
-    if start is not None and t > 1e11 and t >= start:  # an epoch timestamp
-        return t - start
-    return t
-
-
-def build_steps(trajectory: Any, ref_of: Any, start: float | None) -> tuple[Step, ...]:
-    """Steps of one trajectory array.
-
-    Args:
-        trajectory: The ``trajectory`` value as in the file (anything).
-        ref_of: Function from step number (1-based) to the step's reference.
-        start: ``timing.start``, to make epoch timestamps relative.
-    """
-    raw_steps = sequence(trajectory)
-    names: list[str | None] = []
-    statuses: list[str | None] = []
-    for s in raw_steps:
-        m = mapping(s)
-        is_tool = m.get("type") == "tool_call"
-        names.append((string(m.get("name")) or "") if is_tool else None)
-        statuses.append(string(m.get("status")) if is_tool else None)
-    pairs = pair_tool_calls(names, statuses)
-    steps: list[Step] = []
-    for pos, s in enumerate(raw_steps):
-        n = pos + 1
-        m = mapping(s)
-        type_ = string(m.get("type"))
-        kind = _KINDS.get(type_ or "", Kind.OTHER)
-        status = string(m.get("status"))
-        text: str | None = None
-        title: str
-        if not isinstance(s, dict):
-            title = f"(not an object: {type(s).__name__})"
-        elif kind in (Kind.MESSAGE, Kind.THOUGHT):
-            text = text_of(m.get("content"))
-            title = one_line(text) if text.strip() else "(empty)"
-        elif kind is Kind.TOOL_CALL:
-            title = one_line(string(m.get("name")) or "(unnamed tool)")
-        elif kind is Kind.PLAN:
-            entries = sequence(m.get("entries"))
-            first = one_line(text_of(mapping(entries[0]).get("content"))) if entries else ""
-            title = f"{len(entries)} entries" + (f": {first}" if first else "")
-        else:
-            title = one_line(type_ or "step")
-        pair = pairs.get(pos)
-        error = string(m.get("error"))
-        steps.append(
-            Step(
-                ref=ref_of(n),
-                number=n,
-                kind=kind,
-                title=title,
-                status=status,
-                outcome=_TOOL_OUTCOME.get(status or "", Outcome.NONE)
-                if kind is Kind.TOOL_CALL
-                else Outcome.NONE,
-                offset_ms=_offset(m.get("timestamp"), start),
-                duration_ms=num(m.get("duration")),
-                text=text,
-                markdown=kind in (Kind.MESSAGE, Kind.THOUGHT),
-                input=m.get("input"),
-                output=m.get("output"),
-                error=error,
-                pair=None if pair is None else pair + 1,
-                stored_id=string(m.get("stepId")),
-                fields=fields(
-                    m,
-                    (),
-                    skip=(
-                        "type",
-                        "content",
-                        "name",
-                        "status",
-                        "timestamp",
-                        "duration",
-                        "input",
-                        "output",
-                        "stepId",
-                        "error",
-                    ),
-                ),
-                raw=s,
-            )
-        )
-    return tuple(steps)
-
-
-def tool_counts(trajectory: Any) -> tuple[int | None, int | None]:
-    """``(tool calls, tool errors)`` of a trajectory array; ``(None, None)`` when it is not
-    an array.
-
-    A call is counted when it opens (``pending``/``in_progress``), or at its completion when
-    no opened call was waiting for one (a call recorded only once): the two halves of a call
-    count once, in time linear in the steps and without the name matching the timeline uses
-    to show which halves belong together. A tool error is a call whose status is ``failed``.
-    """
-    if not isinstance(trajectory, list):
-        return None, None
-    calls = failed = waiting = 0
-    for s in trajectory:
-        if not isinstance(s, dict) or s.get("type") != "tool_call":
-            continue
-        status = s.get("status")
-        if status in ("pending", "in_progress"):
-            calls += 1
-            waiting += 1
-            continue
-        if waiting:
-            waiting -= 1
-        else:
-            calls += 1
-        failed += status == "failed"
-    return calls, failed
 
 
 def _capture_status(obj: dict[str, Any]) -> tuple[str, Outcome]:
@@ -278,6 +151,7 @@ class CaptureFormat(_Base):
             steps=self._steps(obj, ref),
             fields=_run_fields(obj),
             raw=obj,
+            metadata=flat_metadata(obj.get("metadata")),
         )
 
 
@@ -488,11 +362,31 @@ class TrialsFormat(_Base):
                 skip=("id", "trials"),
             ),
             raw=obj,
+            metadata=flat_metadata(obj.get("metadata")),
         )
 
 
-FORMATS: dict[str, CaptureFormat | TrialsFormat | SummaryFormat] = {
+RECORDS: dict[str, CaptureFormat | TrialsFormat | SummaryFormat] = {
     CAPTURE.id: CaptureFormat(),
     TRIALS.id: TrialsFormat(),
     SUMMARY.id: SummaryFormat(),
 }
+
+
+class AcpFormat(Format):
+    """acp-harness JSONL files, recognised by the keys of their first record."""
+
+    infos = (CAPTURE, TRIALS, SUMMARY)
+
+    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
+        if sniffed.layout != "jsonl":
+            return None
+        info = classify(sniffed.first)
+        if info is None:
+            return None
+        fmt = RECORDS[info.id]
+        return Claim(Certainty.SHAPE, lambda: Opened((JsonlSource(path, fmt, label=label),)))
+
+
+ACP = AcpFormat()
+"""The registered acp-harness format."""

@@ -1,0 +1,46 @@
+"""The program's entry point, :func:`main`: runs the command group and never lets a Python
+traceback reach a user.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from trajtui.cli.group import cli
+from trajtui.cli.output import print_err, silence_stdout
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Run the CLI; never lets a traceback reach the user."""
+    try:
+        cli.main(
+            args=list(argv) if argv is not None else None, prog_name="trajtui", standalone_mode=True
+        )
+    except SystemExit as exc:
+        _flush_quietly()
+        raise exc
+    except BrokenPipeError:
+        silence_stdout()
+        sys.exit(0)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # pragma: no cover - the last line of defence
+        if os.environ.get("TRAJTUI_DEBUG"):
+            raise
+        print_err(
+            f"trajtui: internal error: {type(exc).__name__}: {exc} (TRAJTUI_DEBUG=1 shows details)"
+        )
+        sys.exit(1)
+    sys.exit(0)
+
+
+def _flush_quietly() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,104 @@
+"""The ``trajtui`` command group: a path as the first argument opens the TUI (the hidden
+``open`` command); ``ls``, ``show`` and ``validate`` are added from their modules.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+
+import click
+
+from trajtui import __version__
+from trajtui.cli.ls import ls_cmd
+from trajtui.cli.show import show_cmd
+from trajtui.cli.validate import validate_cmd
+
+EPILOG = """\b
+References (shown by ls, accepted by show and --goto):
+  RUN                 a run: its id (websearch-17), repeats get #2, #3
+  RUN-step-N          step N of a capture record (as acp-harness prints)
+  RUN/trial-T         trial T of a trials record
+  RUN/trial-T/step-N  step N of trial T
+  RUN/step-N          step N of a forecast run, task, or any run
+  RUN/msg:KEY         a forecast run's message (A3, T0, S1)
+  RUN/src:SID         a forecast run's source (S3)
+  RUN/SAMPLE          a sample of an eval results run
+  SOURCE::REF         REF in one source, when several are open
+
+\b
+Examples:
+  trajtui results.jsonl                      open the TUI
+  trajtui outputs/my-run/ --goto step-3      open at a step
+  trajtui ls results.jsonl                   one line per run
+  trajtui ls outputs/ --json | jq .status    JSON Lines for scripts
+  trajtui show results.jsonl websearch-17-step-5
+  trajtui --demo                             try it on bundled data
+"""
+
+
+class DefaultGroup(click.Group):
+    """A group whose first argument, when it is not a command, is a path to open."""
+
+    default_command = "open"
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args:
+            click.echo(ctx.get_help())
+            ctx.exit(0)
+        first = args[0]
+        if first not in (*self.commands, "--help", "-h", "--version"):
+            if not first.startswith("-") and not os.path.exists(first):
+                close = difflib.get_close_matches(first, self.list_commands(ctx), n=1, cutoff=0.7)
+                if close:
+                    raise click.UsageError(
+                        f"no such command or file {first!r} (did you mean {close[0]!r}?)", ctx
+                    )
+            args = [self.default_command, *args]
+        return super().parse_args(ctx, args)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage("trajtui", "[PATH]... [--goto REF] | COMMAND [ARGS]...")
+
+
+@click.group(
+    cls=DefaultGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog=EPILOG,
+)
+@click.version_option(__version__, "--version", prog_name="trajtui")
+def cli() -> None:
+    """Inspect AI-agent trajectories and eval results in the terminal.
+
+    Reads acp-harness JSONL (capture, trials, summary), forecast-agent run and eval
+    directories, ultraplan logs and eval results trees. Big and half-written files open at
+    once; broken lines are reported as PATH:LINE: message and everything else still shows.
+
+    With no command, opens the TUI on PATH... (files or directories):
+
+    \b
+      --goto REF   open with that run, trial or step selected
+      --demo       open the demo data bundled with trajtui
+    """
+
+
+@cli.command("open", hidden=True)
+@click.argument("paths", nargs=-1, type=click.Path(readable=False))
+@click.option("--goto", "goto", metavar="REF", help="Open with this run, trial or step selected.")
+@click.option("--demo", is_flag=True, help="Open the demo data bundled with trajtui.")
+def open_cmd(paths: tuple[str, ...], goto: str | None, demo: bool) -> None:
+    """Open the TUI on PATH... (the default command)."""
+    if demo:
+        from trajtui.demo import demo_paths
+
+        paths = (*demo_paths(), *paths)
+    if not paths:
+        raise click.UsageError("give a file or directory to open (or --demo)")
+    from trajtui.ui.app import run_app
+
+    sys.exit(run_app(list(paths), goto=goto))
+
+
+for command in (ls_cmd, show_cmd, validate_cmd):
+    cli.add_command(command)

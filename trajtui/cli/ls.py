@@ -1,0 +1,188 @@
+"""``trajtui ls``: one line per run (a table on a terminal, JSON Lines with ``--json``),
+written while the sources are still being scanned.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+
+import click
+
+from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.core.jsonutil import dumps_line
+from trajtui.core.model import Problem, RunSummary
+from trajtui.core.source import Entry, Source
+from trajtui.core.text import visible
+from trajtui.core.workspace import Workspace
+from trajtui.render import fmt
+
+
+def _drive(ws: Workspace) -> Iterator[tuple[Source, Entry]]:
+    """Scan each source and yield each entry as soon as it is known (read in batches, not
+    kept: memory stays flat however many runs there are)."""
+    for source in ws.sources:
+        done = 0
+        try:
+            for _ in source.scan():
+                n = len(source)
+                while done < n:
+                    for entry in source.entries(done, n, keep=False):
+                        yield source, entry
+                        done += 1
+        except OSError as err:
+            print_err(f"{source.path}: {err.strerror or err}")
+        n = len(source)
+        while done < n:
+            for entry in source.entries(done, n, keep=False):
+                yield source, entry
+                done += 1
+
+
+def _columns(summaries: Sequence[RunSummary], refs: Sequence[str], tty: bool) -> dict[str, int]:
+    """Column widths from the first rows; on a terminal, status and refs are capped (and
+    cut with an ellipsis) so titles keep some room; in a pipe nothing is cut."""
+    ref_w = max([len("REF"), *(len(r) for r in refs)])
+    status_w = max([len("STATUS"), *(len(fmt.status(s.status, s.outcome)) for s in summaries)])
+    if tty:
+        return {"ref": min(ref_w, 44), "status": min(status_w, 16)}
+    return {"ref": min(ref_w, 64), "status": status_w}
+
+
+def _row(
+    ws: Workspace,
+    source: Source,
+    s: RunSummary,
+    widths: dict[str, int],
+    width: int | None,
+    with_cost: bool,
+    cells_of: tuple[Callable[[RunSummary], str], ...],
+) -> str:
+    score_text, tool_calls_text, tool_errors_text = cells_of
+    ref = visible(ws.ref(source, s.ref), keep_newlines=False)
+    status = visible(fmt.status(s.status, s.outcome), keep_newlines=False)
+    if width is not None and len(status) > widths["status"]:
+        status = status[: widths["status"] - 1] + "…"
+    cells = (
+        f"{ref:<{widths['ref']}}  {status:<{widths['status']}}  "
+        f"{fmt.number(s.steps) if s.steps is not None else fmt.ABSENT:>6}  "
+        f"{tool_calls_text(s):>5}  {tool_errors_text(s):>8}  "
+        f"{fmt.duration(s.duration_ms):>9}  {score_text(s):>7}"
+    )
+    if with_cost:
+        cells += f"  {fmt.cost(s.cost):>8}"
+    title = s.title
+    if width is not None:
+        room = width - len(cells) - 2
+        if room < 8:
+            return cells
+        if len(title) > room:
+            title = title[: room - 1] + "…"
+    return f"{cells}  {title}" if title else cells
+
+
+def _header(widths: dict[str, int], with_cost: bool) -> str:
+    head = (
+        f"{'REF':<{widths['ref']}}  {'STATUS':<{widths['status']}}  {'STEPS':>6}  "
+        f"{'CALLS':>5}  {'TOOL ERR':>8}  {'DURATION':>9}  {'SCORE':>7}"
+    )
+    if with_cost:
+        head += f"  {'COST':>8}"
+    return head + "  TITLE"
+
+
+@click.command("ls")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per run.")
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Also list files that were looked at and not recognised."
+)
+@click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
+def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) -> None:
+    """List runs: ref, status, steps, tool calls, tool errors, duration and score.
+
+    CALLS is the number of tool calls a run made, TOOL ERR how many of them failed (— where
+    the format does not say). Rows appear while a big file is still being indexed. With
+    --json each line is a JSON object with at least ref, format, status, steps, tool_calls,
+    tool_errors and duration_ms; keys in the file's own camelCase (toolErrors, passRate,
+    passAtK, passExpK) are the file's values, present only when the file has them.
+    """
+    from trajtui.render.show import score_text, tool_calls_text, tool_errors_text
+
+    ws = open_workspace(paths)
+    out = sys.stdout
+    width = shutil.get_terminal_size((100, 24)).columns if out.isatty() else None
+    runs = 0
+    pending: list[tuple[Source, RunSummary]] = []
+    widths: dict[str, int] | None = None
+    started = time.monotonic()
+    last_source: Source | None = None
+
+    costs: dict[int, bool] = {}  # per source: does its table have a COST column
+
+    def flush() -> None:
+        nonlocal widths, last_source
+        if not pending:
+            return
+        if widths is None:
+            widths = _columns(
+                [s for _, s in pending],
+                [ws.ref(src, s.ref) for src, s in pending],
+                width is not None,
+            )
+        for src, s in pending:
+            if id(src) not in costs:
+                costs[id(src)] = any(r.cost is not None for other, r in pending if other is src)
+            with_cost = costs[id(src)]
+            if src is not last_source:
+                if ws.qualified or verbose:
+                    if last_source is not None:
+                        out.write("\n")
+                    out.write(f"# {visible(src.path, keep_newlines=False)} · {src.format.name}\n")
+                out.write(_header(widths, with_cost) + "\n")
+                last_source = src
+            cells = (score_text, tool_calls_text, tool_errors_text)
+            out.write(_row(ws, src, s, widths, width, with_cost, cells) + "\n")
+        pending.clear()
+
+    last_flush = time.monotonic()
+    try:
+        for source, entry in _drive(ws):
+            if isinstance(entry, Problem):
+                continue
+            runs += 1
+            if as_json:
+                obj = entry.to_json()
+                obj["ref"] = ws.ref(source, entry.ref)
+                obj["source"] = source.path
+                obj["format_name"] = source.format.name
+                out.write(dumps_line(obj) + "\n")
+            else:
+                pending.append((source, entry))
+            now = time.monotonic()
+            if widths is None and len(pending) < 2000 and now - started < 0.3:
+                continue
+            if len(pending) >= 256 or now - last_flush > 0.1:  # rows show as they come
+                flush()
+                out.flush()
+                last_flush = now
+        flush()
+        out.flush()
+    except BrokenPipeError:
+        # `trajtui ls x | head`: the reader has what it wanted; stop quietly, exit 0.
+        silence_stdout()
+        ws.close()
+        sys.exit(0)
+    finally:
+        for source in ws.sources:
+            report_problems(source.problems(), verbose=not quiet)
+        if verbose:
+            for path, reason in ws.ignored:
+                print_err(f"{path}: not recognised: {reason}")
+        ws.close()
+    if runs == 0:
+        if ws.sources:
+            print_err("no runs could be read")
+        sys.exit(1)

@@ -1,0 +1,51 @@
+"""What every command writes besides its output: problems and errors on stderr (one
+``PATH:LINE: message`` line each, control characters made visible), and a quiet stdout once
+the reader of a pipe has gone.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+import click
+
+from trajtui.core.model import Problem, Severity
+from trajtui.core.text import visible
+from trajtui.core.workspace import Workspace, open_paths
+
+
+def print_err(message: str) -> None:
+    """Print one line to stderr, control characters made visible."""
+    click.echo(visible(message, keep_newlines=False), err=True)
+
+
+def report_problems(problems: Sequence[Problem], *, verbose: bool = True) -> None:
+    """Print problems to stderr, one ``PATH:LINE: message`` line each."""
+    for p in problems:
+        if p.severity is Severity.WARNING and not verbose:
+            continue
+        prefix = "warning: " if p.severity is Severity.WARNING else ""
+        print_err(
+            f"{p.path}:{p.line}: {prefix}{p.message}"
+            if p.line
+            else f"{p.path}: {prefix}{p.message}"
+        )
+
+
+def open_workspace(paths: Sequence[str]) -> Workspace:
+    """Open ``paths`` and report on stderr what could not be opened."""
+    ws = open_paths(paths)
+    report_problems(ws.problems)
+    return ws
+
+
+def silence_stdout() -> None:
+    """Point stdout at the null device (the reader of a pipe has gone: later writes and the
+    flush at exit must not fail)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass

@@ -1,0 +1,159 @@
+"""``trajtui show``: one run, trial, step, message or web source, rendered for reading or
+(``--json``) as it is in the file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, TextIO
+
+import click
+
+from trajtui.cli.output import open_workspace, print_err, report_problems
+from trajtui.core.jsonutil import dumps_line
+from trajtui.core.model import Severity
+from trajtui.core.refs import RefError
+from trajtui.core.source import LoadError, Target
+from trajtui.core.text import visible
+from trajtui.core.workspace import Workspace
+
+
+def resolve_streaming(ws: Workspace, ref: str) -> Target:
+    """Resolve ``ref`` while scanning: a run near the start of a huge file is found without
+    indexing the rest (single source); otherwise every source is scanned first."""
+    early = len(ws.sources) == 1 or ws.split(ref) is not None
+    for source in ws.sources:
+        for _ in source.scan():
+            if early and ws.knows(ref):
+                source.cancel()
+                try:
+                    return ws.resolve(ref)
+                except RefError:
+                    pass  # e.g. "X#2" whose second occurrence is further on
+        if early and ws.knows(ref):
+            try:
+                return ws.resolve(ref)
+            except RefError:
+                pass
+    for source in ws.sources:
+        if not source.complete:
+            for _ in source.scan():
+                pass
+    return ws.resolve(ref)
+
+
+def _json_object(target: Target) -> dict[str, Any] | Any:
+    source = target.source
+    run = source.run(target.index)
+    obj: Any
+    if target.step is not None:
+        obj = run.timeline(target.attempt)[target.step - 1].raw
+    elif target.attempt is not None:
+        attempt = run.attempt(target.attempt)
+        obj = attempt.raw if attempt else None
+    elif target.message is not None and run.pool is not None:
+        obj = run.pool.raw(target.message)
+    elif target.board_source is not None and run.board is not None:
+        obj = run.board.raw_board_source(target.board_source)
+    else:
+        obj = run.raw
+    return obj
+
+
+def with_ref(obj: Any, ref: str) -> dict[str, Any]:
+    """The object as in the file plus its ``ref`` (``trajtui_ref`` when it has a ``ref``)."""
+    if isinstance(obj, dict):
+        key = "ref" if "ref" not in obj else "trajtui_ref"
+        return {key: ref, **obj}
+    return {"ref": ref, "value": obj}
+
+
+@click.command("show")
+@click.argument("path", type=click.Path(readable=False))
+@click.argument("ref")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the object as it is in the file, plus its ref."
+)
+def show_cmd(path: str, ref: str, as_json: bool) -> None:
+    """Show one run, trial, step, message or source, rendered for reading.
+
+    REF is a reference as ls prints it (see trajtui --help).
+    """
+    ws = open_workspace([path])
+    if not ws.sources:
+        sys.exit(1)
+    told = ""  # what the error line already said (its problem is not repeated)
+    code = 0
+    try:
+        try:
+            target = resolve_streaming(ws, ref)
+            shown = ws.ref(target.source, target.ref)
+            if as_json:
+                click.echo(dumps_line(with_ref(_json_object(target), shown)))
+            else:
+                _print_target(target, shown)
+        except RefError as err:
+            told = f"{path}: {err}"
+            code = 1
+        except LoadError as err:
+            told = str(err.problem)
+            code = 1
+        if told:
+            print_err(told)
+    finally:
+        problems = [p for s in ws.sources for p in s.problems() if p.severity is Severity.ERROR]
+        report_problems([p for p in problems if str(p) not in told])
+        ws.close()
+    if code:
+        sys.exit(code)
+
+
+def _console(file: TextIO | None = None) -> Any:
+    """The console ``show`` prints with: the terminal's width, or ``COLUMNS`` when set,
+    else 100 columns in a pipe."""
+    from rich.console import Console
+
+    columns = os.environ.get("COLUMNS", "")
+    tty = (file or sys.stdout).isatty()
+    return Console(
+        file=file,
+        markup=False,
+        highlight=False,
+        emoji=False,
+        soft_wrap=False,
+        width=None if tty or (columns.isdigit() and int(columns) > 0) else 100,
+    )
+
+
+def _print_target(target: Target, shown: str) -> None:
+    from trajtui.render import show
+    from trajtui.render.safe import Printable
+
+    source = target.source
+    run = source.run(target.index)
+    console = _console()
+    if target.step is not None:
+        steps = run.timeline(target.attempt)
+        step = steps[target.step - 1]
+        if run.pool is not None:
+            # A forecast model call: what it saw (keys, added, dropped), what it produced.
+            from trajtui.render.detail import step_detail
+
+            i = target.step - 1
+            shown_ref = visible(run.ref, keep_newlines=False)
+            hint = f"each message whole: trajtui show PATH {shown_ref}/msg:KEY"
+            renderable = step_detail(run, steps, i, i, lambda ref: ref, False, None, hint)
+        else:
+            renderable = show.render_step(step, steps)
+    elif target.attempt is not None:
+        attempt = run.attempt(target.attempt)
+        assert attempt is not None
+        renderable = show.render_attempt(run, attempt, shown)
+    elif target.message is not None or target.board_source is not None:
+        from trajtui.render import forecast
+
+        renderable = forecast.render_target(run, target)
+    else:
+        renderable = show.render_run(run, shown)
+    console.print(Printable(renderable))

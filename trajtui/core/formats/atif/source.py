@@ -1,0 +1,360 @@
+"""The ATIF source and the registry's hooks (the glue between the pure readers and trajtui).
+
+:class:`AtifSource` reads a Harbor job directory (one run per trial directory), one trial
+directory, an agent directory (``trajectory.json`` and what lies beside it) or one ATIF file
+opened on its own. A run is a trial (its reward the score, its outcome from the verifier
+or the exception) or a lone trajectory; its continuation segments and its subagents'
+trajectories are runs of their own listed under it (``RUN/cont-1``,
+``RUN/summarization-1-summary``, ``RUN/<trajectory_id>``), read only when opened.
+
+Every file is read through :mod:`trajtui.core.safeio` and only inside what was opened:
+a ``trajectory_path`` leading elsewhere is named in a warning and not read.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import partial
+
+from trajtui.core import safeio
+from trajtui.core.detect import Sniffed
+from trajtui.core.discover import Walked, inside
+from trajtui.core.formats.atif import layout
+from trajtui.core.formats.atif.children import Child, child_keys, find_children
+from trajtui.core.formats.atif.document import read_document
+from trajtui.core.formats.atif.facts import pair_results
+from trajtui.core.formats.atif.timeline import (
+    FORMAT_ID,
+    build_steps,
+    summarize,
+    trajectory_fields,
+    trial_fields,
+)
+from trajtui.core.formats.atif.trajectory import (
+    SubagentRef,
+    Trajectory,
+    from_embedded,
+    parse_trajectory,
+)
+from trajtui.core.formats.atif.trial import TrialResult, is_trial_result, read_trial_result
+from trajtui.core.formats.base import Certainty, Claim, Format, Opened
+from trajtui.core.index import ScanProgress
+from trajtui.core.model import Field, Outcome, Problem, Run, RunSummary, Severity, Step
+from trajtui.core.source import FormatInfo
+from trajtui.core.static_source import StaticSource
+
+FORMAT = FormatInfo(FORMAT_ID, "Harbor ATIF trajectories")
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where one run's files are.
+
+    Attributes:
+        trajectory: The ATIF file (None: a trial without one).
+        trial_dir: The trial directory, or None for a trajectory on its own.
+    """
+
+    trajectory: str | None
+    trial_dir: str | None = None
+
+
+class AtifSource(StaticSource):
+    """A Harbor job, a trial, an agent directory or an ATIF file."""
+
+    def __init__(self, path: str, kind: str, label: str | None = None) -> None:
+        super().__init__(path, FORMAT, label)
+        self.kind = kind
+        single = kind == "file"
+        self.root_real = os.path.realpath(
+            os.path.dirname(os.path.abspath(path)) if single else path
+        )
+        self._children: dict[tuple[str, str], str] = {}  # (parent ref, key) -> child ref
+        self._reported: set[tuple[str, int | None, str]] = set()
+        self._lock = threading.Lock()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _read(self, path: str, ref: str | None = None) -> tuple[bytes | None, list[Problem]]:
+        self.watch(path)
+        if not inside(self.root_real, path):
+            return None, [Problem(path, None, "outside the opened directory (not read)", ref=ref)]
+        try:
+            return safeio.read_bytes(path), []
+        except safeio.Refused as err:
+            return None, [Problem(path, None, err.strerror or str(err), ref=ref)]
+        except FileNotFoundError:
+            return None, [Problem(path, None, "does not exist", ref=ref)]
+        except OSError as err:
+            return None, [Problem(path, None, f"cannot read: {err.strerror or err}", ref=ref)]
+
+    def _trajectory(self, path: str | None) -> tuple[Trajectory | None, list[Problem]]:
+        if path is None:
+            return None, []
+        data, problems = self._read(path)
+        if data is None:
+            return None, problems
+        doc = read_document(data)
+        if doc.error is None and not isinstance(doc.value, dict):
+            what = "a JSON array" if isinstance(doc.value, list) else "not a JSON object"
+            return None, [Problem(path, 1, f"{what}, not an ATIF trajectory (no steps read)")]
+        return parse_trajectory(doc, path), []
+
+    def _trial(self, trial_dir: str) -> tuple[TrialResult | None, bool, list[Problem]]:
+        """The trial's result, whether it finished (it has a ``result.json``, or it has
+        not even a ``config.json``: a copy of its files, not a trial under way), and
+        problems."""
+        path = os.path.join(trial_dir, layout.RESULT)
+        if not os.path.lexists(path):
+            self.watch(path)
+            # Harbor writes config.json when a trial starts, result.json when it ends
+            running = os.path.lexists(os.path.join(trial_dir, layout.CONFIG))
+            return None, not running, []
+        data, problems = self._read(path)
+        if data is None:
+            return None, True, problems
+        doc = read_document(data)
+        if doc.error is not None:
+            return None, True, [Problem(path, doc.error[0], doc.error[1])]
+        if not is_trial_result(doc.value):
+            return (
+                None,
+                True,
+                [Problem(path, None, "not a trial result (no trial_name and task_name)")],
+            )
+        return read_trial_result(doc.value), True, []
+
+    def _places(self) -> list[Place]:
+        if self.kind == "file":
+            return [Place(self.path)]
+        if self.kind == layout.AGENT_DIR:
+            return [Place(os.path.join(self.path, layout.TRAJECTORY))]
+        if self.kind == layout.TRIAL:
+            return [self._trial_place(self.path)]
+        self.watch(self.path)
+        _, dirs = layout.listing(self.path, self.root_real)
+        trials = layout.trial_dirs(self.path, self.root_real, dirs)
+        if not trials:
+            self.add_problem(
+                Problem(
+                    self.path,
+                    None,
+                    "a Harbor job directory with no trial directories yet",
+                    Severity.WARNING,
+                )
+            )
+        return [self._trial_place(t) for t in trials]
+
+    def _trial_place(self, trial_dir: str) -> Place:
+        self.watch(trial_dir)
+        path = os.path.join(trial_dir, layout.AGENT, layout.TRAJECTORY)
+        self.watch(path)
+        return Place(path if os.path.lexists(path) else None, trial_dir)
+
+    def _load(self) -> Iterator[ScanProgress]:
+        self._children = {}
+        self._reported = set()
+        places = self._places()
+        for done, place in enumerate(places, 1):
+            self._add(place)
+            yield ScanProgress(done, len(places), len(self))
+
+    def _add(self, place: Place) -> None:
+        trial: TrialResult | None = None
+        finished = True
+        problems: list[Problem] = []
+        if place.trial_dir is not None:
+            trial, finished, problems = self._trial(place.trial_dir)
+        trajectory, found = self._trajectory(place.trajectory)
+        problems.extend(found)
+        if trajectory is not None:
+            problems.extend(trajectory.problems)
+        ref = self._run_ref(place, trial)
+        pairing = pair_results(trajectory.steps) if trajectory is not None else None
+        summary = summarize(
+            ref, trajectory, pairing, trial, in_trial=place.trial_dir is not None, finished=finished
+        )
+        listed = self.add_run(summary, partial(self._build, place))
+        for p in problems:
+            self.add_problem(replace(p, ref=listed.ref))
+        if trajectory is not None:
+            self._add_children(listed.ref, trajectory)
+
+    def _run_ref(self, place: Place, trial: TrialResult | None) -> str:
+        if trial is not None and trial.trial_name:
+            return trial.trial_name
+        if place.trial_dir is not None:
+            return os.path.basename(os.path.normpath(place.trial_dir))
+        assert place.trajectory is not None
+        name = os.path.basename(place.trajectory)
+        return name[: -len(".json")] if name.endswith(".json") and len(name) > 5 else name
+
+    # -- continuations and subagents -----------------------------------------------------
+
+    def _add_children(self, parent: str, trajectory: Trajectory) -> None:
+        children, problems = find_children(parent, trajectory, self.root_real, self.watch)
+        for child in children:
+            self._add_child(parent, child)
+        for problem in problems:
+            self.add_problem(problem)
+
+    def _add_child(self, parent: str, child: Child) -> None:
+        if (parent, child.key) in self._children:
+            return
+        summary = RunSummary(
+            f"{parent}/{child.name}", 0, FORMAT_ID, None, Outcome.NONE, title=child.title
+        )
+        listed = self.add_run(summary, partial(self._build_child, child))
+        self._children[(parent, child.key)] = listed.ref
+
+    def child_ref(self, parent: str, trajectory: Trajectory, ref: SubagentRef) -> str | None:
+        """The run a subagent reference of ``parent``'s trajectory is listed as."""
+        for key in child_keys(trajectory, ref):
+            if (parent, key) in self._children:
+                return self._children[(parent, key)]
+        return None
+
+    # -- building runs -------------------------------------------------------------------
+
+    def _build(self, place: Place, ref: str) -> Run:
+        index = self.find(ref)
+        listed = self.entry(index) if index is not None else None
+        trial: TrialResult | None = None
+        finished = True
+        problems: list[Problem] = []
+        if place.trial_dir is not None:
+            trial, finished, problems = self._trial(place.trial_dir)
+        trajectory, found = self._trajectory(place.trajectory)
+        problems.extend(found)
+        fields: list[Field] = []
+        if trial is not None:
+            fields.extend(trial_fields(trial, os.path.join(place.trial_dir or "", layout.RESULT)))
+        elif place.trial_dir is not None:
+            fields.append(Field("trial directory", place.trial_dir))
+            if not finished:
+                fields.append(
+                    Field(
+                        "result file",
+                        "none yet: the trial is running, or stopped before writing it",
+                    )
+                )
+        if place.trial_dir is not None and place.trajectory is None:
+            fields.append(
+                Field(
+                    "trajectory file",
+                    "none (agent/trajectory.json: this agent wrote no ATIF trajectory)",
+                )
+            )
+        summary = listed if isinstance(listed, RunSummary) else None
+        return self._run(ref, trajectory, trial, fields, problems, summary, place.trial_dir)
+
+    def _build_child(self, child: Child, ref: str) -> Run:
+        if child.kind == "embedded":
+            parent, problems = self._trajectory(child.path)
+            if parent is None or child.index is None or child.index >= len(parent.embedded):
+                trajectory = None
+                problems.append(
+                    Problem(child.path, None, f"{ref}: the embedded subagent is gone from the file")
+                )
+            else:
+                trajectory = from_embedded(parent.embedded[child.index], child.path)
+        else:
+            trajectory, problems = self._trajectory(child.path)
+        fields = [Field("listed under", child.parent)]
+        # an embedded subagent's references name the root's other embedded subagents
+        owner = child.parent if child.kind == "embedded" else ref
+        return self._run(
+            ref, trajectory, None, fields, problems, None, None, title=child.title, owner=owner
+        )
+
+    def _run(
+        self,
+        ref: str,
+        trajectory: Trajectory | None,
+        trial: TrialResult | None,
+        fields: list[Field],
+        problems: list[Problem],
+        summary: RunSummary | None,
+        trial_dir: str | None,
+        *,
+        title: str | None = None,
+        owner: str | None = None,
+    ) -> Run:
+        pairing = pair_results(trajectory.steps) if trajectory is not None else None
+        if trajectory is not None:
+            problems.extend(trajectory.problems)
+        problems = [replace(p, ref=ref) for p in problems]
+        if summary is None:
+            summary = summarize(
+                ref, trajectory, pairing, trial, in_trial=trial_dir is not None, title=title
+            )
+            self._report(problems)
+        index = self.find(ref)
+        summary = replace(summary, ref=ref, index=index or 0)
+        steps: tuple[Step, ...] = ()
+        raw: dict[str, object] = {}
+        if trial is not None:
+            raw["result.json"] = trial.raw
+        if trajectory is not None and pairing is not None:
+            steps = build_steps(
+                trajectory, pairing, ref, partial(self.child_ref, owner or ref, trajectory)
+            )
+            continued = None
+            if trajectory.continued_ref is not None:
+                path = os.path.join(os.path.dirname(trajectory.path), trajectory.continued_ref)
+                continued = self._children.get((ref, os.path.realpath(path)))
+            children = [v for (p, _), v in self._children.items() if p == ref and v != continued]
+            fields.extend(trajectory_fields(trajectory, continued, children))
+            raw["trajectory"] = trajectory.root
+        return Run(
+            summary=summary,
+            steps=steps,
+            fields=tuple(fields),
+            raw=raw.get("trajectory") if trial is None else raw,
+            problems=tuple(problems),
+            path=trajectory.path if trajectory is not None else trial_dir,
+            extras={"trajectory": trajectory, "trial": trial},
+        )
+
+    def _report(self, problems: list[Problem]) -> None:
+        """Problems of a run read only when opened (a subagent's file): said once."""
+        with self._lock:
+            for p in problems:
+                key = (p.path, p.line, p.message)
+                if key not in self._reported:
+                    self._reported.add(key)
+                    self.add_problem(p)
+
+
+class AtifFormat(Format):
+    """Harbor ATIF trajectories: a ``trajectory.json`` on its own, a Harbor job, trial or
+    agent directory, recognised by content."""
+
+    infos = (FORMAT,)
+
+    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
+        if sniffed.layout not in ("json", "jsonl"):
+            return None
+        keys = sniffed.first if sniffed.layout == "jsonl" else layout.head_keys(path)
+        keys = keys if isinstance(keys, dict) else None
+        if not layout.looks_atif(keys):
+            return None
+        schema = keys.get("schema_version") if keys else None
+        marked = isinstance(schema, str) and schema.lstrip().lower().startswith("atif")
+        return Claim(
+            Certainty.MARKED if marked else Certainty.SHAPE,
+            lambda: Opened((AtifSource(path, "file", label),)),
+        )
+
+    def claim_dir(self, place: Walked) -> Claim | None:
+        kind = layout.dir_kind(place.path, place.files, place.dirs)
+        if kind is None:
+            return None
+        return Claim(Certainty.SHAPE, lambda: Opened((AtifSource(place.path, kind),)))
+
+
+ATIF = AtifFormat()
+"""The registered ATIF format."""

@@ -1,0 +1,126 @@
+"""The Format contract: what a format gives trajtui, and what trajtui gives a format.
+
+A format is one module (or package) under ``trajtui/core/formats/`` that defines a
+:class:`Format` object, plus one line in :mod:`trajtui.core.formats.registry`. trajtui asks
+every registered format about every file and directory it meets; the format that is the
+most sure (:class:`Certainty`) opens it, so the order of the registry never decides.
+
+The life of a file, as a format sees it::
+
+    claim_file(path, sniffed, label)  ->  Claim(certainty, open)   (or None: not mine)
+    claim.open()                      ->  Opened(sources, problems)
+    source.scan()                     ->  progress; entries (run summaries, problems) appear
+    source.entry(i) / source.run(i)   ->  RunSummary / Run (steps, trials, fields)
+    source.resolve("RUN/step-3")      ->  Target
+
+A directory met while walking goes the same way through :meth:`Format.claim_dir`; a claimed
+directory is not walked further. Everything a format reads is untrusted: it never raises on
+bad input (it reports :class:`~trajtui.core.model.Problem` objects naming the file and line),
+reads only regular files through :mod:`trajtui.core.safeio`, and never writes anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import IntEnum
+
+from trajtui.core.detect import Sniffed
+from trajtui.core.discover import Walked
+from trajtui.core.model import Problem
+from trajtui.core.source import FormatInfo, Source
+
+
+class Certainty(IntEnum):
+    """How sure a format is that a file or directory is one of its outputs.
+
+    The most certain claim wins. Two formats claiming the same input with the same certainty
+    is a bug in one of them: the registry's contract test fails on it.
+    """
+
+    NAME = 20
+    """A name the format writes (``summary.json``), with content that does not contradict it."""
+    SHAPE = 50
+    """The content has the keys and layout the format writes (``trajectory`` + ``timing``)."""
+    MARKED = 90
+    """The content names the format (``"schema_version": "ATIF-v1.6"``, a magic number)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What opening a claimed file or directory gave.
+
+    Attributes:
+        sources: The sources it holds (usually one).
+        problems: Problems found while opening it (the sources still open).
+    """
+
+    sources: tuple[Source, ...]
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A format's claim on a file or directory.
+
+    Attributes:
+        certainty: How sure the format is.
+        open: Opens it; called only for the winning claim, at most once. It may raise
+            OSError (the file went away, permission denied): the caller reports it.
+    """
+
+    certainty: Certainty
+    open: Callable[[], Opened]
+
+
+def claimed(certainty: Certainty, *sources: Source) -> Claim:
+    """A claim whose sources are already built (cheap constructors)."""
+    return Claim(certainty, lambda: Opened(sources))
+
+
+class Format:
+    """A format trajtui reads. Subclass it, override what applies, and register an instance.
+
+    Attributes:
+        infos: The format ids and names this format's sources carry (one format module may
+            read several kinds of file, e.g. acp-harness capture, trials and summary files).
+    """
+
+    infos: tuple[FormatInfo, ...] = ()
+
+    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
+        """Whether the file at ``path`` is one of this format's.
+
+        Args:
+            path: The file (a regular file when this is called; it may change or vanish).
+            sniffed: What its first bytes are: layout (``jsonl``, ``json``, ``yaml``, ``text``,
+                ``binary``, ``empty``), the first JSON object and its keys. Binary files
+                (zip archives...) are asked too.
+            label: How the user will see the path (relative to the directory they opened),
+                or None to show ``path``.
+
+        Returns:
+            A claim, or None when the file is not this format's. Deciding must be cheap
+            (the sniffed head, a few small reads): the whole file is read by the source.
+
+        Raises:
+            OSError: Reading the file to decide failed; the caller reports it.
+        """
+        return None
+
+    def claim_dir(self, place: Walked) -> Claim | None:
+        """Whether the directory ``place`` (met while walking, or opened directly) is one of
+        this format's outputs (a run directory, an eval tree, a project).
+
+        Args:
+            place: The directory, with the names of its regular files and subdirectories.
+                Clearing nothing here: a claimed directory is not walked further.
+
+        Returns:
+            A claim, or None. Deciding reads at most a few small files.
+        """
+        return None
+
+    def __repr__(self) -> str:
+        ids = ", ".join(info.id for info in self.infos)
+        return f"<{type(self).__name__} {ids}>"

@@ -1,0 +1,235 @@
+"""Model calls as steps (titles, fields, durations) and what the model saw at each step
+(:class:`StepContext`); helpers to read a message's tool calls and tool results.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from trajtui.core.formats.common import mapping, num, sequence, string
+from trajtui.core.formats.forecast.pool import Message, MessagePool, ToolCall
+from trajtui.core.formats.forecast.timeline import RawStep, Timeline, first_timestamp, timestamp_of
+from trajtui.core.jsonutil import JsonError, dumps_line, loads
+from trajtui.core.model import Field, Kind, Run, Step
+from trajtui.core.text import one_line
+
+
+def arguments(call: ToolCall) -> Any:
+    """A tool call's arguments decoded from their JSON string (as they are when not JSON)."""
+    value = call.arguments
+    if isinstance(value, (str, bytes)):
+        try:
+            return loads(value)[0]
+        except JsonError:
+            return value
+    return value
+
+
+def call_title(call: ToolCall, limit: int = 40) -> str:
+    """``search("FOMC March 2026 rate…")``: the name and the first argument's value."""
+    args = arguments(call)
+    if isinstance(args, dict) and args:
+        first = next(iter(args.values()))
+        shown = dumps_line(first)
+    elif isinstance(args, str) and args.strip():
+        shown = args
+    else:
+        shown = ""
+    shown = one_line(shown, limit=limit) if shown else ""
+    return f"{one_line(call.name, limit=60)}({shown})"
+
+
+_WRAPPER = re.compile(r"^\s*</?(?:output|error)>\s*$")
+
+
+def message_line(message: Message) -> str:
+    """One line for lists: the tool calls made (as step titles show them), else the first
+    line of text that is not an ``<output>``/``<error>`` wrapper tag."""
+    if message.tool_calls:
+        return ", ".join(call_title(c) for c in message.tool_calls)
+    for line in message.text.splitlines():
+        if line.strip() and not _WRAPPER.match(line):
+            return one_line(line)
+    return message.title
+
+
+def message_title(message: Message | None, key: str | None) -> str:
+    """A step's title: its tool calls, else the first line of its text."""
+    if message is None:
+        return f"(message {one_line(key)} is missing)" if key else "(no output)"
+    if not message.tool_calls and not message.text.strip():
+        return "(empty, no tool call)"
+    return message_line(message)
+
+
+def tool_results(pool: MessagePool, message: Message) -> list[Message]:
+    """The tool messages answering ``message``'s tool calls, in pool order."""
+    ids = {c.id for c in message.tool_calls if c.id}
+    if not ids:
+        return []
+    found = []
+    for key in pool.keys():
+        m = pool.get(key)
+        if m is not None and m.role == "tool" and m.tool_call_id in ids:
+            found.append(m)
+    return found
+
+
+def caller(pool: MessagePool, message: Message) -> Message | None:
+    """The assistant message whose tool call ``message`` (a tool result) answers."""
+    if not message.tool_call_id:
+        return None
+    for key in pool.keys():
+        m = pool.get(key)
+        if m is not None and any(c.id == message.tool_call_id for c in m.tool_calls):
+            return m
+    return None
+
+
+def _text(message: Message | None) -> str | None:
+    """The message's text; None when its ``content`` is null (tool calls only)."""
+    if message is None or mapping(message.raw).get("content") is None:
+        return None
+    return message.text
+
+
+def _usage(message: Message) -> dict[str, Any]:
+    return mapping(mapping(message.extra.get("response")).get("usage"))
+
+
+def _response_facts(message: Message) -> list[Field]:
+    response = mapping(message.extra.get("response"))
+    out = []
+    model = string(response.get("model"))
+    if model is not None:
+        out.append(Field("model", model))
+    choices = sequence(response.get("choices"))
+    reason = string(mapping(choices[0]).get("finish_reason")) if choices else None
+    if reason is not None:
+        out.append(Field("finish_reason", reason))
+    usage = _usage(message)
+    if usage:
+        out.append(Field("usage", usage))
+    return out
+
+
+def _step_fields(
+    message: Message | None, results: list[Message], format_errors: list[Message]
+) -> tuple[Field, ...]:
+    out: list[Field] = []
+    if message is not None:
+        out.extend(_response_facts(message))
+        cost = num(message.extra.get("cost"))
+        if cost is not None:
+            out.append(Field("cost", cost))
+        if message.tool_calls:
+            calls = [{"name": c.name, "arguments": arguments(c)} for c in message.tool_calls]
+            out.append(Field("tool calls", calls))
+    if results:
+        out.append(Field("tool results", [m.key for m in results]))
+    out.extend(Field("format error", f"{m.key}: {m.text}") for m in format_errors)
+    return tuple(out)
+
+
+def _step_duration(pool: MessagePool, raw: RawStep, end: float | None) -> float | None:
+    if end is None:
+        return None
+    seen = [t for t in (timestamp_of(pool.raw(k)) for k in raw.input_keys) if t is not None]
+    if not seen or max(seen) > end:
+        return None
+    return (end - max(seen)) * 1000
+
+
+def build_steps(run_ref: str, line: Timeline) -> tuple[Step, ...]:
+    """The steps of a run: one per model call, with lazily resolved keys."""
+    pool = line.pool
+    start = first_timestamp(pool)
+    steps = []
+    previous: set[str] = set()
+    for n, raw in enumerate(line.steps, 1):
+        out = pool.get(raw.output_key) if raw.output_key else None
+        end = timestamp_of(pool.raw(raw.output_key)) if raw.output_key else None
+        results = tool_results(pool, out) if out is not None else []
+        errors = [m for m in results if m.is_error]
+        added = [pool.get(k) for k in raw.input_keys if k not in previous]
+        format_errors = [m for m in added if m is not None and m.is_format_error]
+        previous = set(raw.input_keys)
+        steps.append(
+            Step(
+                ref=f"{run_ref}/step-{n}",
+                number=n,
+                kind=Kind.MODEL_CALL,
+                title=message_title(out, raw.output_key),
+                offset_ms=None if end is None or start is None else (end - start) * 1000,
+                duration_ms=_step_duration(pool, raw, end),
+                text=_text(out),
+                markdown=True,
+                input=list(raw.input_keys),
+                output=raw.output_key,
+                error=errors[0].text if errors else None,
+                input_keys=raw.input_keys,
+                output_key=raw.output_key,
+                fields=_step_fields(out, results, format_errors),
+                raw=raw.raw,
+            )
+        )
+    return tuple(steps)
+
+
+# -- step context --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StepContext:
+    """Exactly what the model saw at one step, and what changed since the step before.
+
+    Attributes:
+        number: The step number (1-based).
+        keys: The keys of the messages it saw, in order.
+        messages: Those messages (None for a key the pool does not have).
+        added: Keys seen now and not at the previous step (all of them at step 1).
+        dropped: Keys seen at the previous step and not now (old board states,
+            messages the context manager truncated away, replaced truncation notices).
+        dropped_messages: The dropped messages.
+        output_key: The key of the message the model produced.
+        output: That message.
+    """
+
+    number: int
+    keys: tuple[str, ...]
+    messages: tuple[Message | None, ...]
+    added: tuple[str, ...]
+    dropped: tuple[str, ...]
+    dropped_messages: tuple[Message | None, ...]
+    output_key: str | None
+    output: Message | None
+
+    def is_added(self, key: str) -> bool:
+        """``key`` is new at this step."""
+        return key in self.added
+
+
+def step_context(run: Run, number: int) -> StepContext | None:
+    """The context of step ``number`` of a forecast run, or None when it has no such step
+    (or no message pool)."""
+    pool = run.pool
+    if pool is None or not 1 <= number <= len(run.steps):
+        return None
+    step = run.steps[number - 1]
+    before = run.steps[number - 2].input_keys if number > 1 else ()
+    now = set(step.input_keys)
+    prior = set(before)
+    added = tuple(k for k in step.input_keys if k not in prior)
+    dropped = tuple(k for k in before if k not in now)
+    return StepContext(
+        number=number,
+        keys=step.input_keys,
+        messages=tuple(pool.messages(step.input_keys)),
+        added=added,
+        dropped=dropped,
+        dropped_messages=tuple(pool.messages(dropped)),
+        output_key=step.output_key,
+        output=pool.get(step.output_key) if step.output_key else None,
+    )

@@ -1,0 +1,205 @@
+"""Run summaries of a big file, stored by column.
+
+A :class:`~trajtui.core.model.RunSummary` object costs about 300 bytes; a file of three
+million tiny records would hold a gigabyte of them for the run list alone. A
+:class:`SummaryTable` keeps the same values in compact arrays instead (a few bytes a row for
+the columns a file leaves empty, about 30 for the ones it fills) and builds a summary only
+when one is asked for (a drawn row, a shown run). Sorting and filtering read single values
+(:meth:`SummaryTable.value`) without building summaries at all.
+
+Every value comes back exactly as it was put: integers of any size, floats including NaN
+and infinities, and ``None`` stay what they were (the uncommon ones are kept aside in a
+small dict).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from typing import Any
+
+from trajtui.core.model import Outcome, Problem, RunSummary
+
+NUMBERS = (
+    "steps",
+    "failed_tool_calls",
+    "tool_calls",
+    "duration_ms",
+    "score",
+    "attempts",
+    "graded",
+    "passes",
+    "cost",
+    "line",
+)
+"""Numeric fields of a summary, each kept in a :class:`_Numbers` column."""
+WORDS = ("format", "status", "outcome", "tool_errors", "duration_label", "score_label", "passed")
+"""Fields with few distinct values: their combination is kept as one code per row."""
+
+_NONE, _FLOAT, _INT, _ASIDE = 0, 1, 2, 3
+_EXACT = 1 << 53
+"""Integers below this are exact as floats."""
+
+EMPTY, RUN, PROBLEM = 0, 1, 2
+"""What a row holds: nothing read yet, a run summary, a problem."""
+
+
+class _Numbers:
+    """One numeric column: floats in an array, what each row holds in a byte (nothing, a
+    float, an integer kept exact as a float), anything else (NaN, huge integers) aside.
+    Nothing is allocated until a row has a value."""
+
+    __slots__ = ("aside", "kinds", "values")
+
+    def __init__(self) -> None:
+        self.kinds: bytearray | None = None
+        self.values: array[float] | None = None
+        self.aside: dict[int, Any] = {}
+
+    def grow(self, n: int) -> None:
+        if self.kinds is not None and self.values is not None and n > len(self.kinds):
+            more = n - len(self.kinds)
+            self.kinds.extend(bytes(more))
+            self.values.extend(array("d", bytes(8 * more)))
+
+    def put(self, i: int, n: int, value: Any) -> None:
+        if self.kinds is None or self.values is None:
+            if value is None:
+                return
+            self.kinds = bytearray(n)
+            self.values = array("d", bytes(8 * n))
+        self.aside.pop(i, None)
+        kind = type(value)
+        if value is None:
+            self.kinds[i] = _NONE
+        elif kind is float and value == value:
+            self.kinds[i], self.values[i] = _FLOAT, value
+        elif kind is int and -_EXACT < value < _EXACT:
+            self.kinds[i], self.values[i] = _INT, value
+        else:
+            self.kinds[i] = _ASIDE
+            self.aside[i] = value
+
+    def get(self, i: int) -> Any:
+        if self.kinds is None or self.values is None:
+            return None
+        kind = self.kinds[i]
+        if kind == _FLOAT:
+            return self.values[i]
+        if kind == _INT:
+            return int(self.values[i])
+        if kind == _ASIDE:
+            return self.aside[i]
+        return None
+
+
+class SummaryTable:
+    """The entries of a source by index: run summaries by column, problems aside, and
+    rows not read yet. ``ref_of`` names row ``i`` the way the source does (a summary whose
+    reference differs is kept aside)."""
+
+    def __init__(self, ref_of: Callable[[int], str | None]) -> None:
+        self._ref_of = ref_of
+        self._kinds = bytearray()
+        self._codes = array("I")
+        self._palette: list[tuple[Any, ...]] = []
+        self._palette_codes: dict[tuple[Any, ...], int] = {}
+        self._numbers = {name: _Numbers() for name in NUMBERS}
+        self._titles: list[str] = []
+        self._refs: dict[int, str] = {}
+        self._metrics: dict[int, tuple[tuple[str, float], ...]] = {}
+        self._problems: dict[int, Problem] = {}
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+    def _grow(self, n: int) -> None:
+        if n <= len(self._kinds):
+            return
+        more = n - len(self._kinds)
+        self._kinds.extend(bytes(more))
+        self._codes.extend(array("I", bytes(4 * more)))
+        self._titles.extend([""] * more)
+        for column in self._numbers.values():
+            column.grow(n)
+
+    def kind(self, i: int) -> int:
+        """:data:`EMPTY`, :data:`RUN` or :data:`PROBLEM`."""
+        return self._kinds[i] if 0 <= i < len(self._kinds) else EMPTY
+
+    def put(self, i: int, entry: RunSummary | Problem) -> None:
+        """Keep ``entry`` as row ``i``."""
+        self._grow(i + 1)
+        self._problems.pop(i, None)
+        if isinstance(entry, Problem):
+            self._kinds[i] = PROBLEM
+            self._problems[i] = entry
+            return
+        n = len(self._kinds)
+        words = tuple(getattr(entry, name) for name in WORDS)
+        code = self._palette_codes.get(words)
+        if code is None:
+            code = self._palette_codes[words] = len(self._palette)
+            self._palette.append(words)
+        self._codes[i] = code
+        for name, column in self._numbers.items():
+            column.put(i, n, getattr(entry, name))
+        self._titles[i] = entry.title
+        if entry.ref != self._ref_of(i):
+            self._refs[i] = entry.ref
+        else:
+            self._refs.pop(i, None)
+        if entry.file_metrics:
+            self._metrics[i] = entry.file_metrics
+        else:
+            self._metrics.pop(i, None)
+        self._kinds[i] = RUN
+
+    def forget(self, i: int) -> None:
+        """Row ``i`` is not read any more."""
+        if 0 <= i < len(self._kinds):
+            self._kinds[i] = EMPTY
+            self._problems.pop(i, None)
+            self._refs.pop(i, None)
+            self._metrics.pop(i, None)
+
+    def get(self, i: int) -> RunSummary | Problem | None:
+        """Row ``i`` (a summary built from its columns), or None when it is not read."""
+        kind = self.kind(i)
+        if kind == PROBLEM:
+            return self._problems[i]
+        if kind != RUN:
+            return None
+        values = dict(zip(WORDS, self._palette[self._codes[i]], strict=True))
+        values.update((name, column.get(i)) for name, column in self._numbers.items())
+        return RunSummary(
+            ref=self.ref(i),
+            index=i,
+            title=self._titles[i],
+            file_metrics=self._metrics.get(i, ()),
+            **values,
+        )
+
+    def ref(self, i: int) -> str:
+        """Reference of run row ``i``."""
+        ref = self._refs.get(i)
+        return ref if ref is not None else self._ref_of(i) or ""
+
+    def value(self, i: int, name: str) -> Any:
+        """One field of run row ``i`` (``ref``, ``title``, or any other field of a
+        summary), without building the summary."""
+        column = self._numbers.get(name)
+        if column is not None:
+            return column.get(i)
+        if name == "ref":
+            return self.ref(i)
+        if name == "title":
+            return self._titles[i]
+        if name == "file_metrics":
+            return self._metrics.get(i, ())
+        return self._palette[self._codes[i]][WORDS.index(name)]
+
+    def outcome(self, i: int) -> Outcome:
+        """Outcome of run row ``i``."""
+        outcome: Outcome = self._palette[self._codes[i]][2]
+        return outcome

@@ -1,0 +1,242 @@
+"""Actions: what the keys of the main screen do (see :mod:`trajtui.ui.commands` for the
+table that binds them).
+
+Moving in the focused pane, drilling in and backing out, cycling panes and runs, the view
+toggles, copying, paging, reloading, the go-to prompt, help and the theme.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.widget import Widget
+from textual.widgets import Input
+
+from trajtui.ui.screens.goto import GotoScreen
+from trajtui.ui.screens.help import HelpScreen
+from trajtui.ui.screens.main.finding import Finding
+from trajtui.ui.subjects import RunSubject
+from trajtui.ui.widgets.detail import DetailView
+from trajtui.ui.widgets.vlist import VirtualList
+
+
+class Actions(Finding):
+    """The actions the command table binds."""
+
+    # -- moving in a pane --------------------------------------------------------------------
+
+    def action_cursor_down(self) -> None:
+        self._delegate("cursor_down", "scroll_down")
+
+    def action_cursor_up(self) -> None:
+        self._delegate("cursor_up", "scroll_up")
+
+    def action_first(self) -> None:
+        self._delegate("first", "scroll_home")
+
+    def action_last(self) -> None:
+        self._delegate("last", "scroll_end")
+
+    def action_page_down(self) -> None:
+        self._delegate("page_down", "page_down")
+
+    def action_page_up(self) -> None:
+        self._delegate("page_up", "page_up")
+
+    def _delegate(self, list_action: str, detail_action: str) -> None:
+        focused = self.focused
+        if isinstance(focused, VirtualList):
+            getattr(focused, f"action_{list_action}")()
+        elif isinstance(focused, DetailView):
+            getattr(focused, f"action_{detail_action}")()
+
+    def action_next_mention(self) -> None:
+        self.detail.action_next_mention()
+
+    def action_prev_mention(self) -> None:
+        self.detail.action_prev_mention()
+
+    # -- drilling in and backing out ---------------------------------------------------------
+
+    @on(VirtualList.Selected)
+    def _row_chosen(self, message: VirtualList.Selected) -> None:
+        """A double click on a row drills in, like enter."""
+        message.vlist.focus()
+        self.action_drill()
+
+    def action_drill(self) -> None:
+        focused = self.focused
+        if focused is self.run_list:
+            if self.run is not None:
+                self.timeline.focus()
+                self._show_timeline_row()
+            elif self.run_problem is not None:
+                self.detail.focus()
+        elif focused is self.timeline:
+            if self.run is not None:
+                self._show_timeline_row()
+                self.detail.focus()
+        elif focused is self.detail:
+            if not self.detail.follow():
+                self._drill_extra(focused)
+        else:
+            self._drill_extra(focused)
+        self._update_layout()
+
+    def action_back(self) -> None:
+        focused = self.focused
+        if focused is not None and focused.id == "search":
+            self._close_search()
+            return
+        if focused is not None and focused.id == "filter":
+            self.query_one("#filter", Input).value = ""
+            self._apply_filter("")
+            self.query_one("#filter", Input).display = False
+            self.run_list.focus()
+            return
+        if self._back_extra(focused):
+            pass
+        elif focused is self.detail or self._extra_tab(focused) is not None:
+            self.tabs.active = "tab-detail"
+            if self.run is not None:
+                self.timeline.focus()
+                self._show_timeline_row()
+            else:
+                self.run_list.focus()
+        elif focused is self.timeline:
+            self.run_list.focus()
+            self._show_subject(RunSubject())
+        else:  # in the run list: esc clears the filter and closes its box
+            self._close_filter()
+        self._update_layout()
+
+    # -- panes and runs ----------------------------------------------------------------------
+
+    def _panes(self) -> list[Widget]:
+        return [self.run_list, self.timeline, self.detail, *self._extra_panes()]
+
+    def _cycle(self, step: int) -> None:
+        panes = self._panes()
+        focused: Any = self.focused
+        if focused is not None and focused.id == "search":
+            focused = self._search_origin
+        focused = self._extra_list(focused)
+        pos = panes.index(focused) if focused in panes else 0
+        target = panes[(pos + step) % len(panes)]
+        if target is self.detail:
+            self.tabs.active = "tab-detail"
+        elif target in self._extra_panes():
+            self.tabs.active = self._extra_tab(target) or "tab-detail"
+        if target is self.timeline and self.run is not None:
+            self._show_timeline_row()
+        target.focus()
+        self._update_layout()
+
+    def action_next_pane(self) -> None:
+        self._cycle(1)
+
+    def action_prev_pane(self) -> None:
+        self._cycle(-1)
+
+    def _step_run(self, step: int) -> None:
+        rows = self.store.rows
+        pos = self.run_list.cursor + step
+        while 0 <= pos < len(rows) and rows[pos][0] != 1:
+            pos += step
+        if 0 <= pos < len(rows):
+            self.run_list.set_cursor(pos)
+        else:
+            self.notify("no more runs" if step > 0 else "this is the first run", timeout=2)
+
+    def action_next_run(self) -> None:
+        self._step_run(1)
+
+    def action_prev_run(self) -> None:
+        self._step_run(-1)
+
+    # -- view toggles ------------------------------------------------------------------------
+
+    def action_toggle_raw(self) -> None:
+        self.raw = not self.raw
+        self._refresh_views()
+
+    def action_toggle_fold(self) -> None:
+        self.unfold = not self.unfold
+        self._refresh_views()
+        self.notify("long values shown in full" if self.unfold else "long values folded", timeout=2)
+
+    def action_toggle_merge(self) -> None:
+        self.timeline.set_merge(not self.timeline.merge)
+        remember = getattr(self.app, "remember", None)
+        if remember is not None:
+            remember("merge_chunks", self.timeline.merge)
+        self.notify(
+            "streamed chunks merged" if self.timeline.merge else "every chunk on its own line",
+            timeout=2,
+        )
+        if self.focused is self.timeline:
+            self._show_timeline_row()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("sort", "sort_reverse", "filter") and not self.ws.sources:
+            return None
+        return True  # the forecast-only keys say why they do nothing on other runs
+
+    # -- data --------------------------------------------------------------------------------
+
+    def action_copy(self) -> None:
+        current = self._current_object()
+        if current is None:
+            self.notify("nothing to copy", timeout=2)
+            return
+        ref, text = current
+        self.app.copy_to_clipboard(text)
+        self.notify(f"copied {len(text):,} characters of {ref}", timeout=3)
+
+    def action_copy_ref(self) -> None:
+        current = self._current_object()
+        if current is None:
+            self.notify("nothing to copy", timeout=2)
+            return
+        self.app.copy_to_clipboard(current[0])
+        self.notify(f"copied {current[0]}", timeout=3)
+
+    def action_pager(self) -> None:
+        current = self._current_object()
+        if current is None:
+            self.notify("nothing to show", timeout=2)
+            return
+        from trajtui.ui.pager import page
+
+        ref, text = current
+        error = page(self.app, f"{ref}\n\n{text}")
+        if error:
+            self.notify(error, severity="error", timeout=6)
+
+    def action_reload(self) -> None:
+        reload = getattr(self.app, "reload", None)
+        if reload is not None:
+            reload(self._display_ref(self.run.ref) if self.run is not None else None)
+
+    def action_goto(self) -> None:
+        refs: list[str] = []
+        for source in self.ws.sources:
+            refs.extend(self.ws.ref(source, r) for r in source.run_refs()[:200_000])
+
+        def done(ref: str | None) -> None:
+            if ref:
+                self.go_to(ref.strip())
+
+        current = self._current_object()
+        self.app.push_screen(GotoScreen(refs, current=current[0] if current else ""), done)
+
+    # -- app ---------------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_toggle_dark(self) -> None:
+        toggle = getattr(self.app, "toggle_theme", None)
+        if toggle is not None:
+            toggle()

@@ -1,0 +1,323 @@
+"""The main screen's panes and layout, and the state every other job of the screen reads.
+
+Wide terminals show the run list and the timeline side by side on top, the detail area
+below with a tab per pane. On a narrow terminal (under 100 columns or 30 rows) one pane
+shows at a time, under a breadcrumb (``Runs › websearch-17 › step 5``): the level of the
+focused pane (runs, steps, detail) decides which.
+
+:class:`MainLayout` is the bottom layer of the main screen: the layers above it (see
+:mod:`trajtui.ui.screens.main`) add loading, selection, a format's extra panes, search and
+the actions. The extra panes of a format (the message pool and source board of forecast
+runs) plug in through the hooks at the end of the class, whose defaults are for runs with
+no extra pane.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Input, Static, TabbedContent, TabPane
+
+from trajtui.core.model import Problem, Run
+from trajtui.core.source import Target
+from trajtui.core.text import visible
+from trajtui.core.workspace import Workspace
+from trajtui.render import fmt
+from trajtui.ui import subjects
+from trajtui.ui.header import HeaderParts, header_line, progress_bar
+from trajtui.ui.literal import literal
+from trajtui.ui.store import RunStore
+from trajtui.ui.subjects import NoSubject, Subject
+from trajtui.ui.widgets.detail import DetailView
+from trajtui.ui.widgets.footer import FittingFooter
+from trajtui.ui.widgets.run_list import ColumnHeader, RunList, split_width
+from trajtui.ui.widgets.search import SearchBar
+from trajtui.ui.widgets.timeline import Timeline
+
+FOLDED_LINES = 24
+UNFOLDED_LINES = 10_000
+NARROW_WIDTH = 100
+NARROW_HEIGHT = 30
+
+Builder = Callable[[], RenderableType]
+"""Builds what a detail pane shows (called in the pane's worker thread)."""
+
+
+class MainLayout(Screen[None]):
+    """The panes of the main screen and the state the other layers share."""
+
+    def __init__(self, ws: Workspace, *, goto: str | None = None) -> None:
+        super().__init__()
+        self.ws = ws
+        """Everything that was opened."""
+        self.store = RunStore(ws)
+        """The run list's rows."""
+        self.run: Run | None = None
+        """The run on screen (read whole), if any."""
+        self.run_key: tuple[int, int] | None = None
+        """``(source, entry)`` of the run selected in the run list."""
+        self.run_problem: Problem | None = None
+        """Why the selected entry could not be read, when it could not."""
+        self.subject: Subject = NoSubject()
+        """What the detail pane shows."""
+        self.raw = False
+        """Objects are shown as they are in the file (``r``)."""
+        self.unfold = False
+        """Long values are shown in full (``o``)."""
+        self._run_token = 0
+        self._pending_goto: str | None = goto
+        self._goto_target: Target | None = None
+        self._progress: dict[int, tuple[float, int, bool]] = {}
+        self._last_title = 0.0
+        self._changed_noted: set[int] = set()
+        self._following: set[int] = set()
+        self._search_origin: Any = None
+        self._loading_done = False
+        self._checking = False
+
+    # -- composing -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        yield Static(id="breadcrumb")
+        with Horizontal(id="top"):
+            with Vertical(id="runs-pane", classes="pane"):
+                self.run_list = RunList(id="runs")
+                yield ColumnHeader(self.run_list, id="columns")
+                yield self.run_list
+                yield Input(
+                    placeholder="filter: words, status:fail, is:problem, -word", id="filter"
+                )
+            with Vertical(id="timeline-pane", classes="pane"):
+                yield Static(id="run-header")
+                self.timeline = Timeline(id="timeline")
+                yield self.timeline
+        with TabbedContent(id="bottom", classes="pane") as tabs:
+            self.tabs = tabs
+            with TabPane(literal("Detail"), id="tab-detail"):
+                self.detail = DetailView(id="detail")
+                yield self.detail
+            yield from self._compose_extra_tabs()
+        yield SearchBar(id="search-bar")
+        yield FittingFooter()
+
+    def _mount_layout(self) -> None:
+        """Pane titles, settings and the run list's rows (on mount)."""
+        runs_pane = self.query_one("#runs-pane")
+        runs_pane.border_title = literal("Runs")
+        runs_pane.border_subtitle = literal("f filter · s sort")
+        self.query_one("#timeline-pane").border_title = literal("Steps")
+        settings = getattr(self.app, "settings", None) or {}
+        self.timeline.merge = bool(settings.get("merge_chunks", False))
+        self.run_list.attach(self.store)
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        self._update_layout()
+        self._update_title()
+
+    def _update_split(self) -> None:
+        """Size the top panes so the run titles and the step titles share the room."""
+        pane = self.query_one("#runs-pane")
+        if self.narrow:
+            pane.styles.clear_rule("width")
+            return
+        width = split_width(
+            self.size.width, self.run_list.fixed_width(), self.timeline.fixed_width()
+        )
+        if pane.styles.width is None or pane.styles.width.value != width:
+            pane.styles.width = width
+
+    @property
+    def narrow(self) -> bool:
+        """One pane at a time (small terminal)."""
+        return self.size.width < NARROW_WIDTH or self.size.height < NARROW_HEIGHT
+
+    def _level(self) -> int:
+        focused = self.focused
+        if focused is None:
+            return 0
+        if focused is self.run_list or focused.id == "filter":
+            return 0
+        if focused is self.timeline:
+            return 1
+        if focused.id == "search":
+            return self._level_of(self._search_origin)
+        return 2
+
+    def _level_of(self, widget: Any) -> int:
+        if widget is self.run_list:
+            return 0
+        if widget is self.timeline:
+            return 1
+        return 2
+
+    def _update_layout(self) -> None:
+        narrow = self.narrow
+        self.set_class(narrow, "-narrow")
+        level = self._level()
+        for k in range(3):
+            self.set_class(k == level, f"-level-{k}")
+        self._update_breadcrumb()
+
+    def on_descendant_focus(self) -> None:
+        self._update_layout()
+        for pane in self.query(".pane"):
+            pane.set_class(pane.has_focus_within, "-focus")
+
+    def on_descendant_blur(self) -> None:
+        for pane in self.query(".pane"):
+            pane.set_class(pane.has_focus_within, "-focus")
+
+    def _update_breadcrumb(self) -> None:
+        parts = ["Runs"]
+        if self.run is not None:
+            parts.append(visible(self.run.ref, keep_newlines=False))
+            level = self._level()
+            if level >= 2:
+                parts.append(subjects.label(self.subject, self.run))
+        elif self.run_problem is not None:
+            parts.append(f"line {self.run_problem.line}")
+        crumb = Text(" " + " › ".join(parts), style="bold")
+        crumb.append("   esc back · enter open · ? help", style="dim")
+        self.query_one("#breadcrumb", Static).update(literal(crumb))
+
+    def _update_title(self) -> None:
+        """The header line and the run list's titles (counts, progress, changes on disk)."""
+        self._last_title = time.monotonic()
+        if len(self.ws.sources) == 1:
+            src = self.ws.sources[0]
+            name, kind = src.path, src.format.name
+        else:
+            name, kind = f"{len(self.ws.sources)} sources", ""
+        progress = bar = ""
+        total = len(self.ws.sources)
+        if total and not self._loading_done:
+            fraction = sum(self._progress.get(s, (0.0, 0, False))[0] for s in range(total)) / total
+            done_index = all(self._progress.get(s, (0.0, 0, False))[0] >= 1.0 for s in range(total))
+            if not done_index:
+                progress, bar = f"indexing {fmt.percent(fraction)}", progress_bar(fraction)
+            else:
+                entries = sum(len(s) for s in self.ws.sources) or 1
+                read = sum(self._progress.get(s, (0.0, 0, False))[1] for s in range(total))
+                progress = f"reading {fmt.percent(min(1.0, read / entries))}"
+                bar = progress_bar(read / entries)
+        parts = HeaderParts(
+            name,
+            kind,
+            self.store.summary_line(),
+            "changed on disk: R reloads" if self._changed_noted else "",
+            progress,
+            bar,
+        )
+        text = header_line(parts, self.size.width or 80)
+        self.query_one("#title", Static).update(literal(text))
+        self._update_split()
+        title = "Runs · " + self.store.summary_line()
+        if self.store.filter.active:
+            shown = self.store.shown
+            title += f" · {shown:,} shown" if shown else " · no runs match"
+        runs_pane = self.query_one("#runs-pane")
+        runs_pane.border_title = literal(title)
+        prefix = self.store.prefix.value.strip(" ⏎")
+        runs_pane.border_subtitle = literal(
+            f"titles: … = {prefix} · f filter · s sort" if prefix else "f filter · s sort"
+        )
+
+    def _refresh_rows(self, *, keep: bool) -> None:
+        """Draw the run list's rows again (after a sort or filter), the cursor on the
+        selected run when ``keep`` and it is still shown, else on the first run."""
+        cursor_row = None
+        if keep and self.run_key is not None:
+            cursor_row = self.store.row_of(*self.run_key)
+        self.run_list.reset(
+            cursor=cursor_row if cursor_row is not None else self.run_list.first_run_row()
+        )
+        self.query_one("#columns", ColumnHeader).refresh()
+        self._update_title()
+
+    def _display_ref(self, ref: str) -> str:
+        """``ref`` of the selected run's source as the user types it (with the source's
+        label when several sources are open)."""
+        if self.run_key is None:
+            return ref
+        return self.ws.ref(self.ws.sources[self.run_key[0]], ref)
+
+    def _fold(self) -> int:
+        return UNFOLDED_LINES if self.unfold else FOLDED_LINES
+
+    def _pane_name(self, widget: Any) -> str:
+        """The pane ``widget`` is, in words (``search steps``)."""
+        return {
+            id(self.run_list): "runs",
+            id(self.timeline): "steps",
+            id(self.detail): "detail",
+        }.get(id(widget), "pane")
+
+    # -- hooks for a format's extra panes (forecast.py), defaults for runs without any -------
+
+    def _compose_extra_tabs(self) -> Iterator[Widget]:
+        """The extra tabs of the detail area (hidden until a run has them)."""
+        yield from ()
+
+    def _show_extra_tabs(self, run: Run | None) -> None:
+        """Show the tabs ``run``'s format adds (hide them all for None)."""
+
+    def _extra_panes(self) -> list[Widget]:
+        """The extra panes of the run on screen that ``tab`` cycles through."""
+        return []
+
+    def _extra_tab(self, widget: Any) -> str | None:
+        """The tab ``widget`` (an extra pane or its preview) sits in, or None."""
+        return None
+
+    def _extra_list(self, widget: Any) -> Any:
+        """The list whose preview ``widget`` is (itself when it is no preview)."""
+        return widget
+
+    def _extra_builder(self, run: Run, subject: Subject) -> Builder | None:
+        """What the detail pane shows for a subject of an extra pane, or None."""
+        return None
+
+    def _mentions(self, run: Run) -> dict[str, str]:
+        """Words of the detail that can be followed (``[``, ``]``, ``enter``), with what
+        each leads to."""
+        return {}
+
+    def _subject_shown(self, run: Run) -> None:
+        """The detail pane shows a new subject (extra panes that follow it update)."""
+
+    def _focused_subject(self) -> Subject:
+        """The subject of the focused pane (what ``y`` copies and ``e`` pages)."""
+        return self.subject
+
+    def _select_extra(self, target: Target) -> bool:
+        """Select what ``target`` names in an extra pane; False when it names none."""
+        return False
+
+    def _drill_extra(self, focused: Any) -> None:
+        """``enter`` in ``focused`` (the detail, when it had nothing to follow, or an extra
+        pane)."""
+
+    def _back_extra(self, focused: Any) -> bool:
+        """``esc`` in a preview of an extra pane: back to its list. False elsewhere."""
+        return False
+
+    def _refresh_extra_views(self) -> None:
+        """Draw the extra panes' previews again (raw or fold changed)."""
+
+    if TYPE_CHECKING:
+        # The workers (loading.py) that the selection (selection.py) starts.
+
+        def _read_run(self, s: int, i: int, token: int) -> Any: ...
+
+        def resolve_goto(self, ref: str, final: bool) -> Any: ...

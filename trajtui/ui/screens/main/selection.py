@@ -1,0 +1,310 @@
+"""Selection: which run, trial, step or object the main screen shows, and going to one by
+its reference.
+
+The run under the run list's cursor is read in a worker (:mod:`.loading`); when it arrives
+its timeline and header are shown, and the detail pane shows the selected subject
+(:mod:`trajtui.ui.subjects`). A reference (``:`` or ``--goto``) selects its run, then its
+trial, step, message or source.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.widgets import Input, Static
+
+from trajtui.core.model import Problem, Run, Step
+from trajtui.core.source import Target
+from trajtui.core.text import visible
+from trajtui.render import detail as details
+from trajtui.render import show, views
+from trajtui.ui.literal import literal
+from trajtui.ui.messages import RunLoaded
+from trajtui.ui.screens.main.layout import Builder, MainLayout
+from trajtui.ui.store import ENTRY
+from trajtui.ui.subjects import (
+    RunSubject,
+    StepSubject,
+    Subject,
+    TrialSubject,
+    subject_object,
+    whole_text,
+)
+from trajtui.ui.widgets.detail import DetailView
+from trajtui.ui.widgets.vlist import VirtualList
+
+
+class Selection(MainLayout):
+    """What is selected, and showing it."""
+
+    # -- runs ------------------------------------------------------------------------------
+
+    @on(VirtualList.Highlighted, "#runs")
+    def _run_highlighted(self, message: VirtualList.Highlighted) -> None:
+        current = self.run_list.current()
+        if current is None:
+            self._show_open_problem()
+            return
+        if self.run_key != current:
+            self._load_run(*current)
+
+    def _show_open_problem(self) -> None:
+        self.run, self.run_key = None, None
+        store = self.store
+        if not store.rows:
+            return
+        kind, s, i = store.rows[self.run_list.cursor]
+        self.run_problem = None
+        self.timeline.show_run(None)
+        self.query_one("#run-header", Static).update(literal(""))
+        pane = self.query_one("#timeline-pane")
+        pane.border_title, pane.border_subtitle = literal("Steps"), literal("")
+        self._show_extra_tabs(None)
+        if kind == 2:
+            problem = store.ws.problems[i]
+            self.detail.show(lambda: Text(visible(str(problem))), key=f"open-problem:{i}")
+        else:
+            source = store.ws.sources[s]
+            self.detail.show(
+                lambda: details.source_info(source, store.summary_line([s])), key=f"source:{s}"
+            )
+
+    def _load_run(self, s: int, i: int) -> None:
+        self._run_token += 1
+        self.run_key = (s, i)
+        entry = self.ws.sources[s].peek(i)
+        if isinstance(entry, Problem):
+            self._set_problem(entry)
+            return
+        self._read_run(s, i, self._run_token)
+
+    def on_run_loaded(self, message: RunLoaded) -> None:
+        if message.token != self._run_token:
+            return
+        if message.run is None:
+            assert message.problem is not None
+            self._set_problem(message.problem)
+            return
+        keep = (
+            self.run is not None
+            and self.run.ref != message.run.ref
+            and self.focused is self.timeline
+        )
+        self.run, self.run_problem = message.run, None
+        self.timeline.show_run(message.run, keep_cursor=keep)
+        self._show_extra_tabs(message.run)
+        self._update_run_header()
+        self._update_split()
+        if self._goto_target is not None:
+            target, self._goto_target = self._goto_target, None
+            self._select_in_run(target)
+        elif self.focused is self.timeline:
+            self._show_timeline_row()
+        else:
+            self._show_subject(RunSubject())
+        self._update_breadcrumb()
+
+    def _set_problem(self, problem: Problem) -> None:
+        self.run, self.run_problem = None, problem
+        self.timeline.show_run(None)
+        self.timeline.empty_text = "this line could not be read"
+        self.query_one("#run-header", Static).update(
+            literal(Text(" " + str(problem), style="bold red"))
+        )
+        self.query_one("#timeline-pane").border_title = literal(
+            f"line {problem.line}" if problem.line else "problem"
+        )
+        self.detail.show(lambda: details.problem_detail(problem), key=f"problem:{problem}")
+        self._show_extra_tabs(None)
+
+    def _update_run_header(self) -> None:
+        run = self.run
+        if run is None:
+            return
+        pane = self.query_one("#timeline-pane")
+        pane.border_title = literal(self._display_ref(run.ref))
+        facts = show.summary_facts(run.summary)
+        extra = _format_headline(run)
+        line = show.facts_line(facts)
+        if extra is not None:
+            line = Text.assemble(line, "  ·  ", extra)
+        self.query_one("#run-header", Static).update(literal(Text.assemble(" ", line)))
+        pane.border_subtitle = literal(
+            "m merge chunks" if any(s.kind.value == "message" for s in run.steps[:200]) else ""
+        )
+
+    # -- timeline and detail -----------------------------------------------------------------
+
+    @on(VirtualList.Highlighted, "#timeline")
+    def _step_highlighted(self, message: VirtualList.Highlighted) -> None:
+        if self.focused is self.timeline or self._level() == 1:
+            self._show_timeline_row()
+
+    def _show_timeline_row(self) -> None:
+        row = self.timeline.current_row()
+        if row is None:
+            self._show_subject(RunSubject())
+            return
+        if row.is_attempt:
+            assert row.attempt is not None
+            self._show_subject(TrialSubject(row.attempt.number))
+        else:
+            number = row.attempt.number if row.attempt is not None else None
+            self._show_subject(StepSubject(number, row.first, row.last))
+
+    def _show_subject(self, subject: Subject) -> None:
+        self.subject = subject
+        run = self.run
+        if run is None:
+            return
+        self._present(self.detail, run, subject)
+        self._subject_shown(run)
+        self._update_breadcrumb()
+
+    def _steps_for(self, run: Run, subject: Subject) -> tuple[Step, ...]:
+        """The timeline a step subject belongs to (its trial's, or the run's)."""
+        trial = subject.trial if isinstance(subject, StepSubject) else None
+        return self.timeline.steps_of(run.attempt(trial) if trial is not None else None)
+
+    def _present(self, view: DetailView, run: Run, subject: Subject) -> None:
+        """Show ``subject`` of ``run`` in ``view`` (folding long values or not: the same
+        object keeps its scroll position)."""
+        builder = self._builder_for(run, subject)
+        steps = self._steps_for(run, subject)
+        view.show(
+            builder,
+            key=f"{run.ref}|{subject}|{self.raw}",
+            mentions=self._mentions(run),
+            whole=lambda: whole_text(run, steps, subject),
+        )
+
+    def _builder_for(self, run: Run, subject: Subject) -> Builder:
+        raw, lines, ref_of = self.raw, self._fold(), self._display_ref
+        if isinstance(subject, TrialSubject):
+            attempt = run.attempt(subject.number)
+            assert attempt is not None
+            return lambda: details.attempt_detail(attempt, ref_of(attempt.ref), raw, lines)
+        if isinstance(subject, StepSubject):
+            steps = self.timeline.steps_of(
+                run.attempt(subject.trial) if subject.trial is not None else None
+            )
+            first, last = subject.first, subject.last
+            return lambda: details.step_detail(run, steps, first, last, ref_of, raw, lines)
+        extra = self._extra_builder(run, subject)
+        if extra is not None:
+            return extra
+        return lambda: details.run_detail(run, ref_of(run.ref), raw, lines)
+
+    def _refresh_views(self) -> None:
+        """Draw the detail and the previews again (raw/fold changed)."""
+        self._show_subject_keep(self.subject)
+        self._refresh_extra_views()
+
+    def _show_subject_keep(self, subject: Subject) -> None:
+        """Show ``subject`` in the detail without updating the panes that follow it."""
+        self.subject = subject
+        run = self.run
+        if run is None:
+            return
+        self._present(self.detail, run, subject)
+
+    def _current_object(self) -> tuple[str, str] | None:
+        """``(reference, text)`` of what the focused pane shows."""
+        run = self.run
+        if run is None:
+            if self.run_problem is not None:
+                return str(self.run_problem), str(self.run_problem)
+            return None
+        subject = self._focused_subject()
+        steps = self._steps_for(run, subject)
+        ref, text = subject_object(run, steps, subject, self.raw)
+        return self._display_ref(ref), text
+
+    # -- selection by reference ------------------------------------------------------------
+
+    def _try_pending_goto(self, *, final: bool) -> None:
+        ref = self._pending_goto
+        assert ref is not None
+        if not final and not self.ws.knows(ref):
+            return
+        self._pending_goto = None
+        self.resolve_goto(ref, final)
+
+    def _goto_failed(self, ref: str, why: str) -> None:
+        """Say why ``ref`` names nothing; with nothing selected yet, select the first run."""
+        self.notify(f"{ref}: {why}", severity="error", timeout=10)
+        if self.run is None and self.run_problem is None:
+            self._select_first_run()
+
+    def _select_first_run(self) -> None:
+        """Show the run under the cursor, or the first run when the cursor is on a group's
+        header row."""
+        current = self.run_list.current()
+        if current is None and self.store.grouped:
+            first = self.run_list.first_run_row()
+            if self.store.rows and self.store.rows[first][0] == ENTRY:
+                self.run_list.set_cursor(first, post=False)
+                current = self.run_list.current()
+        if current is not None:
+            self._load_run(*current)
+
+    def _defer_goto(self, ref: str) -> None:
+        self._pending_goto = ref
+
+    def go_to(self, ref: str) -> None:
+        """Go to ``ref`` (from the ``:`` prompt or ``--goto``)."""
+        if all(s.complete for s in self.ws.sources) or self.ws.knows(ref):
+            self.resolve_goto(ref, True)
+        else:
+            self._pending_goto = ref
+            self.notify(f"{ref}: still indexing; going there when it is found", timeout=4)
+
+    def select_target(self, target: Target) -> None:
+        """Select what ``target`` names: its run, then its trial/step/message/source."""
+        s = self.ws.sources.index(target.source)
+        row = self.store.row_of(s, target.index)
+        if row is None:
+            self.store.set_filter("")
+            self.query_one("#filter", Input).value = ""
+            self._refresh_rows(keep=False)
+            row = self.store.row_of(s, target.index)
+        if row is not None:
+            self.run_list.set_cursor(row, post=False, center=True)
+        if self.run is not None and self.run_key == (s, target.index):
+            self._select_in_run(target)
+            return
+        self._goto_target = target
+        self._load_run(s, target.index)
+
+    def _select_in_run(self, target: Target) -> None:
+        kind = target.kind
+        if kind == "run":
+            self.run_list.focus()
+            self._show_subject(RunSubject())
+            return
+        if kind == "trial":
+            assert target.attempt is not None
+            row = self.timeline.row_of_attempt(target.attempt)
+            if row is not None:
+                self.timeline.set_cursor(row, post=False, center=True)
+            self.timeline.focus()
+            self._show_subject(TrialSubject(target.attempt))
+            return
+        if kind == "step":
+            assert target.step is not None
+            if self.timeline.merge:
+                self.timeline.set_merge(False)
+            row = self.timeline.row_of_step(target.attempt, target.step)
+            if row is not None:
+                self.timeline.set_cursor(row, post=False, center=True)
+            self._show_subject(StepSubject(target.attempt, target.step - 1, target.step - 1))
+            self.detail.focus()
+            return
+        if not self._select_extra(target):
+            self.run_list.focus()
+
+
+def _format_headline(run: Run) -> Text | None:
+    """A format's extra headline for the run header (validation verdicts, accuracy...)."""
+    line = views.headline(run)
+    return Text(line) if line else None
