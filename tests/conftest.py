@@ -5,6 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from textual import constants
+
+# Textual reads TEXTUAL_ANIMATIONS once, when a pytest plugin first imports it (before this
+# file), and every App copies it when made: scrolls jump instead of animating, so a test
+# waits for nothing a person would not see.
+constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]
 
 
 @pytest.fixture(autouse=True)
