@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 import click
 
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary
 from trajtui.core.source import Entry, Source
@@ -24,16 +25,33 @@ def _drive(ws: Workspace) -> Iterator[tuple[Source, Entry]]:
     """Scan each source and yield each entry as soon as it is known (read in batches, not
     kept: memory stays flat however many runs there are)."""
     for source in ws.sources:
+        jsonl = source if isinstance(source, JsonlSource) else None
+        filler = jsonl.filler() if jsonl is not None else None
         done = 0
         try:
             for _ in source.scan():
+                if jsonl is not None and filler is not None:
+                    # rows decoded on every core while the index goes on
+                    for first, rows in filler.fill(len(source), wait=False):
+                        for k, row in enumerate(rows):
+                            yield source, jsonl.take(first + k, row, keep=False)
+                    done = filler.done
+                    continue
                 n = len(source)
                 while done < n:
                     for entry in source.entries(done, n, keep=False):
                         yield source, entry
                         done += 1
+            if jsonl is not None and filler is not None:
+                for first, rows in filler.fill(len(source)):
+                    for k, row in enumerate(rows):
+                        yield source, jsonl.take(first + k, row, keep=False)
+                done = filler.done
         except OSError as err:
             print_err(f"{source.path}: {err.strerror or err}")
+        finally:
+            if filler is not None:
+                filler.close()
         n = len(source)
         while done < n:
             for entry in source.entries(done, n, keep=False):

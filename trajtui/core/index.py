@@ -120,6 +120,11 @@ class LineIndex:
         self._cancelled = False  # a plain flag: an Event per file costs 1.5 kB x 100,000 files
 
     @property
+    def ident(self) -> tuple[int, int]:
+        """``(st_dev, st_ino)`` of the file that is indexed."""
+        return self._ident
+
+    @property
     def keys(self) -> KeyTable:
         """The key of each record (see :meth:`key`)."""
         return self._keys

@@ -19,6 +19,7 @@ from trajtui.core.index import FileChanged, LineIndex, ScanProgress
 from trajtui.core.jsonutil import JsonError, loads_exact
 from trajtui.core.model import Problem, Run, RunSummary, Severity
 from trajtui.core.reader import JsonlReader, Record
+from trajtui.core.rowpool import Row, RowFiller
 from trajtui.core.source import Entry, FormatInfo, LoadError, RunCache, Source, Target
 from trajtui.core.table import SummaryTable
 
@@ -37,6 +38,12 @@ class RecordFormat(Protocol):
     def build(self, obj: Any, ref: str, index: int, line: int) -> Run:
         """The whole run of a record."""
         ...
+
+    lite: Any
+    """A ``msgspec.Struct`` type naming the fields :meth:`summarize` and :meth:`check` read
+    (each ``Any = UNSET``, lists of steps as lists of smaller structs), or None. With one,
+    run-list rows are decoded on every core, skipping the rest of each record (see
+    :mod:`trajtui.core.rowpool`); :meth:`summarize` then gets a dict of just those fields."""
 
     def check(self, obj: dict[str, Any]) -> str | None:
         """A warning when a record lacks what this format's records have, else None."""
@@ -200,6 +207,24 @@ class JsonlSource(Source):
             self.peek(rec.index) or self._entry(rec, keep)
             for rec in self.reader.records(lo, min(hi, len(self)))
         ]
+
+    def filler(self, start: int = 0) -> RowFiller | None:
+        """A reader of this source's rows in file order from record ``start``, decoding
+        on every core (None when the format has no lite type: read with :meth:`entries`)."""
+        if getattr(self.fmt, "lite", None) is None:
+            return None
+        return RowFiller(self, start)
+
+    def take(self, i: int, row: Row, *, keep: bool = True) -> Entry:
+        """Entry ``i`` from a row a :class:`RowFiller` read (None: read the record here)."""
+        cached = self.peek(i)
+        if cached is not None:
+            return cached
+        if row is None:
+            return self._entry(self.reader.record(i), keep)
+        if keep:
+            self._keep(i, row)
+        return row
 
     def _entry(self, rec: Record, keep: bool) -> Entry:
         """The entry of a decoded record (kept when ``keep``, and always for problems)."""

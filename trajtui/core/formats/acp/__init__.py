@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from trajtui.core.detect import Sniffed
+from trajtui.core.formats.acp.lite import CaptureLite, SummaryLite, TrialsLite
 from trajtui.core.formats.acp.steps import build_steps, tool_counts
 from trajtui.core.formats.base import Certainty, Claim, Format, Opened
 from trajtui.core.formats.common import (
@@ -101,6 +102,7 @@ def _duration(timing: dict[str, Any]) -> float | None:
 
 class _Base:
     key = "id"
+    lite: Any = None
 
     def check(self, obj: dict[str, Any]) -> str | None:
         return None
@@ -110,6 +112,7 @@ class CaptureFormat(_Base):
     """acp-harness ``capture`` output: one record per prompt with its full trajectory."""
 
     info = CAPTURE
+    lite = CaptureLite
 
     def check(self, obj: dict[str, Any]) -> str | None:
         if "trajectory" not in obj:
@@ -179,6 +182,7 @@ class SummaryFormat(_Base):
     """acp-harness ``summarize`` output: id, input, output, tool names and duration."""
 
     info = SUMMARY
+    lite = SummaryLite
 
     def _steps(self, obj: dict[str, Any], ref: str) -> tuple[Step, ...]:
         return tuple(
@@ -252,6 +256,7 @@ class TrialsFormat(_Base):
     """acp-harness ``trials`` output: k trials of one prompt, each with its trajectory."""
 
     info = TRIALS
+    lite = TrialsLite
 
     def check(self, obj: dict[str, Any]) -> str | None:
         if not isinstance(obj.get("trials"), list):

@@ -16,7 +16,9 @@ from trajtui.core.index import FileChanged, ScanProgress
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Problem
 from trajtui.core.refs import RefError
+from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import LoadError, Source
+from trajtui.core.table import EMPTY
 from trajtui.core.text import visible
 from trajtui.ui import failures
 from trajtui.ui.messages import AllLoaded, ChangedOnDisk, Loaded, RunLoaded
@@ -47,27 +49,45 @@ class Loading(Selection):
             if only is not None and s not in only:
                 continue
             read = 0  # summaries already read are kept: starting over only looks them up
+            filler: RowFiller | None = None
             try:
                 for progress in source.scan():
                     if worker.is_cancelled:
                         source.cancel()
                         return
-                    read = self._summarise(s, source, read, SUMMARY_BUDGET)
+                    if filler is None and isinstance(source, JsonlSource):
+                        # made once the scan began: it first forgets an unfinished last line
+                        filler = source.filler(_known(source))
+                    read = self._summarise(s, source, read, SUMMARY_BUDGET, filler, wait=False)
                     self.post_message(Loaded(s, progress, read))
                 while read < len(source) and not worker.is_cancelled:
-                    read = self._summarise(s, source, read, 0.05)
+                    read = self._summarise(s, source, read, 0.05, filler, wait=True)
                     self.post_message(Loaded(s, _done_progress(source), read))
             except (OSError, FileChanged) as err:
                 self.post_message(
                     Loaded(s, _done_progress(source), read, done=True, error=str(err))
                 )
                 continue
+            finally:
+                if filler is not None:
+                    filler.close()
             self.post_message(Loaded(s, _done_progress(source), read, done=True))
         # Keep serving requests for rows drawn later (e.g. after a sort), then stop.
         self.post_message(AllLoaded())
 
-    def _summarise(self, s: int, source: Source, read: int, budget: float) -> int:
-        """Read summaries for a while: rows on screen first, then in file order."""
+    def _summarise(
+        self,
+        s: int,
+        source: Source,
+        read: int,
+        budget: float,
+        filler: RowFiller | None = None,
+        *,
+        wait: bool = True,
+    ) -> int:
+        """Read summaries for a while: rows on screen first, then in file order (through
+        ``filler``, on every core, when the source has one; without ``wait`` only the rows
+        its workers have finished)."""
         deadline = time.monotonic() + budget
         requests = self.store.requests
         while requests:
@@ -79,6 +99,15 @@ class Loading(Selection):
             if ri < len(src) and src.peek(ri) is None:
                 src.entry(ri)
         n = len(source)
+        if filler is not None and isinstance(source, JsonlSource):
+            for first, rows in filler.fill(n, wait=wait):
+                for k, row in enumerate(rows):
+                    source.take(first + k, row)
+                    if not k & 63:
+                        time.sleep(0)
+                if time.monotonic() > deadline:
+                    break
+            return max(read, filler.done)
         while read < n:
             source.entry(read)
             read += 1
@@ -198,6 +227,14 @@ class Loading(Selection):
                 path = visible(source.path, keep_newlines=False)
                 self.notify(f"{path} {how} on disk: R reloads", severity="warning", timeout=10)
                 self._update_title()
+
+
+def _known(source: Source) -> int:
+    """How many rows from the first are read already (a file read again after it grew)."""
+    n, known = len(source), 0
+    while known < n and source.row_kind(known) != EMPTY:
+        known += 1
+    return known
 
 
 def _done_progress(source: Source) -> ScanProgress:

@@ -1,0 +1,157 @@
+"""Run-list rows decoded on every core (msgspec, worker processes) are the rows the ordinary
+read makes, for every record shape, odd ones included, and for the real samples."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.builders import capture, step_tool, summary, trials, write_jsonl
+from tests.samples import SAMPLES
+from tests.ui_helpers import capture_fixture, trials_fixture
+from trajtui.cli import cli
+from trajtui.core import rowpool
+from trajtui.core.jsonl_source import JsonlSource
+from trajtui.core.source import Entry
+from trajtui.core.workspace import open_paths
+
+
+@pytest.fixture
+def workers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Rows go to the worker processes however few there are."""
+    monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(rowpool, "BATCH_RECORDS", 3)  # several jobs even for a small file
+    yield
+
+
+def _source(path: Path) -> JsonlSource:
+    ws = open_paths([str(path)])
+    (source,) = ws.sources
+    assert isinstance(source, JsonlSource)
+    for _ in source.scan():
+        pass
+    return source
+
+
+def _ordinary(path: Path) -> tuple[list[Entry], list[str]]:
+    source = _source(path)
+    entries = [source.entry(i) for i in range(len(source))]
+    return entries, [str(p) for p in source.problems()]
+
+
+def _filled(path: Path) -> tuple[list[Entry], list[str], int]:
+    """Entries through a filler, problems, and how many rows the workers made."""
+    source = _source(path)
+    filler = source.filler()
+    assert filler is not None
+    entries: list[Entry] = []
+    made = 0
+    for first, rows in filler.fill(len(source)):
+        made += sum(row is not None for row in rows)
+        entries.extend(source.take(first + k, row) for k, row in enumerate(rows))
+    filler.close()
+    return entries, [str(p) for p in source.problems()], made
+
+
+def odd_records(directory: Path) -> Path:
+    """Records the lite decoding must hand back to the ordinary read, among plain ones."""
+    path = directory / "odd.jsonl"
+    good = [capture(f"ok-{i}") for i in range(4)]
+    lines = [json.dumps(r) for r in good[:2]]
+    lines.append('{"id": "bad-json", "trajectory": [}')
+    lines.append(json.dumps(capture("steps-not-objects", ["just a string", 3])))
+    lines.append(json.dumps(capture("score-text", score="high")))  # type: ignore[arg-type]
+    lines.append(json.dumps({"id": "no-trajectory", "input": "q"}))
+    lines.append(json.dumps({"input": "no id", "trajectory": []}))
+    lines.append(json.dumps(capture("timed-out", metadata={"timedOut": True})))
+    lines.append(json.dumps(capture("nan-ish", extra_field=1e308)))
+    raw = json.dumps(capture("bad-utf8", note="XX")).encode().replace(b"XX", b"\xff\xfe")
+    lines.extend(json.dumps(r) for r in good[2:])
+    lines.append('{"id": "dup", "trajectory": [], "id": "dup-last"}')
+    data = "\n".join(lines).encode() + b"\n" + raw + b"\n"
+    path.write_bytes(data)
+    return path
+
+
+def test_lite_rows_are_the_ordinary_rows_of_odd_records(tmp_path: Path, workers: None) -> None:
+    path = odd_records(tmp_path)
+    ordinary, problems = _ordinary(path)
+    filled, filled_problems, made = _filled(path)
+    assert filled == ordinary
+    assert filled_problems == problems
+    # the plain records were made by the workers; the odd ones read here
+    assert 0 < made < len(ordinary)
+    warned = [p for p in filled_problems if "invalid UTF-8" in p]
+    assert warned, filled_problems  # the bad bytes sit in a field the row does not need
+
+
+@pytest.mark.parametrize("build", [capture_fixture, trials_fixture])
+def test_lite_rows_of_each_format(tmp_path: Path, workers: None, build: object) -> None:
+    path = build(tmp_path)  # type: ignore[operator]
+    ordinary, problems = _ordinary(path)
+    filled, filled_problems, made = _filled(path)
+    assert filled == ordinary and filled_problems == problems and made > 0
+
+
+def test_lite_rows_of_summary_and_trials_records(tmp_path: Path, workers: None) -> None:
+    s = write_jsonl(
+        tmp_path / "s.jsonl", [summary("s-1", ["WebSearch", "Read"]), summary("s-2", [])]
+    )
+    t = write_jsonl(
+        tmp_path / "t.jsonl",
+        [trials("t-1", [True, False, True]), trials("t-2", [False, False])],
+    )
+    for path in (s, t):
+        ordinary, _ = _ordinary(path)
+        filled, _, made = _filled(path)
+        assert filled == ordinary and made == len(ordinary)
+    rows, _, _ = _filled(s)
+    assert [(r.ref, r.tool_calls) for r in rows] == [("s-1", 2), ("s-2", 0)]  # type: ignore[union-attr]
+
+
+def test_tool_calls_counted_by_the_workers(tmp_path: Path, workers: None) -> None:
+    steps = [
+        step_tool("Read", "pending", 1),
+        step_tool("Read", "completed", 2),
+        step_tool("Bash", "pending", 3),
+        step_tool("Bash", "failed", 4),
+        step_tool("Grep", "completed", 5),
+    ]
+    path = write_jsonl(tmp_path / "c.jsonl", [capture("calls", steps)])
+    (row,), _, made = _filled(path)
+    assert made == 1
+    assert (row.tool_calls, row.failed_tool_calls, row.steps) == (3, 1, 5)  # type: ignore[union-attr]
+
+
+def test_ls_through_the_workers_prints_what_it_printed_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = odd_records(tmp_path)
+    runner = CliRunner()
+    plain = runner.invoke(cli, ["ls", "--json", str(path)])
+    monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(rowpool, "BATCH_RECORDS", 2)
+    parallel = runner.invoke(cli, ["ls", "--json", str(path)])
+    assert parallel.output == plain.output
+    assert parallel.exit_code == plain.exit_code
+
+
+def _acp_samples() -> list[Path]:
+    folder = SAMPLES / "acp-harness"
+    return (
+        sorted(p for p in folder.glob("*.jsonl") if "compare" not in p.name)
+        if folder.is_dir()
+        else []
+    )
+
+
+@pytest.mark.parametrize("path", _acp_samples(), ids=lambda p: p.name)
+def test_lite_rows_of_the_real_samples(path: Path, workers: None) -> None:
+    ordinary, problems = _ordinary(path)
+    filled, filled_problems, made = _filled(path)
+    assert filled == ordinary and filled_problems == problems
+    assert made > 0

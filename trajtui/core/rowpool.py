@@ -1,0 +1,261 @@
+"""Run-list rows of a big JSONL file, decoded on every core.
+
+A run-list row needs a few fields of a record (its status, score, timing, the type and
+status of each step), not the megabytes of text around them. A :class:`RecordFormat` that
+declares a ``lite`` type (a ``msgspec.Struct`` naming only those fields) has its rows
+decoded by msgspec, which skips every other field without building it, in worker
+processes: one per core, each reading a contiguous span of the file by itself. The row is
+then made by the format's own ``summarize`` from a plain dict of the decoded fields, so a
+row is the same whichever way it was read.
+
+Anything out of the ordinary (a line msgspec cannot decode into the lite type: bad JSON,
+invalid UTF-8, a field of an unexpected type, a record without its key, a record the
+format warns about) comes back as
+"read it here", and the source reads that record the ordinary way, with its problems and
+warnings. So does every record of a file that was replaced since it was indexed.
+
+Small jobs are not worth a process: :class:`RowFiller` decodes in the calling thread
+until a source has :data:`PARALLEL_FROM` records left to read.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from trajtui.core.model import RunSummary
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+BATCH_BYTES = 4 << 20
+"""Bytes of records one job reads (a contiguous span of the file)."""
+BATCH_RECORDS = 4096
+"""Records one job decodes at most."""
+PARALLEL_FROM = 2048
+"""Records left to read from which worker processes are used."""
+PARALLEL_BYTES = 64 << 20
+"""A file this big has its rows read by worker processes from the first one."""
+IN_FLIGHT = 3
+"""Jobs submitted ahead per worker (so none waits between two)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """Records of one file for a worker to turn into rows.
+
+    Attributes:
+        path: The file.
+        ident: ``(st_dev, st_ino)`` of the file that was indexed.
+        fmt: The record format (pickled by reference to its class).
+        begin: File offset of the first record.
+        spans: ``(offset from begin, length)`` of each record.
+        refs: Each record's reference.
+        lines: Each record's line number.
+        first: Index of the first record.
+    """
+
+    path: str
+    ident: tuple[int, int]
+    fmt: Any
+    begin: int
+    spans: tuple[tuple[int, int], ...]
+    refs: tuple[str | None, ...]
+    lines: tuple[int, ...]
+    first: int
+
+
+Row = RunSummary | None
+"""A record's run summary, or None: read the record the ordinary way (it is unusual)."""
+
+
+_decoders: dict[type, msgspec.json.Decoder[Any]] = {}
+
+
+def plain(value: Any) -> Any:
+    """A decoded lite value as the plain JSON value it stands for: structs become dicts of
+    the fields the record has, under the file's names (a field it lacks is left out, not
+    None)."""
+    return msgspec.to_builtins(value)
+
+
+def rows_of(job: Job) -> list[Row]:
+    """The rows of a job's records (run in a worker process, or here for small jobs)."""
+    lite = job.fmt.lite
+    decoder = _decoders.get(lite)
+    if decoder is None:
+        decoder = _decoders[lite] = msgspec.json.Decoder(lite)
+    if not job.spans:
+        return []
+    last_off, last_len = job.spans[-1]
+    try:
+        fd = os.open(job.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+    except OSError:
+        return [None] * len(job.spans)
+    try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != job.ident:
+            return [None] * len(job.spans)
+        want = last_off + last_len
+        data = os.pread(fd, want, job.begin)
+    except OSError:
+        return [None] * len(job.spans)
+    finally:
+        os.close(fd)
+    if len(data) < want:
+        return [None] * len(job.spans)
+    out: list[Row] = []
+    key = job.fmt.key
+    # msgspec skips a field without checking its UTF-8; the ordinary read warns about
+    # invalid UTF-8 anywhere in a record: such records are read there.
+    checked = data.isascii()
+    for k, (off, n) in enumerate(job.spans):
+        ref = job.refs[k]
+        raw = data[off : off + n]
+        if not checked:
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                out.append(None)
+                continue
+        try:
+            value = decoder.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            out.append(None)
+            continue
+        obj = plain(value)
+        if ref is None or not isinstance(obj, dict) or key not in obj:
+            out.append(None)
+            continue
+        if job.fmt.check(obj) is not None:  # a warning names the record's keys: read it there
+            out.append(None)
+            continue
+        out.append(job.fmt.summarize(obj, ref, job.first + k, job.lines[k]))
+    return out
+
+
+# -- the pool ----------------------------------------------------------------------------------
+
+_pool: ProcessPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def pool() -> ProcessPoolExecutor | None:
+    """The worker processes (started on first use), or None on a single core or where
+    processes cannot be started."""
+    global _pool
+    with _pool_lock:
+        if _pool is None and cores() > 1:
+            # imported here: only a big file needs processes
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            try:
+                # spawn, not fork: the TUI has threads, and a forked copy of them is unsafe
+                context = multiprocessing.get_context("spawn")
+                _pool = ProcessPoolExecutor(max_workers=cores(), mp_context=context)
+            except (OSError, ValueError, ImportError):
+                return None
+            atexit.register(shutdown)
+        return _pool
+
+
+def shutdown() -> None:
+    """Stop the worker processes (at exit, or when a test wants a fresh pool)."""
+    global _pool
+    with _pool_lock:
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = None
+
+
+class RowFiller:
+    """Reads the rows of a JSONL source in file order, in batches, on every core when many
+    are left; keeps its jobs in flight between calls to :meth:`fill`."""
+
+    def __init__(self, source: Any, start: int = 0) -> None:
+        """Read ``source`` (a :class:`~trajtui.core.jsonl_source.JsonlSource`) from record
+        ``start`` on."""
+        self.source = source
+        self.done = start  # rows handed out
+        self._next = start  # first record not in a job yet
+        self._jobs: deque[tuple[Job, Future[list[Row]] | None]] = deque()
+
+    def close(self) -> None:
+        """Cancel the jobs not started yet."""
+        for _, future in self._jobs:
+            if future is not None:
+                future.cancel()
+        self._jobs.clear()
+
+    def fill(self, upto: int, *, wait: bool = True) -> Iterator[tuple[int, list[Row]]]:
+        """Rows of the records before ``upto`` not handed out yet, as ``(first index,
+        rows)`` batches in file order. Stopping the iteration early keeps the jobs under way
+        for the next call. Without ``wait``, only the batches workers have finished are
+        handed out (the caller has other work, such as indexing the rest of the file)."""
+        many = upto - self.done >= PARALLEL_FROM or self.source.index.size >= PARALLEL_BYTES
+        workers = pool() if many or any(f is not None for _, f in self._jobs) else None
+        while self.done < upto:
+            ahead = IN_FLIGHT * cores() if workers is not None else 1
+            while len(self._jobs) < ahead and self._next < upto:
+                job = self._job(self._next, upto)
+                if job is None:
+                    break
+                future = workers.submit(rows_of, job) if workers is not None else None
+                self._jobs.append((job, future))
+                self._next = job.first + len(job.spans)
+            if not self._jobs:
+                return
+            if not wait and (self._jobs[0][1] is None or not self._jobs[0][1].done()):
+                return
+            job, future = self._jobs.popleft()
+            try:
+                rows = future.result() if future is not None else rows_of(job)
+            except Exception:  # a worker that died: read these records here
+                rows = [None] * len(job.spans)
+            self.done = job.first + len(rows)
+            yield job.first, rows
+
+    def _job(self, lo: int, hi: int) -> Job | None:
+        """A job for records from ``lo``: contiguous, at most a batch's bytes and records."""
+        source = self.source
+        index = source.index
+        if lo >= min(hi, index.count):
+            return None
+        hi = min(hi, index.count, lo + BATCH_RECORDS)
+        starts = index.starts
+        begin = starts[lo]
+        spans: list[tuple[int, int]] = []
+        i = lo
+        while i < hi:
+            n = index.length(i)
+            off = starts[i] - begin
+            if spans and off + n > BATCH_BYTES:
+                break
+            spans.append((off, n))
+            i += 1
+        return Job(
+            path=index.path,
+            ident=index.ident,
+            fmt=source.fmt,
+            begin=begin,
+            spans=tuple(spans),
+            refs=tuple(source.ref_of(j) for j in range(lo, i)),
+            lines=tuple(index.line_of(j) for j in range(lo, i)),
+            first=lo,
+        )
