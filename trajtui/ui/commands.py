@@ -223,6 +223,14 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "sort-reverse", "S", "sort_reverse", "Reverse sort", "Reverse the run list's order", "Find"
     ),
+    Command(
+        "sort-by",
+        "O",
+        "sort_by",
+        "Sort by column…",
+        "Pick the column to sort the run list by, in one key (0-8)",
+        "Find",
+    ),
     # View
     Command("raw", "r", "toggle_raw", "Raw JSON", "Show the object as it is in the file", "View"),
     Command(

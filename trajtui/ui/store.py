@@ -32,6 +32,7 @@ __all__ = [
     "OPEN_PROBLEM",
     "SORT_CYCLE",
     "Filter",
+    "Layout",
     "Row",
     "Rows",
     "RunStore",
@@ -104,6 +105,51 @@ class SourceCounts:
     ref_width: int = 0
 
 
+@dataclass(frozen=True)
+class Layout:
+    """The rows for one sort and filter (:meth:`RunStore.plan`), ready to show."""
+
+    sort: str | None
+    reverse: bool
+    filter: Filter
+    rows: Rows
+    prefix: TitlePrefix
+    mixed_ref_width: int
+    headers: int
+    shown: list[int]
+
+
+def _selected(
+    source: Source,
+    n: int,
+    filt: Filter,
+    grouped: bool,
+    prefix: TitlePrefix,
+    stopped: Callable[[], bool],
+    *,
+    sorting: bool,
+) -> tuple[array[int], array[int]] | None:
+    """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
+    rest (problems; and every entry when not ``sorting``), by index. None when
+    ``stopped()`` turned true."""
+    mine, others = array("q"), array("q")
+    label = source.label if grouped else ""
+    accepts, kind_of, value = filt.accepts_row, source.row_kind, source.row_value
+    for i in range(n):
+        if not i & 4095 and stopped():
+            return None
+        kind = kind_of(i)
+        if kind == RUN:
+            if accepts(partial(value, i), label):
+                (mine if sorting else others).append(i)
+                prefix.add(value(i, "title"))
+        elif kind == PROBLEM:
+            e = source.peek(i)
+            if e is not None and filt.accepts(e, label):
+                others.append(i)
+    return mine, others
+
+
 class RunStore:
     """Rows of the run list, in display order."""
 
@@ -136,46 +182,73 @@ class RunStore:
     # -- rows ------------------------------------------------------------------------------
 
     def rebuild(self) -> None:
-        """Recompute every row (after a sort or filter change).
+        """Recompute every row now (after a sort or filter change): :meth:`plan` then
+        :meth:`apply`, on the calling thread."""
+        layout = self.plan(self.sort, self.reverse, self.filter)
+        assert layout is not None
+        self.apply(layout)
+
+    def plan(
+        self,
+        sort: str | None,
+        reverse: bool,
+        filt: Filter,
+        stopped: Callable[[], bool] = lambda: False,
+    ) -> Layout | None:
+        """The rows for a sort and a filter, without changing what is shown: safe to call
+        from a worker thread while the UI draws the old rows. Returns None when
+        ``stopped()`` turned true on the way (a newer keystroke took over).
 
         In file order, each source's rows follow its header. Sorted, the runs of every
         source are sorted together (their rows are mixed, each naming its source: see
         :attr:`mixed`); problem rows follow, by source.
         """
-        self.prefix = TitlePrefix()
-        self._mixed_ref_width = 0
+        prefix = TitlePrefix()
+        grouped = self.grouped
+        ordered = sort is None and not filt.active
+        mixed = grouped and sort is not None
         rows = Rows((OPEN_PROBLEM, -1, k) for k in range(len(self.ws.problems)))
-        if self.filter.active and not self.filter.problems_only:
-            rows = Rows(r for r in rows if self.filter.accepts(self.ws.problems[r[2]]))
+        if filt.active and not filt.problems_only:
+            rows = Rows(r for r in rows if filt.accepts(self.ws.problems[r[2]]))
         runs: list[tuple[int, array[int]]] = []  # (source, run entries), when mixed
         problems: list[tuple[int, array[int]]] = []
+        shown = [0] * len(self.ws.sources)
         for s, source in enumerate(self.ws.sources):
             n = len(source)
-            self._shown[s] = n
-            header = self.grouped
-            if self.ordered:
-                if header:
+            shown[s] = n
+            if ordered:
+                if grouped:
                     rows.append((HEADER, s, -1))
                 rows.extend_entries(s, range(n))
-                for i in range(self.counts[s].seen):
+                for i in range(min(self.counts[s].seen, n)):
                     if source.row_kind(i) == RUN:
-                        self.prefix.add(source.row_value(i, "title"))
+                        prefix.add(source.row_value(i, "title"))
                 continue
-            mine, others = self._selected(source, n, sorting=self.sort is not None)
-            if self.mixed:
+            found = _selected(source, n, filt, grouped, prefix, stopped, sorting=sort is not None)
+            if found is None:
+                return None
+            mine, others = found
+            if mixed:
                 runs.append((s, mine))
                 problems.append((s, others))
                 continue
-            if header and (mine or others or not self.filter.active):
+            if grouped and (mine or others or not filt.active):
                 rows.append((HEADER, s, -1))
             if mine:
-                rows.extend_packed(self._sorted([(s, mine)]))
+                packed = self._sorted([(s, mine)], sort, reverse, stopped)
+                if packed is None:
+                    return None
+                rows.extend_packed(packed)
             rows.extend_entries(s, others)
-        if self.mixed:
-            rows.extend_packed(self._sorted(runs))
+        mixed_ref_width = 0
+        if mixed:
+            packed = self._sorted(runs, sort, reverse, stopped)
+            if packed is None:
+                return None
+            rows.extend_packed(packed)
             for s, others in problems:
                 rows.extend_entries(s, others)
-            self._mixed_ref_width = max(
+            mixed_ref_width = max(
                 (
                     len(self.ws.sources[s].label) + len(SOURCE_SEP) + len(ref)
                     for s, mine in runs
@@ -183,8 +256,17 @@ class RunStore:
                 ),
                 default=0,
             )
-        self.rows = rows
-        self._headers = sum(1 for k in range(len(rows)) if rows.kind(k) == HEADER)
+        headers = sum(1 for k in range(len(rows)) if rows.kind(k) == HEADER)
+        return Layout(sort, reverse, filt, rows, prefix, mixed_ref_width, headers, shown)
+
+    def apply(self, layout: Layout) -> None:
+        """Show the rows of ``layout`` (on the UI thread)."""
+        self.sort, self.reverse, self.filter = layout.sort, layout.reverse, layout.filter
+        self.rows = layout.rows
+        self.prefix = layout.prefix
+        self._mixed_ref_width = layout.mixed_ref_width
+        self._headers = layout.headers
+        self._shown = list(layout.shown)
 
     def _refs(self, s: int, indices: array[int]) -> Iterator[str]:
         value = self.ws.sources[s].row_value
@@ -195,42 +277,34 @@ class RunStore:
         """Rows of several sources are sorted together: each row names its source."""
         return self.grouped and self.sort is not None
 
-    def _selected(self, source: Source, n: int, *, sorting: bool) -> tuple[array[int], array[int]]:
-        """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
-        rest (problems; and every entry when not ``sorting``), by index."""
-        mine, others = array("q"), array("q")
-        label = source.label if self.grouped else ""
-        accepts, kind_of, value = self.filter.accepts_row, source.row_kind, source.row_value
-        for i in range(n):
-            kind = kind_of(i)
-            if kind == RUN:
-                if accepts(partial(value, i), label):
-                    (mine if sorting else others).append(i)
-                    self.prefix.add(value(i, "title"))
-            elif kind == PROBLEM:
-                e = source.peek(i)
-                if e is not None and self.filter.accepts(e, label):
-                    others.append(i)
-        return mine, others
-
-    def _sorted(self, runs: list[tuple[int, array[int]]]) -> array[int]:
+    def _sorted(
+        self,
+        runs: list[tuple[int, array[int]]],
+        sort: str | None,
+        reverse: bool,
+        stopped: Callable[[], bool],
+    ) -> array[int] | None:
         """Packed entry rows of ``runs`` (``(source, indices)``) by the sort column; runs
         without a value for it come last either way. Keys are read one field at a time
-        (:meth:`Source.row_value`): no summary is built."""
-        sort = self.sort or "ref"
-        key, has = SORT_KEYS[sort], SORT_HAS.get(sort)
+        (:meth:`Source.row_value`): no summary is built. None when ``stopped()``."""
+        column = sort or "ref"
+        key, has = SORT_KEYS[column], SORT_HAS.get(column)
         present: list[tuple[Any, int]] = []
         absent = array("q")
         for s, indices in runs:
             value = self.ws.sources[s].row_value
             base = Rows.pack((ENTRY, s, 0))
-            for i in indices:
+            for k, i in enumerate(indices):
+                if not k & 4095 and stopped():
+                    return None
                 v = partial(value, i)
                 if has is None or has(v):
                     present.append((key(v), base + i))
                 else:
                     absent.append(base + i)
-        present.sort(key=lambda p: p[0], reverse=self.reverse)
+        if stopped():
+            return None
+        present.sort(key=lambda p: p[0], reverse=reverse)
         out = array("q", (code for _, code in present))
         del present
         out.extend(absent)

@@ -3,15 +3,20 @@
 
 from __future__ import annotations
 
-from textual import on
+from textual import on, work
 from textual.widgets import Input
+from textual.worker import get_current_worker
 
 from trajtui.ui.screens.main.forecast import ForecastPanes
-from trajtui.ui.store import SORT_CYCLE
+from trajtui.ui.screens.sort import SortChoice, SortScreen
+from trajtui.ui.store import SORT_CYCLE, Filter, Layout
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.run_list import ColumnHeader
 from trajtui.ui.widgets.search import SearchBar
 from trajtui.ui.widgets.vlist import VirtualList
+
+ARRANGE_IN_WORKER_FROM = 20_000
+"""Runs from which sorting and filtering happen in a worker thread."""
 
 
 class Finding(ForecastPanes):
@@ -89,8 +94,46 @@ class Finding(ForecastPanes):
         self.run_list.focus()
 
     def _apply_filter(self, text: str) -> None:
-        self.store.set_filter(text)
+        self._arrange(self.store.sort, self.store.reverse, Filter.parse(text))
+
+    # -- sort and filter, off the UI thread when there are many runs -------------------------
+
+    def _arrange(
+        self, sort: str | None, reverse: bool, filt: Filter, note: str | None = None
+    ) -> None:
+        """Show the rows for ``sort`` and ``filt``: computed here for a few runs, else in a
+        worker while the old rows stay on screen and typing goes on (a newer request
+        cancels an older one: the latest keystroke wins)."""
+        self._arrangement += 1
+        number = self._arrangement
+        if sum(len(source) for source in self.ws.sources) < ARRANGE_IN_WORKER_FROM:
+            layout = self.store.plan(sort, reverse, filt)
+            assert layout is not None
+            self._arranged(layout, number, note)
+            return
+        self._plan_rows(sort, reverse, filt, number, note)
+
+    @work(thread=True, exclusive=True, group="arrange", exit_on_error=False)
+    def _plan_rows(
+        self, sort: str | None, reverse: bool, filt: Filter, number: int, note: str | None
+    ) -> None:
+        worker = get_current_worker()
+
+        def stopped() -> bool:
+            return worker.is_cancelled or number != self._arrangement
+
+        layout = self.store.plan(sort, reverse, filt, stopped)
+        if layout is not None and not stopped():
+            self.app.call_from_thread(self._arranged, layout, number, note)
+
+    def _arranged(self, layout: Layout, number: int, note: str | None) -> None:
+        """Show a layout, unless a newer one was asked for meanwhile."""
+        if number != self._arrangement:
+            return
+        self.store.apply(layout)
         self._refresh_rows(keep=True)
+        if note:
+            self.notify(note, timeout=3)
 
     def _close_filter(self) -> None:
         """Empty the filter box and hide it."""
@@ -107,6 +150,13 @@ class Finding(ForecastPanes):
         column = SORT_CYCLE[(current + 1) % len(SORT_CYCLE)]
         self._sort(column, self.store.reverse if column is not None else False)
 
+    def action_sort_by(self) -> None:
+        def chosen(choice: SortChoice | None) -> None:
+            if choice is not None:
+                self._sort(choice.column, choice.reverse)
+
+        self.app.push_screen(SortScreen(self.store.sort, self.store.reverse), chosen)
+
     def action_sort_reverse(self) -> None:
         self._sort(self.store.sort or "ref", not self.store.reverse)
 
@@ -116,10 +166,8 @@ class Finding(ForecastPanes):
         self._sort(message.column, reverse)
 
     def _sort(self, column: str | None, reverse: bool) -> None:
-        self.store.set_sort(column, reverse)
-        self._refresh_rows(keep=True)
         unread = sum(len(s) for s in self.ws.sources) - sum(c.seen for c in self.store.counts)
         what = f"sorted by {column}{' (reversed)' if reverse else ''}" if column else "file order"
         if unread > 0 and column:
             what += f"; {unread:,} runs not read yet are left out until they are"
-        self.notify(what, timeout=3)
+        self._arrange(column, reverse, self.store.filter, what)

@@ -82,6 +82,8 @@ class MainLayout(Screen[None]):
         self._search_origin: Any = None
         self._loading_done = False
         self._checking = False
+        self._arrangement = 0
+        """Number of the latest sort or filter asked for (the latest keystroke wins)."""
 
     # -- composing -------------------------------------------------------------------------
 
