@@ -87,9 +87,7 @@ async def test_many_runs_are_filtered_off_the_ui_thread_and_the_last_key_wins(
         assert in_worker and threading.main_thread().name not in in_worker
 
 
-async def test_many_runs_are_sorted_off_the_ui_thread(
-    tmp_path: Path, in_worker: list[str]
-) -> None:
+async def test_many_runs_are_sorted_off_the_ui_thread(tmp_path: Path, in_worker: list[str]) -> None:
     path = scored(tmp_path)
     async with running([str(path)]) as (pilot, app, screen):
         in_worker.clear()

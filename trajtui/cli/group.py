@@ -59,7 +59,7 @@ class DefaultGroup(click.Group):
         return super().parse_args(ctx, args)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        formatter.write_usage("trajtui", "[PATH]... [--goto REF] | COMMAND [ARGS]...")
+        formatter.write_usage("trajtui", "[PATH]... [--goto REF] [--follow] | COMMAND [ARGS]...")
 
 
 @click.group(
@@ -79,6 +79,8 @@ def cli() -> None:
 
     \b
       --goto REF   open with that run, trial or step selected
+      -F/--follow  follow: appended records and new files appear as they are
+                   written, the view kept at the end when it is there (F toggles)
       --demo       open the demo data bundled with trajtui
     """
 
@@ -86,8 +88,15 @@ def cli() -> None:
 @cli.command("open", hidden=True)
 @click.argument("paths", nargs=-1, type=click.Path(readable=False))
 @click.option("--goto", "goto", metavar="REF", help="Open with this run, trial or step selected.")
+@click.option(
+    "-F",
+    "--follow",
+    is_flag=True,
+    help="Follow: records appended to the files and new files in the directories appear "
+    "as they are written (F toggles it in the TUI).",
+)
 @click.option("--demo", is_flag=True, help="Open the demo data bundled with trajtui.")
-def open_cmd(paths: tuple[str, ...], goto: str | None, demo: bool) -> None:
+def open_cmd(paths: tuple[str, ...], goto: str | None, follow: bool, demo: bool) -> None:
     """Open the TUI on PATH... (the default command)."""
     if demo:
         from trajtui.demo import demo_paths
@@ -97,7 +106,7 @@ def open_cmd(paths: tuple[str, ...], goto: str | None, demo: bool) -> None:
         raise click.UsageError("give a file or directory to open (or --demo)")
     from trajtui.ui.app import run_app
 
-    sys.exit(run_app(list(paths), goto=goto))
+    sys.exit(run_app(list(paths), goto=goto, follow=follow))
 
 
 for command in (ls_cmd, show_cmd, validate_cmd):

@@ -85,12 +85,14 @@ class TrajtuiApp(App[int]):
         *,
         goto: str | None = None,
         opening: Future[Workspace] | None = None,
+        follow: bool = False,
     ) -> None:
         """Set up the app; nothing is read until it runs (see :meth:`_open`).
 
         Args:
             paths: What to open.
             goto: A reference to open at.
+            follow: Start following (``--follow``; ``F`` toggles it).
             opening: The paths being opened already (by :func:`run_app`): the app takes
                 the result instead of opening them again, and quits with 1 when nothing
                 can be read (the command line then says why).
@@ -98,7 +100,10 @@ class TrajtuiApp(App[int]):
         super().__init__()
         self.paths = list(paths)
         self.goto = goto
+        self.follow = follow
+        """New records and files are shown as they are written (kept across reloads)."""
         self._opening = opening
+        self._reload_to_end = False
         self.exit_if_unreadable = opening is not None
         self.ws: Workspace | None = None
         """What is open (None until the opening worker is done)."""
@@ -128,7 +133,12 @@ class TrajtuiApp(App[int]):
         if not message.ws.sources and self.exit_if_unreadable:
             self.exit(1)
             return
-        self.switch_screen(MainScreen(message.ws, goto=message.goto))
+        screen = MainScreen(message.ws, goto=message.goto)
+        # following starts at the end (as less +F), unless a reference says where
+        first_follow = self.follow and old is None and message.goto is None
+        screen._stay_at_end = self._reload_to_end or first_follow
+        self._reload_to_end = False
+        self.switch_screen(screen)
         if old is not None:
             old.close()
             self.notify("reloaded", timeout=2)
@@ -219,10 +229,12 @@ class TrajtuiApp(App[int]):
             encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
             self._driver.write(f"\x1bPtmux;\x1b\x1b]52;c;{encoded}\x07\x1b\\")
 
-    def reload(self, ref: str | None = None) -> None:
-        """Open the paths again (after they changed on disk), keeping the selected run."""
+    def reload(self, ref: str | None = None, *, to_end: bool = False) -> None:
+        """Open the paths again (after they changed on disk), keeping the selected run (or,
+        with ``to_end``, going to the last run: following)."""
         if self.ws is not None:
             self.ws.cancel()
+        self._reload_to_end = to_end
         self._open(ref, read_settings=False)
 
     def on_unmount(self) -> None:
@@ -233,16 +245,16 @@ class TrajtuiApp(App[int]):
             self.ws.close()
 
 
-def make_app(paths: Sequence[str], *, goto: str | None = None) -> TrajtuiApp:
+def make_app(paths: Sequence[str], *, goto: str | None = None, follow: bool = False) -> TrajtuiApp:
     """The app for ``paths`` (the CLI and the tests use this)."""
-    return TrajtuiApp(paths, goto=goto)
+    return TrajtuiApp(paths, goto=goto, follow=follow)
 
 
 OPEN_BEFORE_TUI = 1.0
 """Seconds :func:`run_app` waits for the paths to open before it starts the TUI."""
 
 
-def run_app(paths: Sequence[str], *, goto: str | None = None) -> int:
+def run_app(paths: Sequence[str], *, goto: str | None = None, follow: bool = False) -> int:
     """Run the TUI; returns the exit code. Nothing readable: problems on stderr, exit 1.
 
     The paths are opened in a thread. What opens within :data:`OPEN_BEFORE_TUI` (nearly
@@ -267,7 +279,7 @@ def run_app(paths: Sequence[str], *, goto: str | None = None) -> int:
         # The loader thread parses records while the UI thread draws: hand the interpreter
         # over more often than every 5 ms, so a key press never waits behind a parse.
         sys.setswitchinterval(0.001)
-        app = TrajtuiApp(paths, goto=goto, opening=opening)
+        app = TrajtuiApp(paths, goto=goto, opening=opening, follow=follow)
         app.run()
         ws = app.ws
         if ws is None or ws.sources:

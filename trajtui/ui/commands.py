@@ -232,6 +232,14 @@ COMMANDS: tuple[Command, ...] = (
         "Find",
     ),
     # View
+    Command(
+        "follow",
+        "F",
+        "toggle_follow",
+        "Follow",
+        "Show new records and files as they are written, keeping the view at the end (as less +F)",
+        "View",
+    ),
     Command("raw", "r", "toggle_raw", "Raw JSON", "Show the object as it is in the file", "View"),
     Command(
         "unfold",

@@ -74,6 +74,8 @@ class ChangedOnDisk(Message):
     """
 
     changes: tuple[tuple[int, str], ...]
+    trees: tuple[str, ...] = ()
+    """Opened directories whose files changed (names added or removed), when following."""
 
 
 @dataclass

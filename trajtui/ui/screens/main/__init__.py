@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from trajtui.ui import commands
 from trajtui.ui.screens.main.actions import Actions
+from trajtui.ui.screens.main.loading import FOLLOW_EVERY
 
 __all__ = ["MainScreen"]
 
@@ -38,7 +39,7 @@ class MainScreen(Actions):
         self.run_list.focus()
         # Start reading after the first paint: the first screen is not delayed by I/O.
         self.call_after_refresh(self._start_loading)
-        self.set_interval(2.0, self._check_changes)
+        self.set_interval(FOLLOW_EVERY, self._tick_changes)
 
     def on_unmount(self) -> None:
         self.ws.cancel()

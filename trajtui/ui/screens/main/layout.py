@@ -83,6 +83,10 @@ class MainLayout(Screen[None]):
         self._loading_done = False
         self._checking = False
         self._arrangement = 0
+        self._last_look = time.monotonic()
+        self._looks = 0
+        self._tree_marks: dict[str, int] = {}
+        self._stay_at_end = False
         """Number of the latest sort or filter asked for (the latest keystroke wins)."""
 
     # -- composing -------------------------------------------------------------------------
@@ -217,7 +221,11 @@ class MainLayout(Screen[None]):
             name,
             kind,
             self.store.summary_line(),
-            "changed on disk: R reloads" if self._changed_noted else "",
+            "changed on disk: R reloads"
+            if self._changed_noted
+            else "following (F stops)"
+            if getattr(self.app, "follow", False)
+            else "",
             progress,
             bar,
         )

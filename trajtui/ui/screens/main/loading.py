@@ -7,11 +7,13 @@ Workers only post messages or call back on the UI thread: nothing here waits on 
 
 from __future__ import annotations
 
+import os
 import time
 
 from textual import on, work
 from textual.worker import Worker, get_current_worker
 
+from trajtui.core.discover import walk
 from trajtui.core.index import FileChanged, ScanProgress
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Problem
@@ -27,6 +29,12 @@ from trajtui.ui.widgets.run_list import ColumnHeader
 
 SUMMARY_BUDGET = 0.03
 """Seconds of summarising between two chunks of indexing."""
+FOLLOW_EVERY = 0.5
+"""Seconds between two looks for changes on disk when following."""
+LOOK_EVERY = 2.0
+"""Seconds between two looks for changes on disk otherwise."""
+TREE_EVERY = 4
+"""Opened directories are walked for new files every this many looks when following."""
 
 
 class Loading(Selection):
@@ -152,6 +160,7 @@ class Loading(Selection):
         if not self.store.ordered:
             self._refresh_rows(keep=True)
         self._update_title()
+        self._follow_to_end()
         if self._pending_goto is not None:
             self._try_pending_goto(final=True)
 
@@ -187,17 +196,47 @@ class Loading(Selection):
 
     # -- changes on disk ---------------------------------------------------------------------
 
+    def _tick_changes(self) -> None:
+        """Every :data:`FOLLOW_EVERY` seconds: look for changes when following, else every
+        :data:`LOOK_EVERY` seconds."""
+        now = time.monotonic()
+        if self.app_follow or now - self._last_look >= LOOK_EVERY:
+            self._last_look = now
+            self._check_changes()
+
+    @property
+    def app_follow(self) -> bool:
+        """The user follows the files (``F``, ``--follow``)."""
+        return bool(getattr(self.app, "follow", False))
+
+    def action_toggle_follow(self) -> None:
+        follow = not self.app_follow
+        self.app.follow = follow  # type: ignore[attr-defined]
+        if follow:
+            self._tree_marks.clear()
+            self._check_changes()
+            self.notify(
+                "following: new records and files appear as they are written; at the end, "
+                "the view stays at the end (F stops)",
+                timeout=4,
+            )
+        else:
+            self.notify("stopped following (changes are still noticed every 2 s)", timeout=3)
+        self._update_title()
+
     def _check_changes(self) -> None:
-        """Look for changes on disk (every 2 s), unless the last look is still on."""
+        """Look for changes on disk, unless the last look is still on."""
         if not self._checking:
             self._checking = True
-            self._look_for_changes()
+            self._look_for_changes(self.app_follow)
 
     @work(thread=True, group="changes", exit_on_error=False)
-    def _look_for_changes(self) -> None:
+    def _look_for_changes(self, follow: bool) -> None:
         """How each source changed on disk (a stat each: off the UI thread, where a slow
-        disk or a hung network mount cannot freeze the screen)."""
+        disk or a hung network mount cannot freeze the screen); when following, also which
+        opened directories have files added or removed (walked every few looks)."""
         found: list[tuple[int, str]] = []
+        trees: list[str] = []
         try:
             for s, source in enumerate(self.ws.sources):
                 try:
@@ -206,12 +245,24 @@ class Loading(Selection):
                     how = "unreadable"
                 if how:
                     found.append((s, how))
+            self._looks += 1
+            if follow and (self._looks % TREE_EVERY == 1 or not self._tree_marks):
+                for path in getattr(self.app, "paths", ()):
+                    mark = tree_mark(path)
+                    if mark is None:
+                        continue
+                    if self._tree_marks.setdefault(path, mark) != mark:
+                        self._tree_marks[path] = mark
+                        trees.append(path)
         finally:
-            self.post_message(ChangedOnDisk(tuple(found)))
+            self.post_message(ChangedOnDisk(tuple(found), tuple(trees)))
 
     def on_changed_on_disk(self, message: ChangedOnDisk) -> None:
-        """Follow files that grow (a run still being written); tell about other changes."""
+        """Follow files that grow (a run still being written); tell about other changes,
+        and when following, read again what was truncated, replaced or added to."""
         self._checking = False
+        follow = self.app_follow
+        again: list[str] = []
         for s, how in message.changes:
             source = self.ws.sources[s]
             if how == "appended" and isinstance(source, JsonlSource):
@@ -219,14 +270,54 @@ class Loading(Selection):
                     self._loading_done = False
                     self.run_list.reading = True
                     self._following.add(s)
+                    self._stay_at_end = follow and self._at_end()
                     self.load_sources((s,))
                 continue
             source.forget_cache()
+            path = visible(source.path, keep_newlines=False)
+            if follow and how != "deleted":
+                again.append(f"{path} {how} on disk")
+                continue
             if s not in self._changed_noted:
                 self._changed_noted.add(s)
-                path = visible(source.path, keep_newlines=False)
                 self.notify(f"{path} {how} on disk: R reloads", severity="warning", timeout=10)
                 self._update_title()
+        if follow:
+            again.extend(
+                f"files added to or removed from {visible(p, keep_newlines=False)}"
+                for p in message.trees
+            )
+        if again:
+            self.notify("; ".join(again) + ": read again", timeout=6)
+            reload = getattr(self.app, "reload", None)
+            if reload is not None:
+                if self._at_end() or self.run is None:
+                    reload(None, to_end=True)
+                else:
+                    reload(self._display_ref(self.run.ref))
+
+    def _at_end(self) -> bool:
+        """The run list's cursor is on its last row (following keeps it there)."""
+        rows = self.run_list.row_count
+        return rows == 0 or self.run_list.cursor >= rows - 1
+
+    def _follow_to_end(self) -> None:
+        """After appended records were read: to the last row, if the cursor was at the end."""
+        if self._stay_at_end:
+            self._stay_at_end = False
+            self.run_list.action_last()
+
+
+def tree_mark(path: str) -> int | None:
+    """A number that changes when files are added to or removed from the directory
+    ``path`` or below it (None for a file): a hash of the names a walk finds."""
+    if not os.path.isdir(path):
+        return None
+    names = []
+    for walked in walk(path):
+        names.append(walked.rel)
+        names.extend(walked.files)
+    return hash(tuple(names))
 
 
 def _known(source: Source) -> int:
