@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from tests.builders_forecast import board_of, call_of, pool_of
 from tests.ui_helpers import (
     PagerHost,
     capture_fixture,
@@ -21,6 +22,7 @@ from tests.ui_helpers import (
     settle,
     trials_fixture,
 )
+from trajtui.core.formats.forecast.detail import forecast_run
 from trajtui.core.model import Problem
 from trajtui.ui.app import TrajtuiApp
 from trajtui.ui.screens.help import HelpScreen
@@ -566,13 +568,13 @@ async def test_M_shows_what_the_model_saw_and_p_the_whole_pool(forecast_dir: str
         assert app.focused is screen.messages
         marks = {row.key: row.mark for row in screen.messages.rows}
         run = screen.run
-        assert run is not None and run.pool is not None
-        step = run.steps[2]
-        assert step.output_key is not None
+        assert run is not None and forecast_run(run).pool is not None
+        call = call_of(run.steps[2])
+        assert call.output_key is not None
         assert [r.key for r in screen.messages.rows if r.mark != "-"][
-            : len(step.input_keys)
-        ] == list(step.input_keys)
-        assert marks[step.output_key] == "→"
+            : len(call.input_keys)
+        ] == list(call.input_keys)
+        assert marks[call.output_key] == "→"
         assert "-" in marks.values() and "+" in marks.values()
         # the preview shows the message under the cursor
         await pilot.press("j")
@@ -580,7 +582,7 @@ async def test_M_shows_what_the_model_saw_and_p_the_whole_pool(forecast_dir: str
         key = screen.messages.current_key()
         assert f"fed/msg:{key}" in screen.message_preview.text
         await pilot.press("p")
-        assert [r.key for r in screen.messages.rows] == run.pool.keys()
+        assert [r.key for r in screen.messages.rows] == pool_of(run).keys()
 
 
 async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
@@ -591,16 +593,20 @@ async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
         await settle(pilot)
         assert focused(app) is screen.sources
         run = screen.run
-        assert run is not None and run.board is not None and run.pool is not None
-        assert screen.sources.sids[0] in run.board.board_source_ids()
+        assert (
+            run is not None
+            and forecast_run(run).board is not None
+            and forecast_run(run).pool is not None
+        )
+        assert screen.sources.sids[0] in board_of(run).board_source_ids()
         # a step whose text mentions a source: select the mention with ], follow it with enter
-        pool = run.pool
+        pool = pool_of(run)
 
         def says_s(key: str | None) -> bool:
             message = pool.get(key) if key else None
             return message is not None and "S" in (message.text or "")
 
-        step = next(s for s in run.steps if says_s(s.output_key))
+        step = next(s for s in run.steps if says_s(call_of(s).output_key))
         await pilot.press("colon", *step.ref, "enter")
         await settle(pilot)
         assert focused(app) is screen.detail

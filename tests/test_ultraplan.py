@@ -36,6 +36,7 @@ from trajtui.core.formats import ultraplan as up
 from trajtui.core.formats.ultraplan import (
     Judgement,
     PlanDoc,
+    PlanRecord,
     PlanTask,
     ResultFile,
     Rule,
@@ -791,8 +792,8 @@ def test_plan_md_fields_and_validation_counts(tmp_path: Path) -> None:
     assert tasks[4].startswith("task 5 — result file ") and "alias bomb" in tasks[4]
     assert len(tasks) == 5
     assert fields["validation"] == "2 VALID, 1 VALID_WITH_WARNINGS"
-    assert isinstance(run.extras["plan"], PlanDoc)
-    assert [j.verdict for j in run.extras["judgements"]] == [
+    assert isinstance(run.detail, PlanRecord) and isinstance(run.detail.doc, PlanDoc)
+    assert [j.verdict for j in run.detail.judgements] == [
         Verdict.VALID,
         Verdict.VALID_WITH_WARNINGS,
         Verdict.VALID,
