@@ -187,6 +187,27 @@ async def test_colon_goes_to_a_reference(cap: str) -> None:
         assert current_ref(screen) == "websearch-2"
 
 
+async def test_the_goto_prompt_names_the_segments_of_the_open_sources(
+    cap: str, forecast_dir: str
+) -> None:
+    """The ``:`` prompt's hint names the reference segments the open formats resolve (a
+    forecast run's ``msg:`` and ``src:``), and none for formats that have none."""
+
+    async def hint(paths: list[str]) -> str:
+        async with running(paths) as (pilot, app, _screen):
+            await pilot.press("colon")
+            await settle(pilot)
+            shown = "\n".join(screen_lines(app))
+            await pilot.press("escape")
+            return shown
+
+    plain = await hint([cap])
+    assert "go to: RUN · RUN-step-N" in plain
+    assert "msg:" not in plain and "src:" not in plain
+    forecast = await hint([forecast_dir])
+    assert "RUN/msg:KEY · RUN/src:KEY" in forecast
+
+
 async def test_goto_option_opens_at_a_trial_step(tmp_path: Path) -> None:
     path = str(trials_fixture(tmp_path))
     async with running([path], goto="search-1/trial-2/step-3") as (pilot, app, screen):

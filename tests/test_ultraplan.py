@@ -1010,7 +1010,11 @@ def test_validate_usage_and_unreadable_inputs(tmp_path: Path) -> None:
     jsonl = tmp_path / "c.jsonl"
     jsonl.write_text(json.dumps({"id": "a", "trajectory": [], "timing": {}}) + "\n")
     other = run_cli("validate", str(jsonl))
-    assert other.returncode == 1 and "not ultraplan logs" in other.stderr
+    # a format that cannot be validated: one line that says so, exit 2 (not "all valid")
+    assert other.returncode == 2 and other.stdout == ""
+    assert other.stderr.splitlines() == [
+        f"{jsonl}: acp-harness capture cannot be validated (validate reads: ultraplan logs)"
+    ]
     empty = tmp_path / "empty"
     project(empty)
     nothing = run_cli("validate", str(empty))

@@ -229,7 +229,10 @@ class Actions(Finding):
                 self.go_to(ref.strip())
 
         current = self._current_object()
-        self.app.push_screen(GotoScreen(refs, current=current[0] if current else ""), done)
+        words = dict.fromkeys(word for source in self.ws.sources for word in source.segments)
+        self.app.push_screen(
+            GotoScreen(refs, current=current[0] if current else "", segments=list(words)), done
+        )
 
     # -- app ---------------------------------------------------------------------------------
 
