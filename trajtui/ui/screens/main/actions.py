@@ -181,7 +181,7 @@ class Actions(Finding):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("sort", "sort_reverse", "filter") and not self.ws.sources:
             return None
-        return True  # the forecast-only keys say why they do nothing on other runs
+        return True  # the keys of extra panes say why they do nothing on runs without them
 
     # -- data --------------------------------------------------------------------------------
 
