@@ -11,6 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trajtui.core.formats.forecast.board import SourceBoard
+from trajtui.core.formats.forecast.detail import ModelCall, forecast_run, model_call
+from trajtui.core.formats.forecast.pool import MessagePool
+from trajtui.core.model import Run, Step
+
 T0 = 1_800_000_000.0
 """Epoch seconds of the first timestamp of a fixture run."""
 
@@ -317,3 +322,27 @@ def single_file(path: Path, trajectory: Trajectory | None = None, **info_args: A
     messages = [*traj.plain(), {"role": "exit", "content": "", "extra": {"exit_status": run_info["exit_status"], "submission": run_info["submission"]}}]  # fmt: skip
     doc = {"info": run_info, "messages": messages, "trajectory_format": "mini-llm-prophet-1.0"}
     return write_json(path, doc)
+
+
+# -- reading a forecast run's own objects (Run.detail, Step.detail) in tests -------------------
+
+
+def pool_of(run: Run) -> MessagePool:
+    """The message pool of a forecast run (the test fails when it has none)."""
+    pool = forecast_run(run).pool
+    assert pool is not None, f"{run.ref} has no message pool"
+    return pool
+
+
+def board_of(run: Run) -> SourceBoard:
+    """The source board of a forecast run (the test fails when it has none)."""
+    board = forecast_run(run).board
+    assert board is not None, f"{run.ref} has no source board"
+    return board
+
+
+def call_of(step: Step) -> ModelCall:
+    """The model call a forecast step is (the test fails for any other step)."""
+    call = model_call(step)
+    assert call is not None, f"{step.ref} is not a forecast model call"
+    return call

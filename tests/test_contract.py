@@ -32,6 +32,7 @@ from trajtui.core.formats.registry import FORMATS, claims_for_dir, claims_for_fi
 from trajtui.core.model import RunSummary
 from trajtui.core.refs import RefError
 from trajtui.core.workspace import Workspace, open_paths
+from trajtui.render.views import view_of
 
 
 def _summary_file(d: Path) -> Path:
@@ -176,4 +177,34 @@ def test_a_segment_the_format_does_not_know_is_a_clear_error(example: tuple[str,
     with pytest.raises(RefError) as err:
         ws.resolve(f"{run_ref}/zz:1")
     assert "zz:1" in str(err.value) and run_ref.split("::")[-1] in str(err.value)
+    ws.close()
+
+
+def test_validate_does_what_the_format_view_declares(example: tuple[str, Path]) -> None:
+    """``validate`` judges an input when its format's view says it can, else says in one line
+    that it cannot (exit 2): no command knows a format by name."""
+    fid, path = example
+    before = snapshot(path.parent)
+    out = CliRunner().invoke(cli, ["validate", str(path)])
+    if view_of(fid).validates:
+        assert out.exit_code in (0, 1), out.output
+        assert out.stdout.strip(), f"{fid}: validate printed no verdict"
+        assert "cannot be validated" not in out.stderr
+    else:
+        assert out.exit_code == 2, out.output
+        assert out.stdout == ""
+        lines = out.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{path}: ")
+        assert " cannot be validated (validate reads: " in lines[0]
+    assert snapshot(path.parent) == before
+
+
+def test_the_panes_of_a_view_list_segments_its_sources_resolve(example: tuple[str, Path]) -> None:
+    """A view's extra panes (Messages, Sources) list things its format's references name."""
+    fid, path = example
+    ws = _scanned(path)
+    words = set(view_of(fid).pane_segments.values())
+    assert set(view_of(fid).pane_segments) == set(view_of(fid).panes)
+    for source in ws.sources:
+        assert words <= set(source.segments), (fid, words, source.segments)
     ws.close()

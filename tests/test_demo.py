@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders_forecast import board_of, call_of, pool_of
 from trajtui.core.formats.eval_results.confusion import confusion
+from trajtui.core.formats.forecast.detail import forecast_run
 from trajtui.core.formats.ultraplan import UltraplanSource, Verdict
 from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.source import Source
@@ -147,22 +149,22 @@ def test_forecast_runs(ws: Workspace) -> None:
     }
     marathon = run(ws, MARATHON)
     assert marathon.summary.score == pytest.approx(0.0784)
-    assert marathon.pool is not None and marathon.board is not None
-    a2 = marathon.pool.get("A2")
+    assert forecast_run(marathon).pool is not None and forecast_run(marathon).board is not None
+    a2 = pool_of(marathon).get("A2")
     assert a2 is not None and a2.cited() == ["S3", "S2"]
-    assert [e.source_id for e in marathon.board.entries] == ["S1", "S3", "S5", "S6"]
-    messages = [m for m in marathon.pool.messages(marathon.pool.keys()) if m is not None]
+    assert [e.source_id for e in board_of(marathon).entries] == ["S1", "S3", "S5", "S6"]
+    messages = [m for m in pool_of(marathon).messages(pool_of(marathon).keys()) if m is not None]
     tools = {c.name for m in messages if m.role == "assistant" for c in m.tool_calls}
     assert tools == {"search", "add_source", "edit_note", "submit"}
     assert [m.key for m in messages if m.is_truncation_notice] == ["U1"]
-    assert "U1" in marathon.steps[-1].input_keys
+    assert "U1" in call_of(marathon.steps[-1]).input_keys
     assert sum(m.is_board_state for m in messages) == len(marathon.steps)
 
     tidewater = run(ws, TIDEWATER)
-    assert tidewater.pool is not None
+    assert forecast_run(tidewater).pool is not None
     errors = [n for n, s in enumerate(tidewater.steps, 1) if s.error is not None]
     assert errors == [3, 5]  # a bad source id, then a submission missing an outcome
-    step_2 = tidewater.pool.messages(tidewater.steps[1].input_keys)
+    step_2 = pool_of(tidewater).messages(call_of(tidewater.steps[1]).input_keys)
     assert any(m is not None and m.is_format_error for m in step_2)
     rainfall = run(ws, RAINFALL)
     assert rainfall.steps[5].error is not None and "Search limit" in rainfall.steps[5].error

@@ -13,8 +13,10 @@ from rich.console import Console
 
 from tests import builders_forecast as fc
 from tests.builders import summaries
+from tests.builders_forecast import board_of, call_of, pool_of
 from trajtui.core.detect import sniff
 from trajtui.core.formats import forecast
+from trajtui.core.formats.forecast.detail import forecast_run
 from trajtui.core.formats.forecast.detect import is_eval_dir, is_run_dir
 from trajtui.core.formats.forecast.steps import step_context
 from trajtui.core.model import Kind, Outcome, Problem, Run, RunSummary
@@ -69,8 +71,8 @@ def test_run_dir_steps_pool_and_board(tmp_path: Path, first: int) -> None:
     a = [f"A{n + first}" for n in range(3)]
     assert [s.ref for s in run.steps] == ["fed/step-1", "fed/step-2", "fed/step-3"]
     assert all(s.kind is Kind.MODEL_CALL for s in run.steps)
-    assert [s.output_key for s in run.steps] == a
-    assert run.steps[0].input_keys == (f"S{first}", f"U{first}", f"S{1 + first}")
+    assert [call_of(s).output_key for s in run.steps] == a
+    assert call_of(run.steps[0]).input_keys == (f"S{first}", f"U{first}", f"S{1 + first}")
     assert [s.title for s in run.steps] == [
         'search("rate cut march")',
         'add_source("S1")',
@@ -88,8 +90,8 @@ def test_run_dir_steps_pool_and_board(tmp_path: Path, first: int) -> None:
     assert fields["cost"] == 0.0004 and fields["model"] == "test-model-1"
     assert fields["tool calls"] == [{"name": "search", "arguments": {"query": "rate cut march"}}]
     assert fields["tool results"] == [f"T{first}"]
-    assert run.pool is not None and run.board is not None
-    assert run.board.board_source_ids() == ["S1", "S2"]
+    assert forecast_run(run).pool is not None and forecast_run(run).board is not None
+    assert board_of(run).board_source_ids() == ["S1", "S2"]
 
 
 def test_refs_resolve_alone_and_qualified(tmp_path: Path) -> None:
@@ -98,15 +100,15 @@ def test_refs_resolve_alone_and_qualified(tmp_path: Path) -> None:
     assert ws.resolve("step-2").ref == "fed/step-2"
     assert ws.resolve("fed/step-3").step == 3
     target = ws.resolve("msg:A1")
-    assert (target.ref, target.message, target.kind) == ("fed/msg:A1", "A1", "message")
+    assert (target.ref, target.segment, target.kind) == ("fed/msg:A1", ("msg", "A1"), "message")
     target = ws.resolve("fed/src:S2")
-    assert (target.ref, target.board_source, target.kind) == ("fed/src:S2", "S2", "source")
+    assert (target.ref, target.segment, target.kind) == ("fed/src:S2", ("src", "S2"), "source")
     # message S1 (a board state) and source S1 are different things
     run = load(ws, "fed")
-    assert run.pool is not None and run.board is not None
-    s1 = run.pool.get("S1")
+    assert forecast_run(run).pool is not None and forecast_run(run).board is not None
+    s1 = pool_of(run).get("S1")
     assert s1 is not None and s1.is_board_state
-    assert (run.board.board_source("S1") or {})["title"] == "Story 1"
+    assert (board_of(run).board_source("S1") or {})["title"] == "Story 1"
     with pytest.raises(RefError, match="no message 'A9'"):
         ws.resolve("msg:A9")
     with pytest.raises(RefError, match="no source 'S7'"):
@@ -191,9 +193,9 @@ def test_eval_dir_lists_every_run(tmp_path: Path, id_key: str, config_key: str) 
     assert (fed.score, fed.score_label, fed.cost) == (0.04, "brier", 0.0123)
     assert source.problems() == []
     storms = load(ws, "storms")
-    assert storms.steps == () and storms.pool is None and storms.path is None
+    assert storms.steps == () and forecast_run(storms).pool is None and storms.path is None
     assert {f.label: f.value for f in storms.fields}["error"] == "timed out after 8.0s"
-    assert ws.resolve("nba/msg:U1").message == "U1"
+    assert ws.resolve("nba/msg:U1").segment == ("msg", "U1")
     with pytest.raises(RefError, match="has no steps"):
         ws.resolve("storms/step-1")
 
@@ -239,10 +241,10 @@ def test_info_board_without_sources_json(tmp_path: Path) -> None:
     )
     ws = opened(tmp_path / "old")
     run = load(ws, "old")
-    assert run.board is not None and run.board.board_source_ids() == ["S2"]
+    assert forecast_run(run).board is not None and board_of(run).board_source_ids() == ["S2"]
     assert ws.resolve("src:S2").ref == "old/src:S2"
-    second = run.board.entries[1]
-    assert second.source_id is None and run.board.board_source_of(second)["title"] == "Story 9"
+    second = board_of(run).entries[1]
+    assert second.source_id is None and board_of(run).board_source_of(second)["title"] == "Story 9"
     text = text_of(render_board_source(run, "S2", ref="old/src:S2"))
     assert "Story 2" in text and "odds" in text and "Yes positive" in text
 
@@ -250,7 +252,7 @@ def test_info_board_without_sources_json(tmp_path: Path) -> None:
 def test_run_without_board(tmp_path: Path) -> None:
     fc.run_dir(tmp_path / "r", with_sources=False)
     ws = opened(tmp_path / "r")
-    assert load(ws, "r").board is None
+    assert forecast_run(load(ws, "r")).board is None
     with pytest.raises(RefError, match="no source board"):
         ws.resolve("src:S1")
 
@@ -266,13 +268,13 @@ def test_single_file_one_step_per_assistant_message(tmp_path: Path) -> None:
     (row,) = summaries(source)
     assert (row.ref, row.status, row.steps) == ("my-run", "submitted", 3)
     run = load(ws, "my-run")
-    assert run.pool is not None
-    keys = run.pool.keys()
+    assert forecast_run(run).pool is not None
+    keys = pool_of(run).keys()
     assert keys[:4] == ["S0", "U0", "S1", "A0"] and keys[-1] == "O0"
-    assert [s.output_key for s in run.steps] == ["A0", "A1", "A2"]
-    assert run.steps[1].input_keys == tuple(keys[: keys.index("A1")])
-    assert ws.resolve("msg:O0").message == "O0"
-    assert ws.resolve("src:S1").board_source == "S1"
+    assert [call_of(s).output_key for s in run.steps] == ["A0", "A1", "A2"]
+    assert call_of(run.steps[1]).input_keys == tuple(keys[: keys.index("A1")])
+    assert ws.resolve("msg:O0").segment == ("msg", "O0")
+    assert ws.resolve("src:S1").segment == ("src", "S1")
     ctx = step_context(run, 2)
     assert ctx is not None and ctx.dropped == () and ctx.added == ("A0", "S2", "T0")
 
@@ -332,7 +334,9 @@ def test_half_written_trajectory_is_a_problem_and_the_run_still_shows(tmp_path: 
     assert problem.line is not None and problem.line > 1
     assert "ends early" in problem.message and problem.ref == "fed"
     loaded = load(ws, "fed")
-    assert loaded.steps == () and loaded.pool is None and loaded.problems == (problem,)
+    assert (
+        loaded.steps == () and forecast_run(loaded).pool is None and loaded.problems == (problem,)
+    )
 
 
 def test_half_written_info_json_keeps_the_steps(tmp_path: Path) -> None:
@@ -390,7 +394,7 @@ def test_summary_cannot_point_outside_the_eval(tmp_path: Path, where: str) -> No
     (problem,) = source.problems()
     assert "outside the eval directory" in problem.message
     run = load(ws, row.ref)
-    assert run.pool is None and run.steps == ()
+    assert forecast_run(run).pool is None and run.steps == ()
 
 
 def test_run_id_traversal_without_output_dir(tmp_path: Path) -> None:

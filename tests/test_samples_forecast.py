@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from tests.builders_forecast import board_of, call_of, pool_of
 from tests.samples import require
 from trajtui.core.formats import forecast
+from trajtui.core.formats.forecast.detail import forecast_run
 from trajtui.core.formats.forecast.steps import step_context
 from trajtui.core.model import RunSummary
 from trajtui.core.workspace import Workspace, open_paths
@@ -88,7 +90,7 @@ def check_run(ws: Workspace, ref: str, run_dir: Path) -> None:
     target = ws.resolve(ref)
     run = target.source.run(target.index)
     assert run.problems == ()
-    assert [(list(s.input_keys), s.output_key) for s in run.steps] == [
+    assert [(list(call_of(s).input_keys), call_of(s).output_key) for s in run.steps] == [
         (s["input"], s["output"]) for s in traj["steps"]
     ]
     assert [s.number for s in run.steps] == list(range(1, len(traj["steps"]) + 1))
@@ -96,23 +98,27 @@ def check_run(ws: Workspace, ref: str, run_dir: Path) -> None:
         assert ws.resolve(step.ref).step == step.number
         context = step_context(run, step.number)
         assert context is not None and None not in context.messages
-    assert run.pool is not None
-    assert run.pool.keys() == [m["key"] for m in traj["messages"]]
+    assert forecast_run(run).pool is not None
+    assert pool_of(run).keys() == [m["key"] for m in traj["messages"]]
     for item in traj["messages"]:
-        message = run.pool.get(item["key"])
+        message = pool_of(run).get(item["key"])
         assert message is not None and message.role == item["message"]["role"]
-        assert ws.resolve(f"{ref}/msg:{item['key']}").message == item["key"]
+        assert ws.resolve(f"{ref}/msg:{item['key']}").segment == ("msg", item["key"])
     sources_path = run_dir / "sources.json"
     if sources_path.exists():
         payload = read(sources_path)
-        assert run.board is not None
-        assert run.board.board_source_ids() == list(payload["sources"])
-        assert len(run.board.entries) == len(payload["source_board"])
+        assert forecast_run(run).board is not None
+        assert board_of(run).board_source_ids() == list(payload["sources"])
+        assert len(board_of(run).entries) == len(payload["source_board"])
         for sid in payload["sources"]:
-            assert ws.resolve(f"{ref}/src:{sid}").board_source == sid
+            assert ws.resolve(f"{ref}/src:{sid}").segment == ("src", sid)
     else:
         board = read(run_dir / "info.json").get("board")
-        assert run.board is not None if board is not None else run.board is None
+        assert (
+            forecast_run(run).board is not None
+            if board is not None
+            else forecast_run(run).board is None
+        )
 
 
 @pytest.mark.parametrize("name", sorted(EVALS))
@@ -134,7 +140,7 @@ def test_eval_sample_is_read_whole(name: str) -> None:
             check_run(ws, row.ref, root / "runs" / row.ref)
         else:
             run = source.run(row.index)
-            assert run.steps == () and run.pool is None
+            assert run.steps == () and forecast_run(run).pool is None
     fed = rows[0]
     assert isinstance(fed, RunSummary) and fed.title == (
         "Will the Federal Reserve cut the federal funds rate at its March 2026 FOMC meeting?"
@@ -156,7 +162,7 @@ def test_run_dir_sample_opens_alone(name: str) -> None:
         assert isinstance(row, RunSummary)
         assert (row.ref, row.status, row.steps, row.cost) == (run_dir.name, status, steps, cost)
         run = source.run(0)
-        assert run.pool is not None and len(run.pool.keys()) == messages
+        assert forecast_run(run).pool is not None and len(pool_of(run).keys()) == messages
     ws = scanned(run_dir)
     assert ws.resolve("step-1").ref == f"{run_dir.name}/step-1"
     check_run(ws, run_dir.name, run_dir)

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from tests.builders_forecast import board_of, call_of, pool_of
 from tests.ui_helpers import (
     PagerHost,
     capture_fixture,
@@ -21,6 +22,7 @@ from tests.ui_helpers import (
     settle,
     trials_fixture,
 )
+from trajtui.core.formats.forecast.detail import forecast_run
 from trajtui.core.model import Problem
 from trajtui.ui.app import TrajtuiApp
 from trajtui.ui.screens.help import HelpScreen
@@ -183,6 +185,27 @@ async def test_colon_goes_to_a_reference(cap: str) -> None:
         await pilot.press("colon", *"nope-17", "enter")
         await settle(pilot)
         assert current_ref(screen) == "websearch-2"
+
+
+async def test_the_goto_prompt_names_the_segments_of_the_open_sources(
+    cap: str, forecast_dir: str
+) -> None:
+    """The ``:`` prompt's hint names the reference segments the open formats resolve (a
+    forecast run's ``msg:`` and ``src:``), and none for formats that have none."""
+
+    async def hint(paths: list[str]) -> str:
+        async with running(paths) as (pilot, app, _screen):
+            await pilot.press("colon")
+            await settle(pilot)
+            shown = "\n".join(screen_lines(app))
+            await pilot.press("escape")
+            return shown
+
+    plain = await hint([cap])
+    assert "go to: RUN · RUN-step-N" in plain
+    assert "msg:" not in plain and "src:" not in plain
+    forecast = await hint([forecast_dir])
+    assert "RUN/msg:KEY · RUN/src:KEY" in forecast
 
 
 async def test_goto_option_opens_at_a_trial_step(tmp_path: Path) -> None:
@@ -566,13 +589,13 @@ async def test_M_shows_what_the_model_saw_and_p_the_whole_pool(forecast_dir: str
         assert app.focused is screen.messages
         marks = {row.key: row.mark for row in screen.messages.rows}
         run = screen.run
-        assert run is not None and run.pool is not None
-        step = run.steps[2]
-        assert step.output_key is not None
+        assert run is not None and forecast_run(run).pool is not None
+        call = call_of(run.steps[2])
+        assert call.output_key is not None
         assert [r.key for r in screen.messages.rows if r.mark != "-"][
-            : len(step.input_keys)
-        ] == list(step.input_keys)
-        assert marks[step.output_key] == "→"
+            : len(call.input_keys)
+        ] == list(call.input_keys)
+        assert marks[call.output_key] == "→"
         assert "-" in marks.values() and "+" in marks.values()
         # the preview shows the message under the cursor
         await pilot.press("j")
@@ -580,7 +603,7 @@ async def test_M_shows_what_the_model_saw_and_p_the_whole_pool(forecast_dir: str
         key = screen.messages.current_key()
         assert f"fed/msg:{key}" in screen.message_preview.text
         await pilot.press("p")
-        assert [r.key for r in screen.messages.rows] == run.pool.keys()
+        assert [r.key for r in screen.messages.rows] == pool_of(run).keys()
 
 
 async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
@@ -591,16 +614,20 @@ async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
         await settle(pilot)
         assert focused(app) is screen.sources
         run = screen.run
-        assert run is not None and run.board is not None and run.pool is not None
-        assert screen.sources.sids[0] in run.board.board_source_ids()
+        assert (
+            run is not None
+            and forecast_run(run).board is not None
+            and forecast_run(run).pool is not None
+        )
+        assert screen.sources.sids[0] in board_of(run).board_source_ids()
         # a step whose text mentions a source: select the mention with ], follow it with enter
-        pool = run.pool
+        pool = pool_of(run)
 
         def says_s(key: str | None) -> bool:
             message = pool.get(key) if key else None
             return message is not None and "S" in (message.text or "")
 
-        step = next(s for s in run.steps if says_s(s.output_key))
+        step = next(s for s in run.steps if says_s(call_of(s).output_key))
         await pilot.press("colon", *step.ref, "enter")
         await settle(pilot)
         assert focused(app) is screen.detail

@@ -36,6 +36,7 @@ from trajtui.core.formats import ultraplan as up
 from trajtui.core.formats.ultraplan import (
     Judgement,
     PlanDoc,
+    PlanRecord,
     PlanTask,
     ResultFile,
     Rule,
@@ -791,8 +792,8 @@ def test_plan_md_fields_and_validation_counts(tmp_path: Path) -> None:
     assert tasks[4].startswith("task 5 — result file ") and "alias bomb" in tasks[4]
     assert len(tasks) == 5
     assert fields["validation"] == "2 VALID, 1 VALID_WITH_WARNINGS"
-    assert isinstance(run.extras["plan"], PlanDoc)
-    assert [j.verdict for j in run.extras["judgements"]] == [
+    assert isinstance(run.detail, PlanRecord) and isinstance(run.detail.doc, PlanDoc)
+    assert [j.verdict for j in run.detail.judgements] == [
         Verdict.VALID,
         Verdict.VALID_WITH_WARNINGS,
         Verdict.VALID,
@@ -1009,7 +1010,11 @@ def test_validate_usage_and_unreadable_inputs(tmp_path: Path) -> None:
     jsonl = tmp_path / "c.jsonl"
     jsonl.write_text(json.dumps({"id": "a", "trajectory": [], "timing": {}}) + "\n")
     other = run_cli("validate", str(jsonl))
-    assert other.returncode == 1 and "not ultraplan logs" in other.stderr
+    # a format that cannot be validated: one line that says so, exit 2 (not "all valid")
+    assert other.returncode == 2 and other.stdout == ""
+    assert other.stderr.splitlines() == [
+        f"{jsonl}: acp-harness capture cannot be validated (validate reads: ultraplan logs)"
+    ]
     empty = tmp_path / "empty"
     project(empty)
     nothing = run_cli("validate", str(empty))

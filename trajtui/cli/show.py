@@ -15,7 +15,6 @@ from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Severity
 from trajtui.core.refs import RefError
 from trajtui.core.source import LoadError, Target
-from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 
 
@@ -43,22 +42,20 @@ def resolve_streaming(ws: Workspace, ref: str) -> Target:
     return ws.resolve(ref)
 
 
-def _json_object(target: Target) -> dict[str, Any] | Any:
+def _json_object(target: Target) -> Any:
+    """What ``target`` names, as in the file."""
+    from trajtui.render.views import run_view
+
     source = target.source
     run = source.run(target.index)
-    obj: Any
     if target.step is not None:
-        obj = run.timeline(target.attempt)[target.step - 1].raw
-    elif target.attempt is not None:
+        return run.timeline(target.attempt)[target.step - 1].raw
+    if target.attempt is not None:
         attempt = run.attempt(target.attempt)
-        obj = attempt.raw if attempt else None
-    elif target.message is not None and run.pool is not None:
-        obj = run.pool.raw(target.message)
-    elif target.board_source is not None and run.board is not None:
-        obj = run.board.raw_board_source(target.board_source)
-    else:
-        obj = run.raw
-    return obj
+        return attempt.raw if attempt else None
+    if target.segment is not None:
+        return run_view(run).segment_object(run, *target.segment)
+    return run.raw
 
 
 def with_ref(obj: Any, ref: str) -> dict[str, Any]:
@@ -127,33 +124,35 @@ def _console(file: TextIO | None = None) -> Any:
 
 
 def _print_target(target: Target, shown: str) -> None:
+    from rich.console import Group, RenderableType
+    from rich.text import Text
+
     from trajtui.render import show
+    from trajtui.render.detail import step_head
     from trajtui.render.safe import Printable
+    from trajtui.render.views import run_view
 
     source = target.source
     run = source.run(target.index)
     console = _console()
+    view = run_view(run)
+    renderable: RenderableType
     if target.step is not None:
         steps = run.timeline(target.attempt)
-        step = steps[target.step - 1]
-        if run.pool is not None:
-            # A forecast model call: what it saw (keys, added, dropped), what it produced.
-            from trajtui.render.detail import step_detail
-
-            i = target.step - 1
-            shown_ref = visible(run.ref, keep_newlines=False)
-            hint = f"each message whole: trajtui show PATH {shown_ref}/msg:KEY"
-            renderable = step_detail(run, steps, i, i, lambda ref: ref, False, None, hint)
+        i = target.step - 1
+        body = view.step_body(run, steps[i], max_lines=None, cli=True)
+        if body is not None:  # the format shows this step its own way
+            facts = show.facts_line(show.step_heading(steps[i]))
+            renderable = Group(step_head(steps[i], steps[i].ref), facts, Text(), *body)
         else:
-            renderable = show.render_step(step, steps)
+            renderable = show.render_step(steps[i], steps)
     elif target.attempt is not None:
         attempt = run.attempt(target.attempt)
         assert attempt is not None
         renderable = show.render_attempt(run, attempt, shown)
-    elif target.message is not None or target.board_source is not None:
-        from trajtui.render import forecast
-
-        renderable = forecast.render_target(run, target)
+    elif target.segment is not None:
+        word, key = target.segment
+        renderable = view.render_segment(run, word, key, ref=target.ref)
     else:
         renderable = show.render_run(run, shown)
     console.print(Printable(renderable))

@@ -1,4 +1,5 @@
-"""``trajtui validate``: ultraplan result logs judged by the result capture protocol's rules."""
+"""``trajtui validate``: inputs judged by their format's own rules, for the formats whose view
+says they can be (:attr:`trajtui.render.views.View.validates`)."""
 
 from __future__ import annotations
 
@@ -10,45 +11,55 @@ from trajtui.cli.output import open_workspace, print_err, report_problems
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.text import visible
 
+CANNOT = 2
+"""The exit code when an input's format cannot be validated (as for a usage error)."""
+
 
 @click.command("validate")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
-@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per result file.")
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per input judged.")
 @click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
 def validate_cmd(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
-    """Judge ultraplan result logs by the result capture protocol's rules.
+    """Judge inputs by their format's rules (ultraplan result logs: the result capture
+    protocol's).
 
-    PATH is an ultraplan project, its .ultraplan or logs directory, or one result YAML file.
-    Prints one line per result file, PATH: VERDICT: reason; reason, where VERDICT is VALID,
-    VALID_WITH_WARNINGS or INVALID (a file that cannot be read is INVALID). With --json each
-    line is a JSON object with path, verdict, reasons and findings. Exits 1 when a result is
-    INVALID or nothing could be read.
+    PATH is what the format reads: for ultraplan, a project, its .ultraplan or logs
+    directory, or one result YAML file. Prints one line per input judged, PATH: VERDICT:
+    reason; reason (ultraplan: VALID, VALID_WITH_WARNINGS or INVALID; a file that cannot be
+    read is INVALID). With --json each line is a JSON object (path, verdict, reasons,
+    findings). Exits 1 when an input is INVALID or nothing could be read, 2 when a PATH is
+    of a format that cannot be validated (one line on stderr says so).
     """
-    from trajtui.core.formats.ultraplan import UltraplanSource, Verdict
+    from trajtui.render.views import validating_formats, view_of
 
     ws = open_workspace(paths)
     out = sys.stdout
-    found = False
-    invalid = 0
+    judged = cannot = invalid = 0
     try:
         for source in ws.sources:
-            if not isinstance(source, UltraplanSource):
-                print_err(f"{source.path}: {source.format.name}, not ultraplan logs: not validated")
+            view = view_of(source.format.id)
+            if not view.validates:
+                cannot += 1
+                which = ", ".join(validating_formats()) or "none"
+                print_err(
+                    f"{source.path}: {source.format.name} cannot be validated "
+                    f"(validate reads: {which})"
+                )
                 continue
-            found = True
-            for _ in source.scan():
-                pass
-            for report in source.reports():
-                invalid += report.judgement.verdict is Verdict.INVALID
+            judged += 1
+            for checked in view.validate(source):
+                invalid += checked.invalid
                 if as_json:
-                    out.write(dumps_line(report.to_json()) + "\n")
+                    out.write(dumps_line(checked.json) + "\n")
                 else:
-                    out.write(visible(report.text(), keep_newlines=False) + "\n")
+                    out.write(visible(checked.text, keep_newlines=False) + "\n")
         out.flush()
     finally:
         for source in ws.sources:
-            if isinstance(source, UltraplanSource):
+            if view_of(source.format.id).validates:
                 report_problems(source.problems(), verbose=not quiet)
         ws.close()
-    if not found or invalid:
+    if cannot:
+        sys.exit(CANNOT)
+    if not judged or invalid:
         sys.exit(1)

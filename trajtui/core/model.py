@@ -17,7 +17,8 @@ Vocabulary:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -180,8 +181,6 @@ class Step:
         cost: Cost of the step in USD, as the file says.
         detail: A typed object the format keeps for its view (never shown as data by
             itself, never recovered from display strings).
-        input_keys: Keys of the messages the model saw (forecast runs).
-        output_key: Key of the message the model produced (forecast runs).
         fields: Extra labelled values (tokens, cost, verdict...).
         raw: The step as it is in the file.
     """
@@ -206,8 +205,6 @@ class Step:
     tokens_out: int | None = None
     cost: float | None = None
     detail: Any = None
-    input_keys: tuple[str, ...] = ()
-    output_key: str | None = None
     fields: tuple[Field, ...] = ()
     raw: Any = None
 
@@ -357,13 +354,16 @@ class Run:
         fields: Labelled values shown in the run's header and detail.
         raw: The run's object as it is in the file.
         detail: A typed object the format keeps for its view (the forecast message pool and
-            source board, for example); never shown as data by itself.
+            source board, an ultraplan plan and its validation, for example); never shown as
+            data by itself, never recovered from display strings.
         problems: Problems found while reading this run.
         path: The file the run was read from.
-        extras: Format-specific objects a format keeps with the run (for example the
-            parsed plan of an ultraplan run); never shown as data by themselves.
         metadata: Flat key/value pairs for grouping runs (agent, model, category, method...),
             as the file names them; empty when the file has none.
+        run_tokens_in: Input tokens of the whole run as the file counts them (its own usage
+            totals, or a count over every record of the run where only some are kept as
+            steps), or None; :attr:`tokens_in` is the figure to use.
+        run_tokens_out: Output tokens of the whole run, as ``run_tokens_in``.
     """
 
     summary: RunSummary
@@ -374,8 +374,9 @@ class Run:
     detail: Any = None
     problems: tuple[Problem, ...] = ()
     path: str | None = None
-    extras: dict[str, Any] = field(default_factory=dict)
     metadata: tuple[tuple[str, str], ...] = ()
+    run_tokens_in: int | None = None
+    run_tokens_out: int | None = None
 
     @property
     def ref(self) -> str:
@@ -383,15 +384,24 @@ class Run:
         return self.summary.ref
 
     @property
-    def pool(self) -> Any:
-        """The forecast message pool in :attr:`detail`, if any (for the forecast view, which
-        will read :attr:`detail` itself)."""
-        return getattr(self.detail, "pool", None)
+    def tokens_in(self) -> int | None:
+        """Input tokens of the run: the file's own figure for the run when it has one, else
+        the sum over the steps (of every trial) that say theirs; None when nothing says."""
+        if self.run_tokens_in is not None:
+            return self.run_tokens_in
+        return _sum(s.tokens_in for s in self._all_steps())
 
     @property
-    def board(self) -> Any:
-        """The forecast source board in :attr:`detail`, if any (as :attr:`pool`)."""
-        return getattr(self.detail, "board", None)
+    def tokens_out(self) -> int | None:
+        """Output tokens of the run, as :attr:`tokens_in`."""
+        if self.run_tokens_out is not None:
+            return self.run_tokens_out
+        return _sum(s.tokens_out for s in self._all_steps())
+
+    def _all_steps(self) -> Iterator[Step]:
+        yield from self.steps
+        for attempt in self.attempts:
+            yield from attempt.steps
 
     def timeline(self, attempt: int | None = None) -> tuple[Step, ...]:
         """Steps of the run, or of trial ``attempt`` (1-based number) for trials files."""
@@ -410,3 +420,12 @@ class Run:
             if a.number == number:
                 return a
         return None
+
+
+def _sum(values: Iterable[int | None]) -> int | None:
+    """The sum of the values that are not None; None when all are (nothing says)."""
+    total: int | None = None
+    for v in values:
+        if v is not None:
+            total = v if total is None else total + v
+    return total

@@ -61,16 +61,6 @@ class Target:
     item: str | None = None
 
     @property
-    def message(self) -> str | None:
-        """The key of a ``msg:`` segment (the forecast view's name for it)."""
-        return self.segment[1] if self.segment is not None and self.segment[0] == "msg" else None
-
-    @property
-    def board_source(self) -> str | None:
-        """The id of a ``src:`` segment (the forecast view's name for it)."""
-        return self.segment[1] if self.segment is not None and self.segment[0] == "src" else None
-
-    @property
     def kind(self) -> str:
         """``run``, ``trial``, ``step``, ``item``, or what the source calls its segment
         (forecast: ``message``, ``source``)."""

@@ -60,6 +60,16 @@ def attempt_detail(attempt: Attempt, ref: str, raw: bool, lines: int) -> Rendera
     )
 
 
+def step_head(step: Step, ref: str) -> Text:
+    """A step's title line: its reference, kind glyph and title."""
+    return Text.assemble(
+        (visible(ref, keep_newlines=False), "bold reverse"),
+        "  ",
+        fmt.KIND_GLYPH[step.kind] + " ",
+        visible(step.title, keep_newlines=False),
+    )
+
+
 def step_detail(
     run: Run,
     steps: tuple[Step, ...],
@@ -68,8 +78,12 @@ def step_detail(
     ref_of: Callable[[str], str],
     raw: bool,
     lines: int | None,
-    messages_hint: str = "each message whole: the Messages tab",
+    *,
+    cli: bool = False,
 ) -> RenderableType:
+    """Steps ``first`` to ``last`` of ``steps`` (several: merged streamed chunks): the
+    heading, then what the run's view shows of the step (:meth:`View.step_body`) or the
+    common sections; ``raw``: the step as in the file. ``cli``: for ``trajtui show``."""
     step = steps[first]
     if first != last:
         chunk = steps[first : last + 1]
@@ -88,62 +102,17 @@ def step_detail(
                 show.json_block([s.raw for s in chunk], max_lines=lines),
             )
         return Group(head, info, Text(), show.prose(text, markdown=step.markdown, max_lines=lines))
-    head = Text.assemble(
-        (visible(ref_of(step.ref), keep_newlines=False), "bold reverse"),
-        "  ",
-        fmt.KIND_GLYPH[step.kind] + " ",
-        visible(step.title, keep_newlines=False),
-    )
+    head = step_head(step, ref_of(step.ref))
     if raw:
         return Group(
             head, Text("as in the file", style="dim"), show.json_block(step.raw, max_lines=lines)
         )
     parts: list[RenderableType] = [head, show.facts_line(show.step_heading(step)), Text()]
-    if run.pool is not None and (step.input_keys or step.output_key):
-        # A model call of a forecast run: the keys of what it saw (and what changed since
-        # the step before), then the message it produced; each message whole is in the
-        # Messages tab.
-        from trajtui.render import forecast
-
-        seen = context_keys(run, step.number, messages_hint)
-        if seen is not None:
-            parts.extend([seen, Text()])
-        if step.output_key:
-            parts.extend([forecast.render_message(run, step.output_key, max_lines=lines), Text()])
-        parts.extend(show.render_fields(step.fields, max_lines=lines))
-        return Group(*parts)
+    body = views.run_view(run).step_body(run, step, max_lines=lines, cli=cli)
+    if body is not None:
+        return Group(*parts, *body)
     parts.extend(show.step_sections(step, steps, max_lines=lines))
     return Group(*parts)
-
-
-def _keys_line(label: str, keys: tuple[str, ...], style: str = "") -> Text:
-    line = Text.assemble((f"{label}  ", "dim"))
-    if not keys:
-        line.append("none", style="dim")
-    for n, key in enumerate(keys):
-        line.append((" " if n else "") + visible(key, keep_newlines=False), style=style)
-    return line
-
-
-def context_keys(run: Run, number: int, hint: str = "") -> RenderableType | None:
-    """The keys of the messages the model saw at step ``number`` of a forecast run, in
-    order, then those added and dropped since the step before, then ``hint`` (where each
-    message is shown whole); None without a pool."""
-    from trajtui.core.formats.forecast.steps import step_context
-
-    context = step_context(run, number)
-    if context is None:
-        return None
-    n = len(context.keys)
-    lines = [_keys_line(f"saw {n} message{'s' if n != 1 else ''}", context.keys, "bold")]
-    if number == 1:
-        lines.append(Text("(its first call: every message is new)", style="dim"))
-    else:
-        lines.append(_keys_line(f"  added since step {number - 1}", context.added, "green"))
-        lines.append(_keys_line(f"  dropped since step {number - 1}", context.dropped, "red"))
-    if hint:
-        lines.append(Text(hint, style="dim"))
-    return Group(*lines)
 
 
 def _problem_note(problem: Problem) -> str:

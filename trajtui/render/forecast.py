@@ -19,6 +19,7 @@ from rich.text import Text
 
 from trajtui.core.formats.common import mapping, num, string
 from trajtui.core.formats.forecast.board import BoardEntry, BoardSource, SourceBoard
+from trajtui.core.formats.forecast.detail import forecast_run, model_call
 from trajtui.core.formats.forecast.pool import Message
 from trajtui.core.formats.forecast.steps import (
     StepContext,
@@ -28,11 +29,19 @@ from trajtui.core.formats.forecast.steps import (
     step_context,
     tool_results,
 )
-from trajtui.core.model import Field, Run
+from trajtui.core.model import Field, Run, Step
 from trajtui.core.source import Target
 from trajtui.core.text import visible
 from trajtui.render import fmt
-from trajtui.render.show import DIM, LABEL_STYLE, facts_line, field_block, json_block, prose
+from trajtui.render.show import (
+    DIM,
+    LABEL_STYLE,
+    facts_line,
+    field_block,
+    json_block,
+    prose,
+    render_fields,
+)
 
 ROLE_STYLE: dict[str, str] = {
     "system": "magenta",
@@ -296,7 +305,7 @@ def render_message(
 ) -> RenderableType:
     """Message ``key`` of a forecast run (:func:`message_view`), with the tool results
     answering its calls and, for a tool result, the message that made the call."""
-    pool = run.pool
+    pool = forecast_run(run).pool
     message = pool.get(key) if pool is not None else None
     if pool is None or message is None:
         return _absent(f"{_safe(run.ref)} has no message {_safe(key)}")
@@ -311,21 +320,18 @@ def render_message(
 
 def render_board_source(run: Run, sid: str, *, ref: str | None = None) -> RenderableType:
     """Web source ``sid`` of a forecast run's board (:func:`board_source_view`)."""
-    if run.board is None:
+    board = forecast_run(run).board
+    if board is None:
         return _absent(f"{_safe(run.ref)} has no source board")
-    return board_source_view(run.board, sid, ref=ref)
-
-
-render_source = render_board_source
-"""The name before issue 9, still called by trajtui/ui/ (changed by another engineer at the
-same time): remove once it calls :func:`render_board_source`."""
+    return board_source_view(board, sid, ref=ref)
 
 
 def render_board(run: Run) -> RenderableType:
     """A forecast run's whole source board (:func:`board_view`)."""
-    if run.board is None:
+    board = forecast_run(run).board
+    if board is None:
         return _absent(f"{_safe(run.ref)} has no source board")
-    return board_view(run.board)
+    return board_view(board)
 
 
 def render_step_context(run: Run, number: int, *, ref: str | None = None) -> RenderableType:
@@ -338,8 +344,94 @@ def render_step_context(run: Run, number: int, *, ref: str | None = None) -> Ren
 
 def render_target(run: Run, target: Target) -> RenderableType:
     """A message (``RUN/msg:KEY``) or a web source (``RUN/src:SID``) of a forecast run."""
-    if target.message is not None:
-        return render_message(run, target.message, ref=target.ref)
-    if target.board_source is not None:
-        return render_board_source(run, target.board_source, ref=target.ref)
-    return _absent(f"{_safe(target.ref)}: not a message or a source")
+    word, key = target.segment or ("", "")
+    return render_segment(run, word, key, ref=target.ref)
+
+
+MESSAGE, SOURCE = "msg", "src"
+"""The reference segments of a forecast run: ``RUN/msg:KEY`` (a message of the pool) and
+``RUN/src:SID`` (a web source of the board)."""
+
+
+def render_segment(
+    run: Run, word: str, key: str, *, ref: str | None = None, max_lines: int | None = None
+) -> RenderableType:
+    """A message (``msg``) or a web source (``src``) of a forecast run."""
+    if word == MESSAGE:
+        return render_message(run, key, ref=ref, max_lines=max_lines)
+    if word == SOURCE:
+        return render_board_source(run, key, ref=ref)
+    return _absent(f"{_safe(run.ref)}: {_safe(word)}:{_safe(key)} is not a message or a source")
+
+
+def segment_object(run: Run, word: str, key: str) -> Any:
+    """A message or web source of a forecast run as in the file (None when it has none)."""
+    objects = forecast_run(run)
+    if word == MESSAGE and objects.pool is not None:
+        return objects.pool.raw(key)
+    if word == SOURCE and objects.board is not None:
+        return objects.board.raw_board_source(key)
+    return None
+
+
+def segment_text(run: Run, word: str, key: str) -> str | None:
+    """The text of a message of a forecast run (None for a web source, or no message)."""
+    pool = forecast_run(run).pool
+    message = pool.get(key) if word == MESSAGE and pool is not None else None
+    return message.text if message is not None else None
+
+
+def _keys_line(label: str, keys: tuple[str, ...], style: str = "") -> Text:
+    line = Text.assemble((f"{label}  ", "dim"))
+    if not keys:
+        line.append("none", style="dim")
+    for n, key in enumerate(keys):
+        line.append((" " if n else "") + visible(key, keep_newlines=False), style=style)
+    return line
+
+
+def context_keys(run: Run, number: int, hint: str = "") -> RenderableType | None:
+    """The keys of the messages the model saw at step ``number`` of a forecast run, in
+    order, then those added and dropped since the step before, then ``hint`` (where each
+    message is shown whole); None without a pool."""
+    context = step_context(run, number)
+    if context is None:
+        return None
+    n = len(context.keys)
+    lines = [_keys_line(f"saw {n} message{'s' if n != 1 else ''}", context.keys, "bold")]
+    if number == 1:
+        lines.append(Text("(its first call: every message is new)", style="dim"))
+    else:
+        lines.append(_keys_line(f"  added since step {number - 1}", context.added, "green"))
+        lines.append(_keys_line(f"  dropped since step {number - 1}", context.dropped, "red"))
+    if hint:
+        lines.append(Text(hint, style="dim"))
+    return Group(*lines)
+
+
+def step_body(
+    run: Run, step: Step, *, max_lines: int | None, cli: bool
+) -> list[RenderableType] | None:
+    """The detail of a model call of a forecast run below its heading: the keys of what it
+    saw (and what changed since the step before), the message it produced, its fields;
+    where each message is shown whole (``cli``: ``trajtui show``, else the Messages tab).
+    None for a step that is not a model call of a run with a message pool."""
+    call = model_call(step)
+    if call is None or forecast_run(run).pool is None:
+        return None
+    if not (call.input_keys or call.output_key):
+        return None
+    shown = visible(run.ref, keep_newlines=False)
+    hint = (
+        f"each message whole: trajtui show PATH {shown}/{MESSAGE}:KEY"
+        if cli
+        else "each message whole: the Messages tab"
+    )
+    parts: list[RenderableType] = []
+    seen = context_keys(run, step.number, hint)
+    if seen is not None:
+        parts.extend([seen, Text()])
+    if call.output_key:
+        parts.extend([render_message(run, call.output_key, max_lines=max_lines), Text()])
+    parts.extend(render_fields(step.fields, max_lines=max_lines))
+    return parts

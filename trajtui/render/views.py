@@ -2,9 +2,11 @@
 ``if fmt.id == ...`` branches in shared code.
 
 A :class:`View` says what a format's runs add to the common screens: a line in the run
-header, a block in the run detail, a badge on timeline lines, and extra panes of the TUI
-(by name: ``messages``, ``sources``). A format without a view gets the plain one. Adding a
-format's view is one class here (or in a module of its own) and one entry in :data:`VIEWS`.
+header, a block in the run detail, a badge on timeline lines, a step's own detail, how its
+reference segments (``RUN/WORD:KEY``) are shown, words of a detail that lead somewhere,
+extra panes of the TUI (by name: ``messages``, ``sources``), and whether ``trajtui
+validate`` applies to it. A format without a view gets the plain one. Adding a format's view
+is one class here (or in a module of its own) and one entry in :data:`VIEWS`.
 
 Everything comes from the run's own fields (as in the file) or from typed objects the format
 keeps for its view (``Run.detail``, ``Step.detail``); nothing is parsed back from display
@@ -13,6 +15,8 @@ strings, and nothing here reads files.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -23,11 +27,31 @@ from trajtui.core.formats.eval_results import RESULTS
 from trajtui.core.formats.eval_results.confusion import confusion
 from trajtui.core.formats.forecast import EVAL as FORECAST_EVAL
 from trajtui.core.formats.forecast import RUN as FORECAST_RUN
+from trajtui.core.formats.forecast.detail import ForecastRun, forecast_run
+from trajtui.core.formats.registry import FORMATS
 from trajtui.core.formats.ultraplan import FORMAT as ULTRAPLAN
-from trajtui.core.formats.ultraplan import Judgement, Verdict
+from trajtui.core.formats.ultraplan import Judgement, UltraplanSource, Verdict
 from trajtui.core.model import Run, Step
+from trajtui.core.source import Source
 from trajtui.core.text import visible
 from trajtui.render import fmt
+from trajtui.render import forecast as forecast_render
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One input judged by ``trajtui validate``.
+
+    Attributes:
+        text: One line for the terminal (``PATH: VERDICT: reason; reason``), as the file's
+            text is: the caller makes it visible.
+        json: The same as a JSON object (``--json``).
+        invalid: The input fails validation (``validate`` exits 1).
+    """
+
+    text: str
+    json: dict[str, Any]
+    invalid: bool
 
 
 class View:
@@ -35,9 +59,14 @@ class View:
 
     Attributes:
         panes: Extra panes of the TUI beside Detail, by name (``messages``, ``sources``).
+        pane_segments: For each extra pane, the reference segment word its rows are
+            (``{"messages": "msg"}``: a row of Messages is ``RUN/msg:KEY``).
+        validates: ``trajtui validate`` judges this format's inputs (:meth:`validate`).
     """
 
     panes: tuple[str, ...] = ()
+    pane_segments: dict[str, str] = {}
+    validates = False
 
     def headline(self, run: Run) -> str | None:
         """One line for the run header, beyond the common facts (None: nothing)."""
@@ -50,6 +79,54 @@ class View:
     def step_badge(self, step: Step) -> str | None:
         """A short word for a timeline line (None: nothing)."""
         return None
+
+    def step_body(
+        self, run: Run, step: Step, *, max_lines: int | None, cli: bool
+    ) -> list[RenderableType] | None:
+        """What a step's detail shows below its heading, instead of the common sections
+        (text, input, output, fields); None: the common sections.
+
+        Args:
+            run: The run the step belongs to.
+            step: The step.
+            max_lines: Cut long values to this many lines (None: whole).
+            cli: For ``trajtui show`` (hints name commands), else for the TUI (hints name
+                panes).
+        """
+        return None
+
+    def has_pane(self, run: Run, pane: str) -> bool:
+        """Whether ``run`` has something to show in its extra pane ``pane``."""
+        return False
+
+    def segment_object(self, run: Run, word: str, key: str) -> Any:
+        """What ``RUN/WORD:KEY`` names, as in the file (``show --json``, ``r``, ``y``); None
+        when the run has no such thing."""
+        return None
+
+    def segment_text(self, run: Run, word: str, key: str) -> str | None:
+        """The text of what ``RUN/WORD:KEY`` names, when it has one (what ``y`` copies)."""
+        return None
+
+    def render_segment(
+        self, run: Run, word: str, key: str, *, ref: str | None = None, max_lines: int | None = None
+    ) -> RenderableType:
+        """What ``RUN/WORD:KEY`` names, rendered for reading (``ref``: its title)."""
+        what = f"{visible(run.ref, keep_newlines=False)} has nothing called "
+        return Text(what + visible(f"{word}:{key}", keep_newlines=False), style="dim")
+
+    def mentions(self, run: Run) -> dict[str, str]:
+        """Words of a detail that lead somewhere (``[``, ``]``, ``enter``), with the key each
+        leads to in the pane that lists them."""
+        return {}
+
+    def validate(self, source: Source) -> Iterator[Checked]:
+        """Judge every input of ``source`` (after reading it whole), in file order.
+
+        Raises:
+            NotImplementedError: The format does not validate (:attr:`validates` is False).
+        """
+        raise NotImplementedError(f"{source.format.name} inputs are not validated")
 
 
 def field_value(run: Run, label: str) -> Any:
@@ -89,27 +166,74 @@ class UltraplanView(View):
             f"validation: {visible(str(validation), keep_newlines=False)}" if validation else None
         )
 
+    validates = True
+
     def step_badge(self, step: Step) -> str | None:
         judgement = step.detail
         if isinstance(judgement, Judgement) and judgement.verdict is not Verdict.VALID:
             return judgement.verdict.value
         return None
 
+    def validate(self, source: Source) -> Iterator[Checked]:
+        """Every result file judged by the result capture protocol's rules."""
+        if not isinstance(source, UltraplanSource):
+            raise NotImplementedError(f"{source.format.name} inputs are not validated")
+        for _ in source.scan():
+            pass
+        for report in source.reports():
+            invalid = report.judgement.verdict is Verdict.INVALID
+            yield Checked(report.text(), report.to_json(), invalid)
+
 
 class ForecastView(View):
-    """forecast-agent runs: the message pool and the source board in panes of their own."""
+    """forecast-agent runs: the message pool and the source board in panes of their own,
+    their messages (``RUN/msg:KEY``) and web sources (``RUN/src:SID``), and the context of
+    each model call in its detail (:mod:`trajtui.render.forecast`)."""
 
     panes = ("messages", "sources")
+    pane_segments = {"messages": forecast_render.MESSAGE, "sources": forecast_render.SOURCE}
+
+    def objects(self, run: Run) -> ForecastRun:
+        """The run's message pool and source board (for the forecast panes' widgets)."""
+        return forecast_run(run)
+
+    def has_pane(self, run: Run, pane: str) -> bool:
+        objects = forecast_run(run)
+        if pane == "messages":
+            return objects.pool is not None
+        if pane == "sources":
+            return objects.board is not None
+        return False
+
+    def step_body(
+        self, run: Run, step: Step, *, max_lines: int | None, cli: bool
+    ) -> list[RenderableType] | None:
+        return forecast_render.step_body(run, step, max_lines=max_lines, cli=cli)
+
+    def segment_object(self, run: Run, word: str, key: str) -> Any:
+        return forecast_render.segment_object(run, word, key)
+
+    def segment_text(self, run: Run, word: str, key: str) -> str | None:
+        return forecast_render.segment_text(run, word, key)
+
+    def render_segment(
+        self, run: Run, word: str, key: str, *, ref: str | None = None, max_lines: int | None = None
+    ) -> RenderableType:
+        return forecast_render.render_segment(run, word, key, ref=ref, max_lines=max_lines)
+
+    def mentions(self, run: Run) -> dict[str, str]:
+        board = forecast_run(run).board
+        return {} if board is None else {sid: sid for sid in board.board_source_ids()}
 
 
 PLAIN = View()
-_FORECAST = ForecastView()
+FORECAST_VIEW = ForecastView()
 
 VIEWS: dict[str, View] = {
     RESULTS.id: EvalResultsView(),
     ULTRAPLAN.id: UltraplanView(),
-    FORECAST_EVAL.id: _FORECAST,
-    FORECAST_RUN.id: _FORECAST,
+    FORECAST_EVAL.id: FORECAST_VIEW,
+    FORECAST_RUN.id: FORECAST_VIEW,
 }
 """The view of each format id that adds something to the screen."""
 
@@ -117,6 +241,16 @@ VIEWS: dict[str, View] = {
 def view_of(format_id: str) -> View:
     """The view of a format (the plain view when it adds nothing)."""
     return VIEWS.get(format_id, PLAIN)
+
+
+def run_view(run: Run) -> View:
+    """The view of a run's format."""
+    return view_of(run.summary.format)
+
+
+def validating_formats() -> list[str]:
+    """The names of the formats ``trajtui validate`` judges, in registry order."""
+    return [info.name for fmt_ in FORMATS for info in fmt_.infos if view_of(info.id).validates]
 
 
 def headline(run: Run) -> str | None:

@@ -1,7 +1,8 @@
 """What a detail pane shows (its subject), and that subject as plain text.
 
 A subject names one object of the run on screen: the run itself, a trial, a step (or a group
-of merged streamed chunks), a message of a forecast run's pool or a source of its board.
+of merged streamed chunks), or what a reference segment of its format names
+(``RUN/WORD:KEY``: a forecast run's message or web source), read through the run's view.
 Subjects are small frozen values: two equal subjects show the same thing, so a pane that is
 asked to show the subject it already shows keeps its scroll position.
 """
@@ -13,6 +14,7 @@ from typing import Any
 
 from trajtui.core.jsonutil import dumps_pretty
 from trajtui.core.model import Run
+from trajtui.render.views import run_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,33 +54,25 @@ class StepSubject:
 
 
 @dataclass(frozen=True, slots=True)
-class MessageSubject:
-    """A message of a forecast run's pool.
+class SegmentSubject:
+    """What a reference segment of the run's format names (``RUN/WORD:KEY``), as its view
+    shows it (a forecast run's ``msg:A3`` message, ``src:S3`` web source).
 
     Attributes:
-        key: The message's key (``msg:KEY``).
+        word: The segment's word (``msg``).
+        key: Its key (``A3``).
     """
 
+    word: str
     key: str
 
 
-@dataclass(frozen=True, slots=True)
-class SourceSubject:
-    """A source of a forecast run's board.
-
-    Attributes:
-        sid: The source's id (``src:SID``).
-    """
-
-    sid: str
-
-
-Subject = NoSubject | RunSubject | TrialSubject | StepSubject | MessageSubject | SourceSubject
+Subject = NoSubject | RunSubject | TrialSubject | StepSubject | SegmentSubject
 """What a detail pane shows."""
 
 
 def label(subject: Subject, run: Run | None = None) -> str:
-    """The subject in a breadcrumb: ``step 5``, ``trial 2``, ``msg:KEY``, ``src:SID``. A
+    """The subject in a breadcrumb: ``step 5``, ``trial 2``, ``WORD:KEY``. A
     step is named by its number (``step-N`` in its reference), which some formats take from
     the file (ATIF's ``step_id``) rather than from its position."""
     match subject:
@@ -87,10 +81,8 @@ def label(subject: Subject, run: Run | None = None) -> str:
             return f"step {steps[first].number if first < len(steps) else first + 1}"
         case TrialSubject(number=number):
             return f"trial {number}"
-        case MessageSubject(key=key):
-            return f"msg:{key}"
-        case SourceSubject(sid=sid):
-            return f"src:{sid}"
+        case SegmentSubject(word=word, key=key):
+            return f"{word}:{key}"
     return "detail"
 
 
@@ -105,10 +97,8 @@ def whole_text(run: Run, steps: tuple[Any, ...], subject: Subject) -> str:
         case TrialSubject(number=number):
             attempt = run.attempt(number)
             return dumps_pretty(attempt.raw if attempt is not None else None)
-        case MessageSubject(key=key) if run.pool is not None:
-            return dumps_pretty(run.pool.raw(key))
-        case SourceSubject(sid=sid) if run.board is not None:
-            return dumps_pretty(run.board.raw_source(sid))
+        case SegmentSubject(word=word, key=key):
+            return dumps_pretty(run_view(run).segment_object(run, word, key))
     return dumps_pretty(run.raw)
 
 
@@ -131,13 +121,12 @@ def subject_object(
             attempt = run.attempt(number)
             if attempt is not None:
                 return attempt.ref, dumps_pretty(attempt.raw)
-        case MessageSubject(key=key) if run.pool is not None:
-            msg = run.pool.get(key)
-            return f"{run.ref}/msg:{key}", _object_text(
-                msg.text if msg else None, run.pool.raw(key), raw
+        case SegmentSubject(word=word, key=key):
+            view = run_view(run)
+            text = view.segment_text(run, word, key)
+            return f"{run.ref}/{word}:{key}", _object_text(
+                text, view.segment_object(run, word, key), raw
             )
-        case SourceSubject(sid=sid) if run.board is not None:
-            return f"{run.ref}/src:{sid}", dumps_pretty(run.board.raw_source(sid))
     return run.ref, dumps_pretty(run.raw)
 
 

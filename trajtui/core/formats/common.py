@@ -24,6 +24,26 @@ def integer(value: Any) -> int | None:
     return value
 
 
+def count(value: Any) -> int | None:
+    """A count (tokens...) as the file gives it: a JSON integer, or a number with no
+    fraction (``1200.0``); None for anything else (a bool, ``12.5``, infinity, text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    return value
+
+
+def tool_names(names: Iterable[str | None]) -> str | None:
+    """``Step.tool`` of a step that calls tools: the distinct names, in call order, joined by
+    ``", "`` (unnamed calls left out); None when no call is named."""
+    seen: list[str] = []
+    for name in names:
+        if name and name not in seen:
+            seen.append(name)
+    return ", ".join(seen) or None
+
+
 def boolean(value: Any) -> bool | None:
     """``value`` when it is a JSON boolean, else None."""
     return value if isinstance(value, bool) else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -27,18 +29,27 @@ class GotoScreen(ModalScreen[str | None]):
     GotoScreen Static { color: $text-muted; }
     """
 
-    def __init__(self, refs: list[str], current: str = "") -> None:
+    def __init__(self, refs: list[str], current: str = "", segments: Sequence[str] = ()) -> None:
+        """Args:
+        refs: Run references to complete.
+        current: The reference of what is shown (the input's placeholder).
+        segments: The reference segment words the open sources resolve (``msg``...).
+        """
         super().__init__()
         self.refs = refs
         self.current = current
+        self.segments = tuple(segments)
+
+    def hint(self) -> str:
+        """The forms of reference the prompt takes: the common ones, then one per segment
+        word of the open sources (``RUN/msg:KEY``)."""
+        forms = ["RUN", "RUN-step-N", "RUN/trial-T/step-N", "RUN/step-N"]
+        forms.extend(f"RUN/{word}:KEY" for word in self.segments)
+        return "go to: " + " · ".join(forms)
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(
-                literal(
-                    "go to: RUN · RUN-step-N · RUN/trial-T/step-N · RUN/step-N · RUN/msg:KEY · RUN/src:SID"
-                )
-            )
+            yield Static(literal(visible(self.hint(), keep_newlines=False)))
             yield Input(
                 value="",
                 placeholder=visible(self.current, keep_newlines=False) or "reference",

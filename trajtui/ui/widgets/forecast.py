@@ -13,10 +13,13 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 
+from trajtui.core.formats.forecast.board import SourceBoard
+from trajtui.core.formats.forecast.pool import Message
 from trajtui.core.formats.forecast.steps import step_context
 from trajtui.core.model import Run
 from trajtui.core.text import one_line, visible
 from trajtui.render.forecast import flags
+from trajtui.render.views import FORECAST_VIEW
 from trajtui.ui.widgets.vlist import VirtualList
 
 
@@ -36,7 +39,7 @@ class PoolRow:
 
 def context_rows(run: Run, number: int | None) -> list[PoolRow]:
     """Rows for step ``number`` (1-based) of a forecast run, or the whole pool."""
-    pool = run.pool
+    pool = FORECAST_VIEW.objects(run).pool
     if pool is None:
         return []
     context = step_context(run, number) if number is not None else None
@@ -113,6 +116,10 @@ class MessageList(VirtualList):
                 return k
         return None
 
+    def _message(self, key: str) -> Message | None:
+        pool = FORECAST_VIEW.objects(self.run).pool if self.run is not None else None
+        return pool.get(key) if pool is not None else None
+
     def render_row(self, index: int, width: int) -> Text:
         row = self.rows[index]
         style = {"+": "pool--added", "-": "pool--dropped", "→": "pool--output"}.get(
@@ -120,11 +127,7 @@ class MessageList(VirtualList):
         )
         text = Text(f" {row.mark} ", self.cstyle(style))
         text.append(f"{visible(row.key, keep_newlines=False):<5} ", self.cstyle("pool--key"))
-        msg = (
-            self.run.pool.get(row.key)
-            if self.run is not None and self.run.pool is not None
-            else None
-        )
+        msg = self._message(row.key)
         if msg is None:
             text.append("(not in the pool)", self.cstyle("pool--dim"))
             return text
@@ -137,11 +140,7 @@ class MessageList(VirtualList):
 
     def row_text(self, index: int) -> str:
         row = self.rows[index]
-        msg = (
-            self.run.pool.get(row.key)
-            if self.run is not None and self.run.pool is not None
-            else None
-        )
+        msg = self._message(row.key)
         return f"{row.key} {msg.role if msg else ''} {msg.text[:2000] if msg else ''}"
 
 
@@ -175,11 +174,11 @@ class SourceList(VirtualList):
         if run is self.run:
             return
         self.run = run
-        board = run.board
+        board = FORECAST_VIEW.objects(run).board
         self.sids = []
         if board is not None:
             on_board = [e.source_id for e in board.entries if e.source_id]
-            rest = [sid for sid in board.source_ids() if sid not in on_board]
+            rest = [sid for sid in board.board_source_ids() if sid not in on_board]
             self.sids = [*dict.fromkeys(on_board), *rest]
             for entry in board.entries:
                 if entry.source_id is None:
@@ -203,20 +202,23 @@ class SourceList(VirtualList):
         except ValueError:
             return None
 
+    def _board(self) -> SourceBoard | None:
+        return FORECAST_VIEW.objects(self.run).board if self.run is not None else None
+
     def render_row(self, index: int, width: int) -> Text:
         sid = self.sids[index]
-        board = self.run.board if self.run is not None else None
+        board = self._board()
         text = Text(" ")
         if board is None:
             return text
         if sid.startswith("#"):
             entry = board.entries[int(sid[1:]) - 1]
-            source = board.resolve(entry)
+            source = board.board_source_of(entry)
             text.append(f"{sid:<5} ", self.cstyle("board--sid"))
             text.append("● ", self.cstyle("board--on"))
             text.append(one_line(str(source.get("title", "(no title)"))))
             return text
-        source = board.source(sid) or {}
+        source = board.board_source(sid) or {}
         entries = board.entries_for(sid)
         text.append(f"{visible(sid, keep_newlines=False):<5} ", self.cstyle("board--sid"))
         text.append("● " if entries else "  ", self.cstyle("board--on"))
@@ -239,6 +241,6 @@ class SourceList(VirtualList):
 
     def row_text(self, index: int) -> str:
         sid = self.sids[index]
-        board = self.run.board if self.run is not None else None
-        source = board.source(sid) if board is not None and not sid.startswith("#") else None
+        board = self._board()
+        source = board.board_source(sid) if board is not None and not sid.startswith("#") else None
         return f"{sid} {source or ''}"

@@ -6,7 +6,7 @@ from typing import Any
 
 from trajtui.core.formats.common import fields, mapping, num, sequence, string, text_of
 from trajtui.core.model import Kind, Outcome, Step
-from trajtui.core.steps import pair_tool_calls
+from trajtui.core.steps import looks_like_call_id, pair_tool_calls
 from trajtui.core.text import one_line
 
 _KINDS = {
@@ -74,7 +74,10 @@ def build_steps(trajectory: Any, ref_of: Any, start: float | None) -> tuple[Step
         pair = pairs.get(pos)
         error = string(m.get("error"))
         # A call's completing half is often named by its call id: the tool is the opener's.
+        # A half named only by a call id (no opener names it) does not say its tool.
         tool = names[pair] if pair is not None and pair < pos and names[pair] else names[pos]
+        if tool and looks_like_call_id(tool):
+            tool = None
         steps.append(
             Step(
                 ref=ref_of(n),

@@ -29,6 +29,8 @@ from trajtui.core.formats.atif.facts import pair_results
 from trajtui.core.formats.atif.timeline import (
     FORMAT_ID,
     build_steps,
+    run_metadata,
+    run_tokens,
     summarize,
     trajectory_fields,
     trial_fields,
@@ -60,6 +62,20 @@ class Place:
 
     trajectory: str | None
     trial_dir: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AtifRun:
+    """What an ATIF run holds beyond the neutral model (``Run.detail``).
+
+    Attributes:
+        trajectory: The trajectory read (None: a trial without one).
+        trial: The trial's ``result.json`` read (None: a trajectory on its own, or a trial
+            still running).
+    """
+
+    trajectory: Trajectory | None
+    trial: TrialResult | None
 
 
 class AtifSource(StaticSource):
@@ -309,6 +325,7 @@ class AtifSource(StaticSource):
             children = [v for (p, _), v in self._children.items() if p == ref and v != continued]
             fields.extend(trajectory_fields(trajectory, continued, children))
             raw["trajectory"] = trajectory.root
+        tokens_in, tokens_out = run_tokens(trajectory, trial)
         return Run(
             summary=summary,
             steps=steps,
@@ -316,7 +333,10 @@ class AtifSource(StaticSource):
             raw=raw.get("trajectory") if trial is None else raw,
             problems=tuple(problems),
             path=trajectory.path if trajectory is not None else trial_dir,
-            extras={"trajectory": trajectory, "trial": trial},
+            detail=AtifRun(trajectory, trial),
+            metadata=run_metadata(trajectory, trial),
+            run_tokens_in=tokens_in,
+            run_tokens_out=tokens_out,
         )
 
     def _report(self, problems: list[Problem]) -> None:

@@ -31,7 +31,7 @@ from trajtui.core.formats.atif.trajectory import (
     content_text,
 )
 from trajtui.core.formats.atif.trial import TrialResult, verdict
-from trajtui.core.formats.common import string
+from trajtui.core.formats.common import count, string, tool_names
 from trajtui.core.model import Field, Kind, Outcome, RunSummary, Step
 from trajtui.core.text import one_line
 
@@ -200,6 +200,7 @@ def build_step(
     if text == "" and (step.calls or step.results):
         text = None  # a tool step's empty message: nothing to show
     has_refs = any(r.subagents for r in step.results)
+    m = step.metrics
     return Step(
         ref=f"{run_ref}/step-{step.number}",
         number=step.number,
@@ -215,8 +216,24 @@ def build_step(
         input=tool_input,
         output=tool_output,
         error="\n".join(failures) or None,
+        tool=_tool(step, steps, pairing),
+        tokens_in=count(m.prompt_tokens) if m is not None else None,
+        tokens_out=count(m.completion_tokens) if m is not None else None,
+        cost=m.cost_usd if m is not None else None,
         fields=tuple(fields),
         raw=step.raw,
+    )
+
+
+def _tool(step: AtifStep, steps: tuple[AtifStep, ...], pairing: Pairing) -> str | None:
+    """The tools a step calls, or, for a step of results, the tools whose calls it answers."""
+    if step.calls:
+        return tool_names(c.name for c in step.calls)
+    answered = (pairing.call_of(step.position, ri) for ri in range(len(step.results)))
+    return tool_names(
+        steps[a[0] - 1].calls[a[1]].name
+        for a in answered
+        if a is not None and a[0] != step.position
     )
 
 
@@ -377,3 +394,43 @@ def trajectory_fields(
         if value is not None:
             out.append(Field(key, value))
     return out
+
+
+def run_metadata(
+    trajectory: Trajectory | None, trial: TrialResult | None
+) -> tuple[tuple[str, str], ...]:
+    """A run's facts for grouping: ``agent``, ``agent_version``, ``model`` (the trajectory's
+    ``agent``, else the trial's ``agent_info``), ``task`` and ``dataset`` (the trial's
+    ``task_name`` and ``source``), each where the files say."""
+    agent = trajectory.agent if trajectory is not None else {}
+    info = trial.agent if trial is not None else {}
+    model_info = info.get("model_info")
+    pairs = (
+        ("agent", string(agent.get("name")) or string(info.get("name"))),
+        ("agent_version", string(agent.get("version")) or string(info.get("version"))),
+        (
+            "model",
+            (trajectory.model_name if trajectory is not None else None)
+            or (string(model_info.get("name")) if isinstance(model_info, dict) else None),
+        ),
+        ("task", trial.task_name if trial is not None else None),
+        ("dataset", trial.dataset if trial is not None else None),
+    )
+    return tuple((k, v) for k, v in pairs if v)
+
+
+def run_tokens(
+    trajectory: Trajectory | None, trial: TrialResult | None
+) -> tuple[int | None, int | None]:
+    """``(in, out)`` tokens of a run: the trajectory's totals (``final_metrics``, else the
+    sum over its steps, copied context left out), else the trial's ``agent_result``
+    (``n_input_tokens``, ``n_output_tokens``)."""
+    sums = totals(trajectory) if trajectory is not None else Totals()
+    result = trial.agent_result or {} if trial is not None else {}
+    tokens_in = count(sums.prompt_tokens.value) if sums.prompt_tokens else None
+    tokens_out = count(sums.completion_tokens.value) if sums.completion_tokens else None
+    if tokens_in is None:
+        tokens_in = count(result.get("n_input_tokens"))
+    if tokens_out is None:
+        tokens_out = count(result.get("n_output_tokens"))
+    return tokens_in, tokens_out

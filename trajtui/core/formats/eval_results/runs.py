@@ -64,6 +64,37 @@ def run_title(file: ResultsFile, samples: Sequence[Sample]) -> str:
     return flat(" · ".join(str(p) for p in parts if p not in (None, "")))
 
 
+METADATA_KEYS = (
+    "task",
+    "task_id",
+    "policy_id",
+    "gt_task_id",
+    "domain",
+    "method",
+    "model",
+    "mode",
+    "k",
+)
+"""The run-level values a results file may have that group runs (``metadata`` of a
+per-sample document, the document itself otherwise)."""
+
+
+def run_metadata(file: ResultsFile, samples: Sequence[Sample]) -> tuple[tuple[str, str], ...]:
+    """A run's facts for grouping (task, policy, domain, method, model, mode, k), where the
+    file says them: its run-level values (and a per-sample document's ``metadata``); for
+    legacy lines, which have none, the ``model`` of the first sample that names one."""
+    h = file.header
+    meta = mapping(h.get("metadata"))
+    out: list[tuple[str, str]] = []
+    for key in METADATA_KEYS:
+        value = _first(h.get(key), meta.get(key))
+        if file.shape == JSONL and key == "model" and value is None:
+            value = _first(*(mapping(s.raw).get("model") for s in samples))
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool) and value != "":
+            out.append((key, str(value)))
+    return tuple(out)
+
+
 def _score(file: ResultsFile) -> float | None:
     if file.shape == JSONL:
         return num(mapping(file.header.get("metrics")).get("accuracy"))
@@ -153,6 +184,9 @@ def sample_step(run_ref: str, number: int, sample: Sample, namer: DuplicateNamer
         status=status,
         outcome=outcome,
         duration_ms=sample.latency_ms,
+        tokens_in=sample.tokens_in,
+        tokens_out=sample.tokens_out,
+        cost=sample.cost,
         text=sample.response,
         markdown=False,
         input=sample.prompt,
@@ -233,9 +267,13 @@ def build_run(
         ]
     namer = DuplicateNamer()
     steps = tuple(sample_step(summary.ref, n, s, namer) for n, s in enumerate(samples, 1))
+    tally = Tally.of(samples, file.passed)
     return Run(
         summary=summary,
         steps=steps,
+        metadata=run_metadata(file, samples),
+        run_tokens_in=tally.tokens_in,
+        run_tokens_out=tally.tokens_out,
         fields=run_fields(file, samples, companions),
         raw=file.raw,
         problems=tuple(with_ref(p, summary.ref) for p in (*file.problems, *companions.problems)),

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.formats.common import boolean, fields, mapping, num, string
+from trajtui.core.formats.common import boolean, count, fields, mapping, num, string
 from trajtui.core.formats.eval_results.shapes import JSONL, QUERY, RESULTS_DOC, ResultsFile
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Field
@@ -49,6 +49,8 @@ class Sample:
         prompt: The prompt, when a debug capture or query dump has it.
         cost: ``cost_usd``.
         latency_ms: ``latency_ms``.
+        tokens_in: ``prompt_tokens``.
+        tokens_out: ``completion_tokens``.
         fields: Every value of the sample, for its detail view.
         raw: The sample as in the file.
     """
@@ -64,6 +66,8 @@ class Sample:
     prompt: str | None = None
     cost: float | None = None
     latency_ms: float | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
     fields: tuple[Field, ...] = ()
     raw: Any = None
 
@@ -123,6 +127,8 @@ def result_sample(item: Any, id_key: str = "business_id", *, light: bool = False
             parse_error=_parse_error(item),
             cost=num(item.get("cost_usd")),
             latency_ms=num(item.get("latency_ms")),
+            tokens_in=count(item.get("prompt_tokens")),
+            tokens_out=count(item.get("completion_tokens")),
         )
     return Sample(
         id=id_of(item.get(id_key)),
@@ -135,6 +141,8 @@ def result_sample(item: Any, id_key: str = "business_id", *, light: bool = False
         response=text_of(item.get("response")),
         cost=num(item.get("cost_usd")),
         latency_ms=num(item.get("latency_ms")),
+        tokens_in=count(item.get("prompt_tokens")),
+        tokens_out=count(item.get("completion_tokens")),
         fields=(*fields(item, SAMPLE_ORDER, skip=("response", "error")), *_note(item)),
         raw=item,
     )
@@ -184,6 +192,8 @@ def per_sample(item: Any, log: Any, *, light: bool = False) -> Sample:
         response=text_of(entry.get("output")),
         cost=num(metrics.get("cost_usd")),
         latency_ms=num(metrics.get("latency_ms")),
+        tokens_in=count(metrics.get("prompt_tokens")),
+        tokens_out=count(metrics.get("completion_tokens")),
         fields=(
             *fields(derived, ()),
             *fields(item, ("scores", "parsed", "output"), skip=("item_id",)),
@@ -217,6 +227,8 @@ def log_sample(stem: str, log: Any) -> Sample:
         response=text_of(log.get("output")),
         cost=num(metrics.get("cost_usd")),
         latency_ms=num(metrics.get("latency_ms")),
+        tokens_in=count(metrics.get("prompt_tokens")),
+        tokens_out=count(metrics.get("completion_tokens")),
         fields=(*fields(derived, ()), Field("item_log", rest)),
         raw=log,
     )
@@ -233,6 +245,8 @@ def query_sample(obj: Mapping[str, Any]) -> Sample:
         prompt=text_of(obj.get("prompt")),
         cost=num(usage.get("cost_usd")),
         latency_ms=num(usage.get("latency_ms")),
+        tokens_in=count(usage.get("prompt_tokens")),
+        tokens_out=count(usage.get("completion_tokens")),
         fields=(*fields(usage, ()), *fields(dict(obj), (), skip=("prompt", "response", "usage"))),
         raw=dict(obj),
     )

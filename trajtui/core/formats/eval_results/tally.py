@@ -31,6 +31,8 @@ class Tally:
         with_gt: Samples with a ground truth (``gt_verdict`` not null).
         costs: Samples with a cost; ``cost`` is their sum.
         latencies: Samples with a latency; ``latency_ms`` is their sum.
+        tokens_in: The sum of the samples' input tokens (None when no sample says).
+        tokens_out: The sum of the samples' output tokens (None when no sample says).
         pairs: Samples by (gt_verdict, verdict) label; ``pairs_over`` when there were more
             than :data:`MAX_PAIRS` distinct pairs (the table is then not shown).
     """
@@ -43,6 +45,8 @@ class Tally:
     cost: float = 0.0
     latencies: int = 0
     latency_ms: float = 0.0
+    tokens_in: int | None = None
+    tokens_out: int | None = None
     pairs: Counter[tuple[str | None, str | None]] = field(default_factory=Counter)
     pairs_over: bool = False
 
@@ -58,6 +62,8 @@ class Tally:
         if sample.latency_ms is not None:
             self.latencies += 1
             self.latency_ms += sample.latency_ms
+        self.tokens_in = _plus(self.tokens_in, sample.tokens_in)
+        self.tokens_out = _plus(self.tokens_out, sample.tokens_out)
         pair = (label_of(sample.gt_verdict), label_of(sample.verdict))
         if pair in self.pairs or len(self.pairs) < MAX_PAIRS:
             self.pairs[pair] += 1
@@ -79,6 +85,8 @@ class Tally:
             out.cost += passed.cost
             out.latencies += passed.latencies
             out.latency_ms += passed.latency_ms
+            out.tokens_in = _plus(out.tokens_in, passed.tokens_in)
+            out.tokens_out = _plus(out.tokens_out, passed.tokens_out)
             for pair, n in passed.pairs.items():
                 if pair in out.pairs or len(out.pairs) < MAX_PAIRS:
                     out.pairs[pair] += n
@@ -86,6 +94,13 @@ class Tally:
                     out.pairs_over = True
             out.pairs_over |= passed.pairs_over
         return out
+
+
+def _plus(total: int | None, value: int | None) -> int | None:
+    """``total + value``, where None is "no sample said so far" (not 0)."""
+    if value is None:
+        return total
+    return value if total is None else total + value
 
 
 def sample_status(sample: Sample) -> tuple[str, Outcome]:

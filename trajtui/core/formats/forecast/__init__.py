@@ -51,6 +51,8 @@ Modules
     :mod:`~.files` (reading a run's JSON files inside the opened directory),
     :mod:`~.detect` (recognising eval and run directories and single files by content),
     :mod:`~.pool` (the message pool), :mod:`~.board` (the source board: web sources),
+    :mod:`~.detail` (what a run and a step hold for the forecast view: ``Run.detail``,
+    ``Step.detail``),
     :mod:`~.timeline` (a run's message pool and model calls, its timestamps),
     :mod:`~.steps` (model calls as steps, and what the model saw at each),
     :mod:`~.runs` (status, run-list rows, run fields, whole runs), :mod:`~.source`

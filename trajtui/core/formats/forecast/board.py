@@ -116,10 +116,3 @@ class SourceBoard:
     def entries_for(self, sid: str) -> list[BoardEntry]:
         """Board entries pointing at web source ``sid``."""
         return [e for e in self.entries if e.source_id == sid]
-
-    # The names before issue 9, still called by trajtui/core/source.py and trajtui/ui/
-    # (changed by other engineers at the same time): remove once they call the names above.
-    source = board_source
-    source_ids = board_source_ids
-    raw_source = raw_board_source
-    resolve = board_source_of

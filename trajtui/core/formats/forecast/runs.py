@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from trajtui.core.formats.common import fields, mapping, num, sequence, string
 from trajtui.core.formats.forecast.board import SourceBoard
+from trajtui.core.formats.forecast.detail import ForecastRun
 from trajtui.core.formats.forecast.files import RunFiles
 from trajtui.core.formats.forecast.pool import MessagePool
 from trajtui.core.formats.forecast.steps import build_steps
@@ -183,21 +184,57 @@ def run_fields(entry: dict[str, Any] | None, files: RunFiles | None) -> tuple[Fi
     return (*out, *tail)
 
 
-@dataclass(frozen=True, slots=True)
-class ForecastRun:
-    """What a forecast run holds beyond the neutral model (``Run.detail``), for its view.
+def _config_model(config: dict[str, Any]) -> dict[str, Any]:
+    return mapping(config.get("model"))
 
-    Attributes:
-        pool: The message pool (None when the run has no trajectory).
-        board: The source board (None when the run has no ``sources.json``).
+
+def run_metadata(
+    files: RunFiles | None, eval_head: dict[str, Any] | None = None
+) -> tuple[tuple[str, str], ...]:
+    """A run's facts for grouping, where the files say them: ``model`` and ``model_class``
+    (info.json's ``config``, else the eval's ``eval_config``/``batch_config``), ``agent``
+    (the eval's ``agent_name``), ``agent_type`` (info.json's ``config``), ``search`` (the
+    eval's ``search_class``), ``dataset`` (the eval's ``dataset_name``) and ``version``
+    (info.json's: the agent's version).
+
+    Args:
+        files: The run's files (None: a run listed with no directory).
+        eval_head: The eval's summary.json without its runs, when the run is one of an eval.
     """
+    info = files.info if files is not None else None
+    config = mapping(info.get("config")) if info is not None else {}
+    head = eval_head or {}
+    eval_config = mapping(head.get("eval_config")) or mapping(head.get("batch_config"))
+    evaluation = mapping(head.get("eval"))
+    pairs = (
+        (
+            "model",
+            _config_model(config).get("model_name"),
+            _config_model(eval_config).get("model_name"),
+        ),
+        ("model_class", config.get("model_type"), _config_model(eval_config).get("model_class")),
+        ("agent", evaluation.get("agent_name"), None),
+        ("agent_type", config.get("agent_type"), None),
+        ("search", mapping(eval_config.get("search")).get("search_class"), None),
+        ("dataset", evaluation.get("dataset_name"), None),
+        ("version", info.get("version") if info is not None else None, None),
+    )
+    out = []
+    for key, own, listed in pairs:
+        value = string(own) or string(listed)
+        if value:
+            out.append((key, value))
+    return tuple(out)
 
-    pool: MessagePool | None
-    board: SourceBoard | None
 
-
-def build_run(summary: RunSummary, entry: dict[str, Any] | None, files: RunFiles | None) -> Run:
-    """A whole run: summary, steps, pool, board, fields and problems."""
+def build_run(
+    summary: RunSummary,
+    entry: dict[str, Any] | None,
+    files: RunFiles | None,
+    eval_head: dict[str, Any] | None = None,
+) -> Run:
+    """A whole run: summary, steps, pool, board, fields, metadata and problems (``eval_head``:
+    the eval's summary.json without its runs, for a run of an eval)."""
     line = timeline(files, summary.ref) if files is not None else None
     fresh = summarize(summary.ref, _format_of(summary), entry, files, line)
     problems = (*(files.problems if files else ()), *(line.problems if line else ()))
@@ -213,6 +250,7 @@ def build_run(summary: RunSummary, entry: dict[str, Any] | None, files: RunFiles
         ),
         problems=tuple(problems),
         path=files.path if files is not None else None,
+        metadata=run_metadata(files, eval_head),
     )
 
 

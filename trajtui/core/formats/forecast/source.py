@@ -15,6 +15,7 @@ from trajtui.core.detect import Sniffed
 from trajtui.core.discover import Walked
 from trajtui.core.formats.base import Certainty, Claim, Format, Opened, claimed
 from trajtui.core.formats.common import string
+from trajtui.core.formats.forecast.detail import forecast_run
 from trajtui.core.formats.forecast.detect import (
     files_of,
     is_eval_dir,
@@ -31,7 +32,7 @@ from trajtui.core.formats.forecast.files import (
     read_run_dir,
     read_single_file,
 )
-from trajtui.core.formats.forecast.runs import EVAL, RUN, ForecastRun, build_run, summarize
+from trajtui.core.formats.forecast.runs import EVAL, RUN, build_run, summarize
 from trajtui.core.formats.forecast.timeline import timeline
 from trajtui.core.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary, Severity
@@ -50,9 +51,9 @@ def resolve_segment(source: Source, index: int, run: Run, word: str, key: str) -
     Raises:
         RefError: The run has no such message or source; the message names nearby ones.
     """
-    detail = run.detail
+    detail = forecast_run(run)
     if word == "msg":
-        pool = detail.pool if isinstance(detail, ForecastRun) else None
+        pool = detail.pool
         if pool is None:
             raise RefError(f"{run.ref} has no message pool (it has no trajectory)")
         if pool.get(key) is None:
@@ -60,7 +61,7 @@ def resolve_segment(source: Source, index: int, run: Run, word: str, key: str) -
             hint = f"; nearby: {', '.join(near)}" if near else ""
             raise RefError(f"{run.ref} has no message {key!r}{hint}")
     elif word == "src":
-        board = detail.board if isinstance(detail, ForecastRun) else None
+        board = detail.board
         if board is None:
             raise RefError(f"{run.ref} has no source board (it has no sources.json)")
         if board.board_source(key) is None:
@@ -125,6 +126,7 @@ class EvalSource(StaticSource):
     def __init__(self, path: str, label: str | None = None) -> None:
         super().__init__(path, EVAL, label)
         self._reader = Reader(path, self.watch)
+        self._head: dict[str, Any] | None = None
 
     def _load(self) -> Iterator[ScanProgress]:
         summary_path = os.path.join(self.path, SUMMARY)
@@ -132,6 +134,7 @@ class EvalSource(StaticSource):
         for p in problems:
             self.add_problem(p)
         summary = value if is_eval_summary(value) else None
+        self._head = {k: v for k, v in summary.items() if k != "runs"} if summary else None
         if value is not None and summary is None:
             self.add_problem(
                 Problem(summary_path, None, "not an eval summary (no runs with run_id/task_id)")
@@ -209,7 +212,7 @@ class EvalSource(StaticSource):
         listed = self.entry(index)
         assert isinstance(listed, RunSummary)
         files = read_run_dir(self._reader, item.run_dir, ref) if item.run_dir else None
-        return build_run(listed, item.entry, files)
+        return build_run(listed, item.entry, files, self._head)
 
 
 class RunSource(StaticSource):

@@ -8,11 +8,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.formats.common import mapping, num, sequence, string
+from trajtui.core.formats.common import count, mapping, num, sequence, string, tool_names
+from trajtui.core.formats.forecast.detail import ModelCall, forecast_run, model_call
 from trajtui.core.formats.forecast.pool import Message, MessagePool, ToolCall
 from trajtui.core.formats.forecast.timeline import RawStep, Timeline, first_timestamp, timestamp_of
 from trajtui.core.jsonutil import JsonError, dumps_line, loads
-from trajtui.core.model import Field, Kind, Run, Step
+from trajtui.core.model import Field, Kind, Outcome, Run, Step
 from trajtui.core.text import one_line
 
 
@@ -169,8 +170,12 @@ def build_steps(run_ref: str, line: Timeline) -> tuple[Step, ...]:
                 input=list(raw.input_keys),
                 output=raw.output_key,
                 error=errors[0].text if errors else None,
-                input_keys=raw.input_keys,
-                output_key=raw.output_key,
+                outcome=Outcome.ERROR if errors else Outcome.DONE if results else Outcome.NONE,
+                tool=tool_names(c.name for c in out.tool_calls) if out is not None else None,
+                tokens_in=count(_usage(out).get("prompt_tokens")) if out is not None else None,
+                tokens_out=count(_usage(out).get("completion_tokens")) if out is not None else None,
+                cost=num(out.extra.get("cost")) if out is not None else None,
+                detail=ModelCall(raw.input_keys, raw.output_key),
                 fields=_step_fields(out, results, format_errors),
                 raw=raw.raw,
             )
@@ -214,22 +219,25 @@ class StepContext:
 def step_context(run: Run, number: int) -> StepContext | None:
     """The context of step ``number`` of a forecast run, or None when it has no such step
     (or no message pool)."""
-    pool = run.pool
+    pool = forecast_run(run).pool
     if pool is None or not 1 <= number <= len(run.steps):
         return None
-    step = run.steps[number - 1]
-    before = run.steps[number - 2].input_keys if number > 1 else ()
-    now = set(step.input_keys)
+    call = model_call(run.steps[number - 1])
+    if call is None:
+        return None
+    previous = model_call(run.steps[number - 2]) if number > 1 else None
+    before = previous.input_keys if previous is not None else ()
+    now = set(call.input_keys)
     prior = set(before)
-    added = tuple(k for k in step.input_keys if k not in prior)
+    added = tuple(k for k in call.input_keys if k not in prior)
     dropped = tuple(k for k in before if k not in now)
     return StepContext(
         number=number,
-        keys=step.input_keys,
-        messages=tuple(pool.messages(step.input_keys)),
+        keys=call.input_keys,
+        messages=tuple(pool.messages(call.input_keys)),
         added=added,
         dropped=dropped,
         dropped_messages=tuple(pool.messages(dropped)),
-        output_key=step.output_key,
-        output=pool.get(step.output_key) if step.output_key else None,
+        output_key=call.output_key,
+        output=pool.get(call.output_key) if call.output_key else None,
     )

@@ -89,6 +89,24 @@ class PlanRecord:
     unread: tuple[ResultFile, ...] = ()
 
 
+def plan_metadata(plan: PlanRecord) -> tuple[tuple[str, str], ...]:
+    """A plan's facts for grouping runs: ``plan`` (its id), ``phase`` (its PLAN.md's
+    frontmatter, when it says), ``task`` (when every result is of one task: its number,
+    else its name)."""
+    out = [("plan", plan.plan_id)]
+    phase = plan.doc.frontmatter.get("phase") if plan.doc is not None else None
+    if isinstance(phase, (str, int, float)) and not isinstance(phase, bool) and str(phase):
+        out.append(("phase", str(phase)))
+    results = [f.result for f in plan.files if f.result is not None]
+    numbers = {r.task for r in results}
+    names = {r.task_name for r in results}
+    if results and len(numbers) == 1 and None not in numbers:
+        out.append(("task", str(numbers.pop())))
+    elif results and len(names) == 1 and None not in names:
+        out.append(("task", str(names.pop())))
+    return tuple(out)
+
+
 def status_of(f: ResultFile) -> str | None:
     """The status word of a result file (None when it could not be read or has none)."""
     return f.result.status if f.result is not None else None

@@ -58,6 +58,7 @@ from trajtui.core.formats.ultraplan.runs import (
     build_steps,
     latest_by_task,
     ordered,
+    plan_metadata,
     plan_status,
     status_of,
     task_lines,
@@ -386,7 +387,8 @@ class UltraplanSource(StaticSource):
             },
             problems=tuple(p for p in self.problems() if p.ref == plan.plan_id),
             path=self.layout.logs or self.layout.root,
-            extras={"plan": plan.doc, "judgements": plan.judgements},
+            detail=plan,
+            metadata=plan_metadata(plan),
         )
 
     def _run_fields(self, plan: PlanRecord) -> tuple[Field, ...]:

@@ -8,7 +8,7 @@ below it (the workers the selection starts are declared in :mod:`.layout`):
 :mod:`.layout`      panes and layout: composing, narrow terminals, header, breadcrumb, state
 :mod:`.selection`   which run, trial, step or object is shown; going to a reference
 :mod:`.loading`     thread workers (indexing, reading a run, resolving a reference, changes)
-:mod:`.forecast`    the extra panes of forecast runs (Messages, Sources), by format id
+:mod:`.forecast`    extra panes (Messages, Sources) of the formats whose view declares them
 :mod:`.finding`     search, filter and sort
 :mod:`.actions`     what the keys do
 ==================  ==========================================================================

@@ -181,7 +181,7 @@ class Actions(Finding):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("sort", "sort_reverse", "filter") and not self.ws.sources:
             return None
-        return True  # the forecast-only keys say why they do nothing on other runs
+        return True  # the keys of extra panes say why they do nothing on runs without them
 
     # -- data --------------------------------------------------------------------------------
 
@@ -229,7 +229,10 @@ class Actions(Finding):
                 self.go_to(ref.strip())
 
         current = self._current_object()
-        self.app.push_screen(GotoScreen(refs, current=current[0] if current else ""), done)
+        words = dict.fromkeys(word for source in self.ws.sources for word in source.segments)
+        self.app.push_screen(
+            GotoScreen(refs, current=current[0] if current else "", segments=list(words)), done
+        )
 
     # -- app ---------------------------------------------------------------------------------
 

@@ -24,11 +24,11 @@ from textual.widgets import Static, TabbedContent, TabPane
 from trajtui.core.model import Run
 from trajtui.core.source import Target
 from trajtui.render import detail as details
-from trajtui.render.views import view_of
+from trajtui.render.views import View, run_view, view_of
 from trajtui.ui.literal import literal
 from trajtui.ui.screens.main.layout import Builder
 from trajtui.ui.screens.main.loading import Loading
-from trajtui.ui.subjects import MessageSubject, SourceSubject, StepSubject, Subject
+from trajtui.ui.subjects import SegmentSubject, StepSubject, Subject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.forecast import MessageList, SourceList
 from trajtui.ui.widgets.vlist import VirtualList
@@ -47,9 +47,9 @@ class ForecastPanes(Loading):
         super().__init__(*args, **kwargs)
         self.pool_all = False
         """The Messages tab lists the whole pool, not the selected step's context (``p``)."""
-        self.message_subject: MessageSubject | None = None
+        self.message_subject: SegmentSubject | None = None
         """The message the Messages tab's preview shows."""
-        self.source_subject: SourceSubject | None = None
+        self.source_subject: SegmentSubject | None = None
         """The source the Sources tab's preview shows."""
 
     def _compose_extra_tabs(self) -> Iterator[Widget]:
@@ -69,18 +69,39 @@ class ForecastPanes(Loading):
 
     # -- what the run on screen has ----------------------------------------------------------
 
+    def _view(self) -> View:
+        """The view of the selected run's format."""
+        if self.run_key is None:
+            return view_of("")
+        return view_of(self.ws.sources[self.run_key[0]].format.id)
+
     def _format_tabs(self) -> tuple[str, ...]:
         """The extra tabs of the selected run's format."""
-        if self.run_key is None:
-            return ()
-        panes = view_of(self.ws.sources[self.run_key[0]].format.id).panes
-        return tuple(TABS[name] for name in panes if name in TABS)
+        return tuple(TABS[name] for name in self._view().panes if name in TABS)
+
+    def _has_pane(self, run: Run | None, pane: str) -> bool:
+        return (
+            run is not None
+            and TABS[pane] in self._format_tabs()
+            and self._view().has_pane(run, pane)
+        )
 
     def _has_pool(self, run: Run | None) -> bool:
-        return run is not None and run.pool is not None and MESSAGES_TAB in self._format_tabs()
+        return self._has_pane(run, "messages")
 
     def _has_board(self, run: Run | None) -> bool:
-        return run is not None and run.board is not None and SOURCES_TAB in self._format_tabs()
+        return self._has_pane(run, "sources")
+
+    def _segment(self, pane: str, key: str) -> SegmentSubject:
+        """The subject of row ``key`` of extra pane ``pane``."""
+        return SegmentSubject(self._view().pane_segments.get(pane, pane), key)
+
+    def _pane_of(self, word: str) -> str | None:
+        """The extra pane whose rows are reference segments ``word``."""
+        for pane, segment in self._view().pane_segments.items():
+            if segment == word:
+                return pane
+        return None
 
     # -- hooks (see MainLayout) --------------------------------------------------------------
 
@@ -141,27 +162,21 @@ class ForecastPanes(Loading):
         }.get(id(widget)) or super()._pane_name(widget)
 
     def _extra_builder(self, run: Run, subject: Subject) -> Builder | None:
-        if not isinstance(subject, MessageSubject | SourceSubject):
+        if not isinstance(subject, SegmentSubject):
             return None
-        if run.pool is None and run.board is None:
-            return None
-        from trajtui.render import forecast as fr
-
-        raw, lines, ref_of = self.raw, self._fold(), self._display_ref
-        if isinstance(subject, MessageSubject):
-            key = subject.key
-            ref = ref_of(f"{run.ref}/msg:{key}")
-            raw_value = run.pool.raw(key) if run.pool is not None else None
-            return lambda: details.titled(ref, fr.render_message(run, key), raw, raw_value, lines)
-        sid = subject.sid
-        ref = ref_of(f"{run.ref}/src:{sid}")
-        raw_value = run.board.raw_source(sid) if run.board is not None else None
-        return lambda: details.titled(ref, fr.render_source(run, sid), raw, raw_value, lines)
+        view = run_view(run)
+        raw, lines = self.raw, self._fold()
+        word, key = subject.word, subject.key
+        ref = self._display_ref(f"{run.ref}/{word}:{key}")
+        raw_value = view.segment_object(run, word, key)
+        return lambda: details.titled(
+            ref, view.render_segment(run, word, key), raw, raw_value, lines
+        )
 
     def _mentions(self, run: Run) -> dict[str, str]:
-        if run.board is None or SOURCES_TAB not in self._format_tabs():
+        if SOURCES_TAB not in self._format_tabs():
             return {}
-        return {sid: sid for sid in run.board.source_ids()}
+        return run_view(run).mentions(run)
 
     def _subject_shown(self, run: Run) -> None:
         if self._has_pool(run):
@@ -176,18 +191,22 @@ class ForecastPanes(Loading):
         return self.subject
 
     def _select_extra(self, target: Target) -> bool:
-        if target.kind == "message":
+        if target.segment is None:
+            return False
+        word, key = target.segment
+        pane = self._pane_of(word)
+        if pane == "messages":
             self.tabs.active = MESSAGES_TAB
             self.pool_all = True
             self._update_messages()
-            row = self.messages.row_of(target.message or "")
+            row = self.messages.row_of(key)
             if row is not None:
                 self.messages.set_cursor(row, post=False, center=True)
             self.messages.focus()
-            self._show_side(MessageSubject(target.message or ""))
+            self._show_side(self._segment("messages", key))
             return True
-        if target.kind == "source":
-            self._open_source(target.board_source or "")
+        if pane == "sources":
+            self._open_source(key)
             return True
         return False
 
@@ -235,7 +254,6 @@ class ForecastPanes(Loading):
         run = self.run
         if run is None or not self._has_pool(run):
             return
-        assert run.pool is not None
         number = None
         if isinstance(self.subject, StepSubject) and not self.pool_all:
             number = self.subject.first + 1
@@ -245,7 +263,8 @@ class ForecastPanes(Loading):
             header.update(
                 literal(
                     Text(
-                        f" every message of the pool ({len(run.pool):,}) · p: a step's context",
+                        f" every message of the pool ({self.messages.row_count:,})"
+                        " · p: a step's context",
                         style="dim",
                     )
                 )
@@ -266,17 +285,17 @@ class ForecastPanes(Loading):
     def _message_highlighted(self, message: VirtualList.Highlighted) -> None:
         key = self.messages.current_key()
         if key is not None:
-            self._show_side(MessageSubject(key))
+            self._show_side(self._segment("messages", key))
 
     @on(VirtualList.Highlighted, "#sources")
     def _source_highlighted(self, message: VirtualList.Highlighted) -> None:
         sid = self.sources.current_sid()
         if sid is not None:
-            self._show_side(SourceSubject(sid))
+            self._show_side(self._segment("sources", sid))
 
-    def _show_side(self, subject: MessageSubject | SourceSubject) -> None:
+    def _show_side(self, subject: SegmentSubject) -> None:
         """Show a message or source in its tab's preview."""
-        if isinstance(subject, MessageSubject):
+        if self._pane_of(subject.word) == "messages":
             self.message_subject = subject
             preview = self.message_preview
         else:
@@ -301,13 +320,13 @@ class ForecastPanes(Loading):
         if row is not None:
             self.sources.set_cursor(row, post=False, center=True)
         self.sources.focus()
-        self._show_side(SourceSubject(sid))
+        self._show_side(self._segment("sources", sid))
 
     # -- actions -----------------------------------------------------------------------------
 
     def action_show_messages(self) -> None:
         if not self._has_pool(self.run):
-            self.notify("only forecast runs have a message pool", timeout=3)
+            self.notify("this run has no message pool", timeout=3)
             return
         self.tabs.active = MESSAGES_TAB
         self._update_messages()
@@ -317,7 +336,7 @@ class ForecastPanes(Loading):
     def action_show_sources(self) -> None:
         run = self.run
         if run is None or not self._has_board(run):
-            self.notify("only forecast runs have a source board", timeout=3)
+            self.notify("this run has no source board", timeout=3)
             return
         self.tabs.active = SOURCES_TAB
         self.sources.show_board(run)
@@ -326,7 +345,7 @@ class ForecastPanes(Loading):
 
     def action_toggle_pool(self) -> None:
         if not self._has_pool(self.run):
-            self.notify("only forecast runs have a message pool", timeout=3)
+            self.notify("this run has no message pool", timeout=3)
             return
         self.pool_all = not self.pool_all
         self._update_messages()
