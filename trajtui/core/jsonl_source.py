@@ -173,15 +173,6 @@ class JsonlSource(Source):
         renamed = self._dup_refs.get(i)
         return renamed if renamed is not None else self.index.key(i)
 
-    def peek(self, i: int) -> Entry | None:
-        return self._table.get(i)
-
-    def row_kind(self, i: int) -> int:
-        return self._table.kind(i)
-
-    def row_value(self, i: int, name: str) -> Any:
-        return self._table.value(i, name)
-
     def _keep(self, i: int, entry: Entry) -> None:
         self._table.put(i, entry)
 

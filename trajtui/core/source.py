@@ -20,7 +20,7 @@ from typing import Any
 from trajtui.core.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary, Step
 from trajtui.core.refs import NoSuchRun, RefError, RefParts, nearby, readings
-from trajtui.core.table import EMPTY, PROBLEM, RUN
+from trajtui.core.table import SummaryTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,21 +122,23 @@ class Source(ABC):
     def entry(self, i: int, *, keep: bool = True) -> Entry:
         """Entry ``i``: a run summary or a problem row (``keep``: remember it)."""
 
+    _table: SummaryTable
+    """The catalogue of entries known so far, by index, kept by column (every source keeps
+    its run summaries and problem rows there; a subclass makes it)."""
+
     def peek(self, i: int) -> Entry | None:
         """Entry ``i`` if it is already known, without reading anything (for drawing)."""
-        return self.entry(i)
+        return self._table.get(i)
 
     def row_kind(self, i: int) -> int:
         """What entry ``i`` is, without reading anything or building it:
         :data:`~trajtui.core.table.EMPTY` (not read yet), ``RUN`` or ``PROBLEM``."""
-        e = self.peek(i)
-        return EMPTY if e is None else PROBLEM if isinstance(e, Problem) else RUN
+        return self._table.kind(i)
 
     def row_value(self, i: int, name: str) -> Any:
         """One field of run entry ``i`` (a :class:`RunSummary` field name), without building
-        the summary where the source stores them by column (sorting and filtering millions
-        of rows)."""
-        return getattr(self.peek(i), name)
+        the summary (sorting and filtering millions of rows)."""
+        return self._table.value(i, name)
 
     def entries(self, lo: int, hi: int, *, keep: bool = True) -> list[Entry]:
         """Entries ``lo`` up to ``hi`` (excluded): at least one, maybe fewer than asked.

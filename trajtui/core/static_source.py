@@ -1,5 +1,9 @@
 """A source whose runs a format lists itself: directories, JSON documents, YAML logs.
 
+Its entries live in the same catalogue as a JSONL file's (a
+:class:`~trajtui.core.table.SummaryTable`, kept by :class:`~trajtui.core.source.Source`):
+sorting, filtering and drawing read both the same way.
+
 A format subclasses :class:`StaticSource`, lists its runs in ``_load`` (adding each with a
 loader that builds the whole run on demand) and may watch the files it read so a change is
 noticed.
@@ -16,6 +20,7 @@ from trajtui.core.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.refs import DuplicateNamer
 from trajtui.core.source import Entry, FormatInfo, LoadError, RunCache, Source, Target
+from trajtui.core.table import SummaryTable
 
 RunLoader = Callable[[str], Run]
 """Builds a run whole, given the reference it was listed under."""
@@ -40,7 +45,8 @@ class StaticSource(Source):
         self.path = path
         self.format = fmt
         self.label = label or path
-        self._entries: list[Entry] = []
+        self._refs: list[str | None] = []  # by entry; None for a problem row
+        self._table = SummaryTable(self._ref_at)
         self._loaders: list[RunLoader | None] = []
         self._namer = DuplicateNamer()
         self._ref_map: dict[str, int] = self._namer.taken
@@ -60,11 +66,12 @@ class StaticSource(Source):
     def add_run(self, summary: RunSummary, loader: RunLoader) -> RunSummary:
         """List a run. Its ref is made unique (``#2``...) and its index set; returns the
         summary as listed."""
-        i = len(self._entries)
+        i = len(self._refs)
         ref = self._namer.name(summary.ref, i)
         listed = replace(summary, ref=ref, index=i)
         self._loaders.append(loader)
-        self._entries.append(listed)
+        self._refs.append(ref)
+        self._table.put(i, listed)
         return listed
 
     def add_problem(self, problem: Problem, *, row: bool = False) -> None:
@@ -73,7 +80,9 @@ class StaticSource(Source):
         run (no ``ref``) is always listed: no run's detail would show it."""
         self._problems.append(problem)
         if row or problem.ref is None:
-            self._entries.append(problem)
+            i = len(self._refs)
+            self._refs.append(None)
+            self._table.put(i, problem)
             self._loaders.append(None)
 
     def watch(self, path: str) -> None:
@@ -87,14 +96,14 @@ class StaticSource(Source):
         a scan from the thread already scanning (``show`` resolving early) returns at
         once, leaving the entries read so far; a scan that was stopped starts over."""
         if self._loaded:
-            yield ScanProgress(1, 1, len(self._entries), finished=True)
+            yield ScanProgress(1, 1, len(self._refs), finished=True)
             return
         if not self._load_lock.acquire(blocking=False):
             if self._loading_thread == threading.get_ident():
                 return
             with self._load_lock:
                 pass
-            yield ScanProgress(1, 1, len(self._entries), finished=self._loaded)
+            yield ScanProgress(1, 1, len(self._refs), finished=self._loaded)
             return
         try:
             if not self._loaded:
@@ -111,10 +120,14 @@ class StaticSource(Source):
         finally:
             self._loading_thread = None
             self._load_lock.release()
-        yield ScanProgress(1, 1, len(self._entries), finished=True)
+        yield ScanProgress(1, 1, len(self._refs), finished=True)
+
+    def _ref_at(self, i: int) -> str | None:
+        return self._refs[i] if 0 <= i < len(self._refs) else None
 
     def _reset(self) -> None:
-        self._entries, self._loaders = [], []
+        self._refs, self._loaders = [], []
+        self._table = SummaryTable(self._ref_at)
         self._namer = DuplicateNamer()
         self._ref_map = self._namer.taken
         self._problems = []
@@ -148,13 +161,17 @@ class StaticSource(Source):
         return None
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._refs)
 
     def entry(self, i: int, *, keep: bool = True) -> Entry:
-        return self._entries[i]
+        if not 0 <= i < len(self._refs):
+            raise IndexError(i)
+        entry = self._table.get(i)
+        assert entry is not None  # every entry is listed whole
+        return entry
 
     def run(self, i: int) -> Run:
-        entry = self._entries[i]
+        entry = self.entry(i)
         if isinstance(entry, Problem):
             raise LoadError(entry)
         cached = self._runs.get(i)
@@ -181,7 +198,7 @@ class StaticSource(Source):
         return self._ref_map.get(run_ref)
 
     def run_refs(self) -> list[str]:
-        return [e.ref for e in self._entries if isinstance(e, RunSummary)]
+        return [ref for ref in self._refs if ref is not None]
 
     def problems(self) -> list[Problem]:
         return list(self._problems)
