@@ -54,6 +54,32 @@ class Checked:
     invalid: bool
 
 
+@dataclass(frozen=True, slots=True)
+class ViewCommand:
+    """A command a view adds to the TUI (its key, the main screen's action, its help); the
+    TUI's command table (:mod:`trajtui.ui.commands`) lists it with the common ones.
+
+    Attributes:
+        id: Stable id.
+        keys: Keys, comma-separated, as Textual names them.
+        action: The main screen's action it runs.
+        title: Name in the palette and the help screen.
+        help: What it does, one line.
+        group: Heading in the help screen.
+        footer: Short label in the footer, or None.
+        screen_binding: The main screen binds the keys (False: the lists bind them).
+    """
+
+    id: str
+    keys: str
+    action: str
+    title: str
+    help: str
+    group: str
+    footer: str | None = None
+    screen_binding: bool = True
+
+
 class View:
     """The plain view: nothing beyond the common screens. Subclass and override.
 
@@ -62,11 +88,15 @@ class View:
         pane_segments: For each extra pane, the reference segment word its rows are
             (``{"messages": "msg"}``: a row of Messages is ``RUN/msg:KEY``).
         validates: ``trajtui validate`` judges this format's inputs (:meth:`validate`).
+        commands: Keys the view adds to the TUI (its panes, its own moves).
+        runs_name: What its runs are called in help texts (``forecast runs``).
     """
 
     panes: tuple[str, ...] = ()
     pane_segments: dict[str, str] = {}
     validates = False
+    commands: tuple[ViewCommand, ...] = ()
+    runs_name = ""
 
     def headline(self, run: Run) -> str | None:
         """One line for the run header, beyond the common facts (None: nothing)."""
@@ -192,6 +222,41 @@ class ForecastView(View):
 
     panes = ("messages", "sources")
     pane_segments = {"messages": forecast_render.MESSAGE, "sources": forecast_render.SOURCE}
+    runs_name = "forecast runs"
+    commands = (
+        ViewCommand(
+            "next-mention",
+            "right_square_bracket",
+            "next_mention",
+            "Next mention",
+            "Select the next source mention in the detail pane",
+            "Move",
+            screen_binding=False,
+        ),
+        ViewCommand(
+            "prev-mention",
+            "left_square_bracket",
+            "prev_mention",
+            "Previous mention",
+            "Select the previous source mention in the detail pane",
+            "Move",
+            screen_binding=False,
+        ),
+        ViewCommand(
+            "messages", "M", "show_messages", "Message pool", "Show the message pool", "Panes"
+        ),
+        ViewCommand(
+            "sources", "B", "show_sources", "Source board", "Show the source board", "Panes"
+        ),
+        ViewCommand(
+            "pool",
+            "p",
+            "toggle_pool",
+            "Whole pool",
+            "Message pool: the step's context or every message",
+            "View",
+        ),
+    )
 
     def objects(self, run: Run) -> ForecastRun:
         """The run's message pool and source board (for the forecast panes' widgets)."""

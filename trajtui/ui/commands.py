@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
 
+from trajtui.render.views import VIEWS
+
 
 @dataclass(frozen=True, slots=True)
 class Command:
@@ -58,7 +60,7 @@ class Command:
         return " / ".join(names.get(k, k) for k in self.keys.split(","))
 
 
-COMMANDS: tuple[Command, ...] = (
+BASE_COMMANDS: tuple[Command, ...] = (
     # Move
     Command(
         "down",
@@ -124,24 +126,6 @@ COMMANDS: tuple[Command, ...] = (
         footer="open",
     ),
     Command(
-        "next-mention",
-        "right_square_bracket",
-        "next_mention",
-        "Next mention",
-        "Select the next source mention in the detail pane (forecast runs)",
-        "Move",
-        screen_binding=False,
-    ),
-    Command(
-        "prev-mention",
-        "left_square_bracket",
-        "prev_mention",
-        "Previous mention",
-        "Select the previous source mention in the detail pane",
-        "Move",
-        screen_binding=False,
-    ),
-    Command(
         "back",
         "escape,h",
         "back",
@@ -165,22 +149,6 @@ COMMANDS: tuple[Command, ...] = (
         "Panes",
     ),
     Command("next-run", "L", "next_run", "Next run", "Show the next run (from any pane)", "Panes"),
-    Command(
-        "messages",
-        "M",
-        "show_messages",
-        "Message pool",
-        "Show the message pool (forecast runs)",
-        "Panes",
-    ),
-    Command(
-        "sources",
-        "B",
-        "show_sources",
-        "Source board",
-        "Show the source board (forecast runs)",
-        "Panes",
-    ),
     # Find
     Command(
         "search",
@@ -257,14 +225,6 @@ COMMANDS: tuple[Command, ...] = (
         "Merge adjacent streamed message chunks in the timeline",
         "View",
     ),
-    Command(
-        "pool",
-        "p",
-        "toggle_pool",
-        "Whole pool",
-        "Message pool: the step's context or every message",
-        "View",
-    ),
     # Data
     Command(
         "copy",
@@ -308,6 +268,32 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("quit", "q", "app.quit", "Quit", "Quit trajtui", "App", footer="quit"),
 )
+"""The commands every run has."""
+
+
+def _view_commands() -> tuple[Command, ...]:
+    """The commands the formats' views add (forecast: its panes and mentions), once each,
+    saying which runs they apply to."""
+    out: dict[str, Command] = {}
+    for view in VIEWS.values():
+        for c in view.commands:
+            if c.id not in out:
+                help_text = f"{c.help} ({view.runs_name})" if view.runs_name else c.help
+                out[c.id] = Command(
+                    c.id,
+                    c.keys,
+                    c.action,
+                    c.title,
+                    help_text,
+                    c.group,
+                    c.footer,
+                    c.screen_binding,
+                )
+    return tuple(out.values())
+
+
+COMMANDS: tuple[Command, ...] = BASE_COMMANDS + _view_commands()
+"""Every command: the common ones, then those the formats' views add."""
 
 
 def widget_bindings(actions: dict[str, str]) -> list[BindingType]:

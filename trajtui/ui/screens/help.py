@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from trajtui.ui.commands import COMMANDS, widget_bindings
+from trajtui.ui.commands import COMMANDS, Command, widget_bindings
 from trajtui.ui.literal import literal
 
 
@@ -20,14 +20,15 @@ def help_table() -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="bold")
     table.add_column()
-    group = None
-    for command in COMMANDS:
-        if command.group != group:
-            if group is not None:
-                table.add_row("", "")
-            group = command.group
-            table.add_row("", Text(group, style="bold underline"))
-        table.add_row(Text(command.key_label), Text(command.help))
+    groups: dict[str, list[Command]] = {}
+    for command in COMMANDS:  # a view's commands join their group, after the common ones
+        groups.setdefault(command.group, []).append(command)
+    for n, (group, commands) in enumerate(groups.items()):
+        if n:
+            table.add_row("", "")
+        table.add_row("", Text(group, style="bold underline"))
+        for command in commands:
+            table.add_row(Text(command.key_label), Text(command.help))
     table.add_row("", "")
     table.add_row("", Text("Mouse", style="bold underline"))
     table.add_row(Text("click"), Text("select a row, focus a pane; click a column name to sort"))
