@@ -126,6 +126,11 @@ class Source(ABC):
     """The catalogue of entries known so far, by index, kept by column (every source keeps
     its run summaries and problem rows there; a subclass makes it)."""
 
+    @property
+    def table(self) -> SummaryTable:
+        """The catalogue of entries (read only: for sorting and filtering by column)."""
+        return self._table
+
     def peek(self, i: int) -> Entry | None:
         """Entry ``i`` if it is already known, without reading anything (for drawing)."""
         return self._table.get(i)

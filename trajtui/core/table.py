@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 from trajtui.core.model import Outcome, Problem, RunSummary
@@ -109,6 +110,7 @@ class SummaryTable:
         self._refs: dict[int, str] = {}
         self._metrics: dict[int, tuple[tuple[str, float], ...]] = {}
         self._problems: dict[int, Problem] = {}
+        self._version = 0
 
     def __len__(self) -> int:
         return len(self._kinds)
@@ -130,6 +132,7 @@ class SummaryTable:
     def put(self, i: int, entry: RunSummary | Problem) -> None:
         """Keep ``entry`` as row ``i``."""
         self._grow(i + 1)
+        self._version += 1
         self._problems.pop(i, None)
         if isinstance(entry, Problem):
             self._kinds[i] = PROBLEM
@@ -158,6 +161,7 @@ class SummaryTable:
     def forget(self, i: int) -> None:
         """Row ``i`` is not read any more."""
         if 0 <= i < len(self._kinds):
+            self._version += 1
             self._kinds[i] = EMPTY
             self._problems.pop(i, None)
             self._refs.pop(i, None)
@@ -198,6 +202,48 @@ class SummaryTable:
         if name == "file_metrics":
             return self._metrics.get(i, ())
         return self._palette[self._codes[i]][WORDS.index(name)]
+
+    # -- whole columns, for sorting and filtering many rows at C speed ----------------------
+
+    @property
+    def version(self) -> int:
+        """A number that changes whenever a row is put or forgotten."""
+        return self._version
+
+    def run_rows(self, n: int) -> list[int]:
+        """Indices below ``n`` whose rows are runs."""
+        kinds = self._kinds
+        n = min(n, len(kinds))
+        if kinds.count(RUN, 0, n) == n:
+            return list(range(n))
+        return list(compress(range(n), map((RUN).__eq__, kinds[:n])))
+
+    def problem_rows(self, n: int) -> list[int]:
+        """Indices below ``n`` whose rows are problems."""
+        kinds, out, at = self._kinds, [], 0
+        n = min(n, len(kinds))
+        while (at := kinds.find(PROBLEM, at, n)) >= 0:
+            out.append(at)
+            at += 1
+        return out
+
+    def exact_numbers(self, name: str) -> tuple[bytes, array[float]] | None:
+        """The kinds and values of numeric column ``name``, when every value it holds is an
+        exact float (a kind of 1 or 2: the value is ``values[i]``; 0: no value); None when
+        some value is kept aside (NaN, a huge integer) or the column is empty."""
+        column = self._numbers[name]
+        if column.aside or column.kinds is None or column.values is None:
+            return None
+        return bytes(column.kinds), column.values
+
+    def titles(self) -> list[str]:
+        """Every row's title ("" for rows that are not runs)."""
+        return self._titles
+
+    def word_codes(self) -> tuple[array[int], list[tuple[Any, ...]]]:
+        """Each row's code into the palette of its word fields (:data:`WORDS`, in order),
+        and the palette."""
+        return self._codes, self._palette
 
     def outcome(self, i: int) -> Outcome:
         """Outcome of run row ``i``."""

@@ -9,18 +9,20 @@ whose summary is not read yet are drawn as placeholders, and requested from the 
 
 from __future__ import annotations
 
+import heapq
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import compress
 from typing import Any
 
 from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.passk import PassTally
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.source import Source
-from trajtui.core.table import PROBLEM, RUN
+from trajtui.core.table import RUN, WORDS
 from trajtui.core.workspace import Workspace
 from trajtui.ui.rows import ENTRY, HEADER, OPEN_PROBLEM, Row, Rows
 from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix, Value
@@ -61,6 +63,15 @@ SORT_KEYS: dict[str, Callable[[Value], Any]] = {
     "cost": lambda v: _number(v("cost")),
 }
 """Columns the run list sorts by (``None`` = file order)."""
+
+NUMERIC_SORTS = {
+    "steps": "steps",
+    "tool calls": "tool_calls",
+    "duration": "duration_ms",
+    "score": "score",
+    "cost": "cost",
+}
+"""Sort columns that are one numeric field of a summary (sorted straight from the column)."""
 
 SORT_HAS: dict[str, Callable[[Value], bool]] = {
     "steps": lambda v: v("steps") is not None,
@@ -126,28 +137,48 @@ def _selected(
     grouped: bool,
     prefix: TitlePrefix,
     stopped: Callable[[], bool],
+    hays: Callable[[], list[str]],
     *,
     sorting: bool,
 ) -> tuple[array[int], array[int]] | None:
     """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
     rest (problems; and every entry when not ``sorting``), by index. None when
-    ``stopped()`` turned true."""
-    mine, others = array("q"), array("q")
+    ``stopped()`` turned true. Runs are judged a column at a time (statuses by their
+    palette code, words in ``hays()``: each row's ``ref title label``, casefolded)."""
+    table = source.table
     label = source.label if grouped else ""
-    accepts, kind_of, value = filt.accepts_row, source.row_kind, source.row_value
-    for i in range(n):
-        if not i & 4095 and stopped():
+    runs: list[int] = [] if filt.unknown or filt.problems_only else table.run_rows(n)
+    if runs and filt.statuses:
+        codes, palette = table.word_codes()
+        allowed = {
+            code
+            for code, words in enumerate(palette)
+            if filt.status_matches(words[_STATUS], words[_OUTCOME])
+        }
+        runs = [i for i in runs if codes[i] in allowed]
+    if runs and (filt.words or filt.exclude):
+        if stopped():
             return None
-        kind = kind_of(i)
-        if kind == RUN:
-            if accepts(partial(value, i), label):
-                (mine if sorting else others).append(i)
-                prefix.add(value(i, "title"))
-        elif kind == PROBLEM:
-            e = source.peek(i)
-            if e is not None and filt.accepts(e, label):
-                others.append(i)
-    return mine, others
+        hay = hays()
+        for w in filt.words:
+            runs = [i for i in runs if w in hay[i]]
+        for w in filt.exclude:
+            runs = [i for i in runs if w not in hay[i]]
+    if stopped():
+        return None
+    titles = table.titles()
+    prefix.add_all([titles[i] for i in runs])
+    problems = []
+    for i in table.problem_rows(n):
+        e = source.peek(i)
+        if e is not None and filt.accepts(e, label):
+            problems.append(i)
+    if sorting:
+        return array("q", runs), array("q", problems)
+    return array("q"), array("q", heapq.merge(runs, problems))
+
+
+_STATUS, _OUTCOME = WORDS.index("status"), WORDS.index("outcome")
 
 
 class RunStore:
@@ -166,6 +197,7 @@ class RunStore:
         self._mixed_ref_width = 0
         self._headers = 0
         self._shown = [0] * len(ws.sources)
+        self._hay_cache: dict[int, tuple[tuple[int, int, str], list[str]]] = {}
         """Entries of each source that have rows (unsorted, unfiltered mode)."""
         self.rebuild()
 
@@ -213,18 +245,29 @@ class RunStore:
         runs: list[tuple[int, array[int]]] = []  # (source, run entries), when mixed
         problems: list[tuple[int, array[int]]] = []
         shown = [0] * len(self.ws.sources)
+        headers = 0
         for s, source in enumerate(self.ws.sources):
             n = len(source)
             shown[s] = n
             if ordered:
                 if grouped:
                     rows.append((HEADER, s, -1))
+                    headers += 1
                 rows.extend_entries(s, range(n))
-                for i in range(min(self.counts[s].seen, n)):
-                    if source.row_kind(i) == RUN:
-                        prefix.add(source.row_value(i, "title"))
+                titles = source.table.titles()
+                seen = source.table.run_rows(min(self.counts[s].seen, n))
+                prefix.add_all([titles[i] for i in seen])
                 continue
-            found = _selected(source, n, filt, grouped, prefix, stopped, sorting=sort is not None)
+            found = _selected(
+                source,
+                n,
+                filt,
+                grouped,
+                prefix,
+                stopped,
+                partial(self._hays, s, n),
+                sorting=sort is not None,
+            )
             if found is None:
                 return None
             mine, others = found
@@ -234,6 +277,7 @@ class RunStore:
                 continue
             if grouped and (mine or others or not filt.active):
                 rows.append((HEADER, s, -1))
+                headers += 1
             if mine:
                 packed = self._sorted([(s, mine)], sort, reverse, stopped)
                 if packed is None:
@@ -256,8 +300,33 @@ class RunStore:
                 ),
                 default=0,
             )
-        headers = sum(1 for k in range(len(rows)) if rows.kind(k) == HEADER)
         return Layout(sort, reverse, filt, rows, prefix, mixed_ref_width, headers, shown)
+
+    def warm(self) -> None:
+        """Get the filter's text of every source ready (in a worker, when the filter box
+        opens: the first keystroke then filters as fast as the next ones)."""
+        for s, source in enumerate(self.ws.sources):
+            self._hays(s, len(source))
+
+    def _hays(self, s: int, n: int) -> list[str]:
+        """Each of the first ``n`` entries of source ``s`` as the filter's words are looked
+        for in it (``ref title label``, casefolded; "" for problem rows), kept while the
+        source's rows stay the same (typing a filter reuses them)."""
+        source = self.ws.sources[s]
+        table = source.table
+        label = source.label if self.grouped else ""
+        key = (table.version, n, label)
+        kept = self._hay_cache.get(s)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        titles = table.titles()
+        ref = table.ref
+        hay = [
+            f"{ref(i)} {titles[i]} {label}".casefold() if table.kind(i) == RUN else ""
+            for i in range(min(n, len(table)))
+        ]
+        self._hay_cache[s] = (key, hay)
+        return hay
 
     def apply(self, layout: Layout) -> None:
         """Show the rows of ``layout`` (on the UI thread)."""
@@ -288,6 +357,9 @@ class RunStore:
         without a value for it come last either way. Keys are read one field at a time
         (:meth:`Source.row_value`): no summary is built. None when ``stopped()``."""
         column = sort or "ref"
+        fast = self._sorted_by_column(runs, column, reverse)
+        if fast is not None:
+            return fast
         key, has = SORT_KEYS[column], SORT_HAS.get(column)
         present: list[tuple[Any, int]] = []
         absent = array("q")
@@ -309,6 +381,50 @@ class RunStore:
         del present
         out.extend(absent)
         return out
+
+    def _sorted_by_column(
+        self, runs: list[tuple[int, array[int]]], column: str, reverse: bool
+    ) -> array[int] | None:
+        """The rows of :meth:`_sorted` read straight from the columns (a numeric column
+        whose values are all exact floats, or the reference), at C speed; None when this
+        column or these runs need the general way."""
+        field = NUMERIC_SORTS.get(column)
+        items: list[int] = []  # packed rows
+        keys: list[Any] = []
+        missing: list[int] = []  # rows without a value, in row order
+        for s, indices in runs:
+            table = self.ws.sources[s].table
+            base = Rows.pack((ENTRY, s, 0))
+            if column == "ref":
+                keys.extend(map(table.ref, indices))
+                items.extend(map(base.__add__, indices))
+                continue
+            if field is None:
+                return None
+            numbers = table.exact_numbers(field)
+            if numbers is None:
+                if any(table.value(i, field) is not None for i in indices):
+                    return None  # values kept aside (NaN, huge integers)
+                missing.extend(base + i for i in indices)
+                continue
+            if column == "score":  # trials rows without a score sort by their passes
+                passes = table.exact_numbers("passes")
+                if passes is not None and any(passes[0][i] and not numbers[0][i] for i in indices):
+                    return None
+            kinds, values = numbers
+            flags = bytes(map(kinds.__getitem__, indices))
+            have = list(compress(indices, flags))
+            if len(have) < len(indices):
+                missing.extend(map(base.__add__, compress(indices, map((0).__eq__, flags))))
+            keys.extend(map(values.__getitem__, have))
+            items.extend(map(base.__add__, have))
+        order = sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)
+        out = array("q", map(items.__getitem__, order))
+        if column in SORT_HAS:
+            out.extend(missing)  # without a value: last either way
+            return out
+        # no value sorts first (before every number), last when reversed
+        return array("q", missing) + out if not reverse else out + array("q", missing)
 
     def extend(self) -> bool:
         """Add rows for entries indexed since the last call (file order only).

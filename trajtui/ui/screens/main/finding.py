@@ -82,6 +82,12 @@ class Finding(ForecastPanes):
         box.display = True
         box.focus()
         self._update_layout()
+        if sum(len(source) for source in self.ws.sources) >= ARRANGE_IN_WORKER_FROM:
+            self._warm_filter()
+
+    @work(thread=True, exclusive=True, group="warm-filter", exit_on_error=False)
+    def _warm_filter(self) -> None:
+        self.store.warm()
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
