@@ -51,6 +51,7 @@ format: $(STAMP) ## Reformat the code with ruff
 .PHONY: bench
 bench: $(STAMP) ## Benchmark on a generated 1 GB capture file, and the full-size hostile cases (not part of make test)
 	$(BIN)/python -m tests.bench.run_bench
+	$(BIN)/python -m tests.bench.targets
 	$(BIN)/python -m tests.bench.tui_bench
 	$(BIN)/python -m tests.bench.hostile_bench
 
