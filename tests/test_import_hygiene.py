@@ -16,9 +16,9 @@ import trajtui.core.formats
 
 ROOT = Path(__file__).resolve().parent.parent
 
-ALLOWED = {"trajtui", "orjson", "yaml", "_yaml", "cython_runtime"}
+ALLOWED = {"trajtui", "orjson", "yaml", "_yaml", "cython_runtime", "platformdirs"}
 """Top-level packages the core may import besides the standard library (PyYAML's C loader
-brings Cython's runtime module)."""
+brings Cython's runtime module; platformdirs names the index cache's directory)."""
 
 CODE = """
 import importlib, pkgutil, sys

@@ -11,6 +11,7 @@ import sys
 import click
 
 from trajtui import __version__
+from trajtui.cli.cache import cache_group, no_cache_option, use_cache
 from trajtui.cli.ls import ls_cmd
 from trajtui.cli.show import show_cmd
 from trajtui.cli.validate import validate_cmd
@@ -35,6 +36,7 @@ Examples:
   trajtui ls outputs/ --json | jq .status    JSON Lines for scripts
   trajtui show results.jsonl websearch-17-step-5
   trajtui --demo                             try it on bundled data
+  trajtui cache info                         the index that makes a second open instant
 """
 
 
@@ -80,6 +82,7 @@ def cli() -> None:
     \b
       --goto REF   open with that run, trial or step selected
       --demo       open the demo data bundled with trajtui
+      --no-cache   index from scratch, without the index cache (trajtui cache --help)
     """
 
 
@@ -87,7 +90,8 @@ def cli() -> None:
 @click.argument("paths", nargs=-1, type=click.Path(readable=False))
 @click.option("--goto", "goto", metavar="REF", help="Open with this run, trial or step selected.")
 @click.option("--demo", is_flag=True, help="Open the demo data bundled with trajtui.")
-def open_cmd(paths: tuple[str, ...], goto: str | None, demo: bool) -> None:
+@no_cache_option
+def open_cmd(paths: tuple[str, ...], goto: str | None, demo: bool, no_cache: bool) -> None:
     """Open the TUI on PATH... (the default command)."""
     if demo:
         from trajtui.demo import demo_paths
@@ -95,10 +99,11 @@ def open_cmd(paths: tuple[str, ...], goto: str | None, demo: bool) -> None:
         paths = (*demo_paths(), *paths)
     if not paths:
         raise click.UsageError("give a file or directory to open (or --demo)")
+    use_cache(no_cache)
     from trajtui.ui.app import run_app
 
     sys.exit(run_app(list(paths), goto=goto))
 
 
-for command in (ls_cmd, show_cmd, validate_cmd):
+for command in (ls_cmd, show_cmd, validate_cmd, cache_group):
     cli.add_command(command)

@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 import click
 
+from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.core import indexcache
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary
 from trajtui.core.source import Entry, Source
@@ -21,24 +23,32 @@ from trajtui.render import fmt
 
 
 def _drive(ws: Workspace) -> Iterator[tuple[Source, Entry]]:
-    """Scan each source and yield each entry as soon as it is known (read in batches, not
-    kept: memory stays flat however many runs there are)."""
+    """Scan each source and yield each entry as soon as it is known (read in batches).
+
+    With the index cache on, the summaries are kept (in the source's compact table, as the
+    TUI keeps them) and saved with the index after the scan, so the next open of the file
+    has them all at once; with ``--no-cache`` nothing is kept: memory stays flat however
+    many runs there are.
+    """
+    keep = indexcache.enabled()
     for source in ws.sources:
         done = 0
         try:
             for _ in source.scan():
                 n = len(source)
                 while done < n:
-                    for entry in source.entries(done, n, keep=False):
+                    for entry in source.entries(done, n, keep=keep):
                         yield source, entry
                         done += 1
         except OSError as err:
             print_err(f"{source.path}: {err.strerror or err}")
         n = len(source)
         while done < n:
-            for entry in source.entries(done, n, keep=False):
+            for entry in source.entries(done, n, keep=keep):
                 yield source, entry
                 done += 1
+        if keep:
+            source.save_index()
 
 
 def _columns(summaries: Sequence[RunSummary], refs: Sequence[str], tty: bool) -> dict[str, int]:
@@ -100,7 +110,10 @@ def _header(widths: dict[str, int], with_cost: bool) -> str:
     "-v", "--verbose", is_flag=True, help="Also list files that were looked at and not recognised."
 )
 @click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
-def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) -> None:
+@no_cache_option
+def ls_cmd(
+    paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool, no_cache: bool
+) -> None:
     """List runs: ref, status, steps, tool calls, tool errors, duration and score.
 
     CALLS is the number of tool calls a run made, TOOL ERR how many of them failed (— where
@@ -108,9 +121,13 @@ def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) ->
     --json each line is a JSON object with at least ref, format, status, steps, tool_calls,
     tool_errors and duration_ms; keys in the file's own camelCase (toolErrors, passRate,
     passAtK, passExpK) are the file's values, present only when the file has them.
+
+    The index of each JSONL file is kept in trajtui's cache (see trajtui cache --help): the
+    next ls, show or TUI of the same unchanged file starts from it instead of reading it.
     """
     from trajtui.render.show import score_text, tool_calls_text, tool_errors_text
 
+    use_cache(no_cache)
     ws = open_workspace(paths)
     out = sys.stdout
     width = shutil.get_terminal_size((100, 24)).columns if out.isatty() else None

@@ -1,6 +1,7 @@
 """Loading: the main screen's thread workers and what it does with their progress.
 
-The loader indexes and summarises every source (rows on screen first); a run is read whole
+The loader indexes and summarises every source (rows on screen first), then saves the index
+of each in the index cache (:mod:`trajtui.core.indexcache`); a run is read whole
 in its own worker; a reference is resolved in another; the files are watched for changes.
 Workers only post messages or call back on the UI thread: nothing here waits on I/O.
 """
@@ -63,6 +64,8 @@ class Loading(Selection):
                 )
                 continue
             self.post_message(Loaded(s, _done_progress(source), read, done=True))
+            if not worker.is_cancelled:
+                source.save_index()  # for the next open (here, off the UI thread)
         # Keep serving requests for rows drawn later (e.g. after a sort), then stop.
         self.post_message(AllLoaded())
 
@@ -79,6 +82,7 @@ class Loading(Selection):
             if ri < len(src) and src.peek(ri) is None:
                 src.entry(ri)
         n = len(source)
+        read = max(read, source.known_prefix())  # restored from the index cache, or read
         while read < n:
             source.entry(read)
             read += 1

@@ -1,0 +1,525 @@
+"""The index cache: what a full scan of a JSONL file learned, kept for the next open.
+
+A second open of an unchanged file restores its index and run summaries from here instead
+of reading the file: the whole run list is there at once. Entries live in platformdirs'
+user cache directory (``~/.cache/trajtui/index`` on Linux), one file per data file, named
+by a hash of the file's real path; nothing is ever written beside the data, nor inside a
+path the user opened.
+
+An entry is used only for the file it was made from: its header names the path, size,
+mtime (ns), inode and device of the data file, the format and key the source was read
+with, the cache's own format version and a fingerprint of trajtui's core code (a new
+trajtui never trusts an old one's summaries). On open (:func:`restore`):
+
+* same path, size, mtime, inode and device, and the sampled bytes (head, tail and a few
+  blocks between) hash the same: everything is restored, the file is not read;
+* the file grew (same inode and device, the bytes the cache covers hash the same): the
+  cache is restored and the scan continues from where it ended;
+* anything else (replaced, truncated, rewritten, another format): the cache is ignored and
+  the file scanned from the start (the next save replaces the entry).
+
+A cache file is untrusted data (:mod:`trajtui.core.cachefile`, :mod:`trajtui.core.indexstate`):
+one that is damaged, truncated, foreign or inconsistent is ignored (and removed), never
+trusted, and never raises.
+
+Entries are written atomically (a private temporary file, then ``os.replace``), the
+directory with mode 0700 and files 0600. Their total size is capped (:data:`DEFAULT_MAX_MB`,
+``TRAJTUI_CACHE_MAX_MB``, or the ``cache_max_mb`` setting; 0 turns the cache off): the
+least recently used entries (each use touches its file) are removed beyond it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from platformdirs import user_cache_path
+
+from trajtui.core import cachefile, indexstate
+from trajtui.core.cachefile import CacheCorrupt, Unstorable
+from trajtui.core.discover import inside
+
+if TYPE_CHECKING:
+    from trajtui.core.jsonl_source import JsonlSource
+
+DEFAULT_MAX_MB = 512
+ENV_MAX_MB = "TRAJTUI_CACHE_MAX_MB"
+SUFFIX = ".idx"
+SAMPLE = 64 * 1024
+"""Bytes hashed at the head and at the tail of what an entry covers."""
+BLOCKS = 16
+"""Blocks of :data:`BLOCK` bytes hashed between the head and the tail."""
+BLOCK = 4096
+
+
+@dataclass
+class Config:
+    """How the cache behaves in this process.
+
+    Attributes:
+        enabled: Read and write the cache (``--no-cache`` turns it off).
+        max_mb: The cap from the settings (``TRAJTUI_CACHE_MAX_MB`` wins over it).
+        opened: The paths the user opened: nothing is written inside them.
+    """
+
+    enabled: bool = True
+    max_mb: int | None = None
+    opened: list[str] = field(default_factory=list)
+
+
+_config = Config()
+_write_lock = threading.Lock()
+
+
+def configure(
+    *, enabled: bool = True, max_mb: int | None = None, opened: Sequence[str] = ()
+) -> None:
+    """Set how the cache behaves in this process (every command sets it)."""
+    global _config
+    _config = Config(enabled, max_mb, list(opened))
+
+
+def reset() -> None:
+    """Back to the defaults (for tests)."""
+    configure()
+
+
+def note_opened(paths: Sequence[str]) -> None:
+    """Paths the user opened (:func:`~trajtui.core.workspace.open_paths` notes them):
+    nothing is written inside them (``trajtui ~`` holds ``~/.cache``)."""
+    _config.opened.extend(paths)
+
+
+def directory() -> Path:
+    """Where entries live (``$XDG_CACHE_HOME/trajtui/index`` on Linux)."""
+    return user_cache_path("trajtui") / "index"
+
+
+def limit() -> tuple[int, str]:
+    """The cap in bytes and where it comes from (``TRAJTUI_CACHE_MAX_MB``, the setting, the
+    default; an unusable variable is named and ignored)."""
+    raw = os.environ.get(ENV_MAX_MB)
+    note = ""
+    if raw is not None:
+        text = raw.strip()
+        if text.isdigit() and len(text) < 12:
+            return int(text) << 20, f"{ENV_MAX_MB}={text}"
+        note = f" ({ENV_MAX_MB}={raw[:40]!r} is not a whole number of MB: ignored)"
+    if _config.max_mb is not None and _config.max_mb >= 0:
+        return _config.max_mb << 20, "setting cache_max_mb" + note
+    return DEFAULT_MAX_MB << 20, "default" + note
+
+
+def enabled() -> bool:
+    """The cache is read and written (not ``--no-cache``, and a cap above 0)."""
+    return _config.enabled and limit()[0] > 0
+
+
+# -- identity --------------------------------------------------------------------------------
+
+_code: str | None = None
+
+
+def code_fingerprint() -> str:
+    """A hash of trajtui's core code (names, sizes and mtimes of its modules): summaries
+    cached by another version of the code are not trusted."""
+    global _code
+    if _code is None:
+        from trajtui import __version__
+
+        root = Path(__file__).resolve().parent
+        h = hashlib.blake2b(__version__.encode(), digest_size=16)
+        for path in sorted(root.rglob("*.py")):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        _code = h.hexdigest()
+    return _code
+
+
+def entry_path(real: str) -> Path:
+    """The entry file for the data file whose real path is ``real``."""
+    name = hashlib.blake2b(os.fsencode(real), digest_size=20).hexdigest()
+    return directory() / f"{name}{SUFFIX}"
+
+
+def sample_hash(pread: Any, size: int) -> str:
+    """A hash of the bytes ``0..size`` of a file read by ``pread(n, offset)``: its head,
+    its tail and :data:`BLOCKS` blocks spread between (and the size)."""
+    h = hashlib.blake2b(str(size).encode(), digest_size=16)
+    if size <= 2 * SAMPLE + BLOCKS * BLOCK:
+        pos = 0
+        while pos < size:
+            chunk = pread(min(1 << 20, size - pos), pos)
+            if not chunk:
+                break
+            h.update(chunk)
+            pos += len(chunk)
+        return h.hexdigest()
+    h.update(pread(SAMPLE, 0))
+    step = (size - 2 * SAMPLE) // (BLOCKS + 1)
+    for k in range(1, BLOCKS + 1):
+        h.update(pread(BLOCK, SAMPLE + k * step))
+    h.update(pread(SAMPLE, size - SAMPLE))
+    return h.hexdigest()
+
+
+def _identity(source: JsonlSource) -> dict[str, Any] | None:
+    """What names the source's file now: real path, size, mtime, inode, device."""
+    try:
+        st = source.index.stat()
+        real = os.path.realpath(source.path)
+    except OSError:
+        return None
+    return {
+        "path": real,
+        "size": st.st_size,
+        "mtime_ns": st.st_mtime_ns,
+        "ino": st.st_ino,
+        "dev": st.st_dev,
+    }
+
+
+def _reading(source: JsonlSource) -> dict[str, Any]:
+    """How the source reads its file (an entry made otherwise is not used)."""
+    return {"format": source.format.id, "key": source.fmt.key, "code": code_fingerprint()}
+
+
+# -- the directory ---------------------------------------------------------------------------
+
+
+def _usable_dir(create: bool) -> Path | None:
+    """The cache directory, when it is ours: a real directory owned by this user and private
+    (made with mode 0700 when ``create``). None otherwise."""
+    d = directory()
+    try:
+        if create:
+            d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.lstat(d)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        return None
+    if st.st_mode & 0o077:
+        try:
+            os.chmod(d, 0o700)
+        except OSError:
+            return None
+    return d
+
+
+def _writable_here(d: Path) -> bool:
+    """Nothing is written inside a path the user opened (``trajtui ~``)."""
+    for root in _config.opened:
+        try:
+            if inside(os.path.realpath(root), str(d)):
+                return False
+        except (OSError, ValueError):
+            return False
+    return True
+
+
+def _open_entry(path: Path) -> tuple[int, os.stat_result] | None:
+    """A descriptor on an entry file (a regular file of ours, never followed through a
+    link, never blocking) and its stat; None when there is none or it is not one."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        os.close(fd)
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+        os.close(fd)
+        return None
+    return fd, st
+
+
+def _discard(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+# -- restore ---------------------------------------------------------------------------------
+
+
+def restore(source: JsonlSource) -> str | None:
+    """Restore ``source`` (opened, not scanned yet) from its entry, if it has a usable one.
+
+    Returns:
+        ``"unchanged"`` (everything restored: nothing left to scan), ``"appended"``
+        (restored up to where the entry ends: the scan continues from there), or None
+        (no usable entry: scan from the start). Never raises.
+    """
+    if not enabled() or source.index.count:
+        return None
+    try:
+        return _restore(source)
+    except Exception:  # a cache never breaks an open
+        return None
+
+
+def _restore(source: JsonlSource) -> str | None:
+    now = _identity(source)
+    d = _usable_dir(create=False)
+    if now is None or d is None:
+        return None
+    path = entry_path(now["path"])
+    opened = _open_entry(path)
+    if opened is None:
+        return None
+    fd, st = opened
+    try:
+        if st.st_size > limit()[0]:
+            raise CacheCorrupt("bigger than the cap")
+        header, sections = cachefile.read(fd, st.st_size)
+    except CacheCorrupt:
+        _discard(path)
+        return None
+    finally:
+        os.close(fd)
+    data = header.get("data")
+    if not isinstance(data, dict) or header.get("reading") != _reading(source):
+        return None
+    how = _compare(source, data, now)
+    if how is None:
+        return None
+    state = header.get("state")
+    if not isinstance(state, dict) or state.get("size") != data["size"]:
+        _discard(path)
+        return None
+    try:
+        indexstate.restore(source, state, sections)
+    except CacheCorrupt:
+        _discard(path)
+        return None
+    source.cache_mark = _mark(source) if how == "unchanged" else None
+    try:
+        os.utime(path)  # last use, for the least-recently-used eviction
+    except OSError:
+        pass
+    return how
+
+
+def _compare(source: JsonlSource, data: dict[str, Any], now: dict[str, Any]) -> str | None:
+    """``unchanged``, ``appended``, or None: how the file moved on from the entry."""
+    for name in ("path", "ino", "dev"):
+        if data.get(name) != now[name]:
+            return None
+    size = data.get("size")
+    if type(size) is not int or size > now["size"] or not isinstance(data.get("sample"), str):
+        return None
+    if size == now["size"] and data.get("mtime_ns") != now["mtime_ns"]:
+        return None  # rewritten in place
+    if sample_hash(source.index.pread, size) != data["sample"]:
+        return None
+    return "unchanged" if size == now["size"] else "appended"
+
+
+# -- save ------------------------------------------------------------------------------------
+
+
+def _mark(source: JsonlSource) -> tuple[int, int, int]:
+    """What a save of ``source`` would hold: file size, records, summaries."""
+    return (source.index.size, source.index.count, source.summarised())
+
+
+def save(source: JsonlSource) -> bool:
+    """Write ``source``'s entry, after a full scan, unless it would hold nothing new.
+
+    Nothing is written when the cache is off, the scan did not finish, the file changed
+    since it was scanned, the entry would be bigger than the cap, or the directory is not
+    ours or is inside an opened path. Never raises.
+
+    Returns:
+        True when an entry was written.
+    """
+    if not enabled() or not source.index.complete or source.cache_mark == _mark(source):
+        return False
+    try:
+        return _save(source)
+    except Exception:  # a cache never breaks a session
+        return False
+
+
+def _save(source: JsonlSource) -> bool:
+    mark = _mark(source)
+    now = _identity(source)
+    ix = source.index
+    if now is None or now["size"] != ix.size or now["mtime_ns"] != ix.mtime_ns:
+        return False  # it moved on since the scan: the next scan saves
+    try:
+        state, sections = indexstate.dump(source)
+    except Unstorable:
+        return False
+    data = {**now, "sample": sample_hash(ix.pread, ix.size)}
+    header = {
+        "data": data,
+        "reading": _reading(source),
+        "state": state,
+        "records": ix.count,
+        "summaries": mark[2],
+        "written": time.time(),
+    }
+    try:
+        parts = cachefile.encode(header, sections)
+    except Unstorable:
+        return False
+    del sections
+    total = sum(len(p) for p in parts)
+    cap = limit()[0]
+    if total > cap:
+        return False
+    d = _usable_dir(create=True)
+    if d is None or not _writable_here(d):
+        return False
+    with _write_lock:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=d)  # mode 0600
+        try:
+            with os.fdopen(fd, "wb") as f:
+                for part in parts:
+                    f.write(part)
+            os.replace(tmp, entry_path(now["path"]))
+        except BaseException:
+            _discard(Path(tmp))
+            raise
+        _evict(d, cap)
+    source.cache_mark = mark
+    return True
+
+
+# -- listing and eviction --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One cache entry, as ``trajtui cache info`` lists it.
+
+    Attributes:
+        path: The entry file.
+        size: Its size in bytes.
+        last_used: When it was last written or used (seconds since the epoch).
+        source: The data file it describes (from its header; None when unreadable).
+        source_size: The data file's size when it was indexed.
+        records: Records indexed.
+        summaries: Run summaries held.
+        format: The format it was read as.
+    """
+
+    path: str
+    size: int
+    last_used: float
+    source: str | None = None
+    source_size: int | None = None
+    records: int | None = None
+    summaries: int | None = None
+    format: str | None = None
+
+
+def entries(*, headers: bool = True) -> list[Entry]:
+    """Every entry, most recently used first (``headers``: read what each describes)."""
+    d = _usable_dir(create=False)
+    if d is None:
+        return []
+    out = []
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return []
+    for name in names:
+        if not name.endswith(SUFFIX) or name.startswith("."):
+            continue
+        path = d / name
+        opened = _open_entry(path)
+        if opened is None:
+            continue
+        fd, st = opened
+        try:
+            out.append(_describe(fd, str(path), st) if headers else _bare(str(path), st))
+        finally:
+            os.close(fd)
+    out.sort(key=lambda e: e.last_used, reverse=True)
+    return out
+
+
+def _bare(path: str, st: os.stat_result) -> Entry:
+    return Entry(path, st.st_size, st.st_mtime)
+
+
+def _describe(fd: int, path: str, st: os.stat_result) -> Entry:
+    try:
+        header, _ = cachefile.read_header(fd)
+    except (CacheCorrupt, OSError):
+        return _bare(path, st)
+    data = header.get("data")
+    reading = header.get("reading")
+    if not isinstance(data, dict):
+        data = {}
+    if not isinstance(reading, dict):
+        reading = {}
+
+    def typed(value: Any, kind: type) -> Any:
+        return value if type(value) is kind else None
+
+    return Entry(
+        path,
+        st.st_size,
+        st.st_mtime,
+        typed(data.get("path"), str),
+        typed(data.get("size"), int),
+        typed(header.get("records"), int),
+        typed(header.get("summaries"), int),
+        typed(reading.get("format"), str),
+    )
+
+
+def _evict(d: Path, cap: int) -> list[str]:
+    """Remove the least recently used entries (and stale temporary files) until the
+    entries add up to at most ``cap`` bytes. Returns the removed paths."""
+    removed = []
+    found = entries(headers=False)
+    total = sum(e.size for e in found)
+    while found and total > cap:
+        oldest = found.pop()
+        _discard(Path(oldest.path))
+        removed.append(oldest.path)
+        total -= oldest.size
+    day_ago = time.time() - 86400
+    try:
+        for name in os.listdir(d):
+            if name.startswith(".tmp-"):
+                p = d / name
+                if os.lstat(p).st_mtime < day_ago:
+                    _discard(p)
+    except OSError:
+        pass
+    return removed
+
+
+def clear() -> tuple[int, int]:
+    """Remove every entry. Returns ``(entries removed, bytes freed)``."""
+    count = freed = 0
+    for e in entries(headers=False):
+        try:
+            os.unlink(e.path)
+        except OSError:
+            continue
+        count += 1
+        freed += e.size
+    return count, freed
