@@ -83,6 +83,7 @@ def info_cmd(as_json: bool) -> None:
     Prints the directory, the total size against the cap (and where the cap comes from),
     then each entry, most recently used first: when it was last used, its size, the records
     it indexes, and the file it indexes with that file's size."""
+    use_cache(False)
     found = indexcache.entries()
     cap, cap_from = indexcache.limit()
     total = sum(e.size for e in found)

@@ -25,9 +25,14 @@ def resolve_streaming(ws: Workspace, ref: str) -> Target:
     indexing the rest (single source); otherwise every source is scanned first."""
     early = len(ws.sources) == 1 or ws.split(ref) is not None
     for source in ws.sources:
-        for _ in source.scan():
+        scan = source.scan()
+        for progress in scan:
             if early and ws.knows(ref):
-                source.cancel()
+                if progress.done >= progress.total:
+                    for _ in scan:  # at the end already: let it finish (then it is cached)
+                        pass
+                else:
+                    source.cancel()
                 try:
                     return ws.resolve(ref)
                 except RefError:

@@ -147,7 +147,7 @@ def unpack_values(data: bytes | memoryview) -> list[Value]:
 
 def _overflowed(text: str) -> Overflowed:
     """An :class:`Overflowed` number, from a JSON number literal that overflows a float."""
-    if not _NUMBER.fullmatch(text) or float(text) not in (_INF, -_INF) and len(text) <= 4300:
+    if not _NUMBER.fullmatch(text) or (float(text) not in (_INF, -_INF) and len(text) <= 4300):
         raise CacheCorrupt(f"not an overflowed number: {text[:40]!r}")
     return Overflowed(text)
 

@@ -386,8 +386,10 @@ def _save(source: JsonlSource) -> bool:
     cap = limit()[0]
     if total > cap:
         return False
+    if not _writable_here(directory()):
+        return False
     d = _usable_dir(create=True)
-    if d is None or not _writable_here(d):
+    if d is None:
         return False
     with _write_lock:
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=d)  # mode 0600
