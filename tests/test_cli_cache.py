@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ def capture_file(tmp_path: Path) -> Path:
     return write_jsonl(tmp_path / "results.jsonl", recs, raw_lines={2: b"{oops"})
 
 
-def info() -> dict[str, object]:
+def info() -> dict[str, Any]:
     out = run("cache", "info", "--json")
     assert out.returncode == 0, out.stderr
     obj = json.loads(out.stdout)
@@ -38,7 +39,7 @@ def test_ls_fills_the_cache_and_info_lists_it(capture_file: Path) -> None:
     got = info()
     assert got["entries"] == 1
     assert got["directory"] == os.path.join(os.environ["XDG_CACHE_HOME"], "trajtui", "index")
-    (item,) = got["items"]  # type: ignore[misc]
+    (item,) = got["items"]
     assert item["source"] == str(capture_file.resolve())
     assert item["source_size"] == capture_file.stat().st_size
     assert (item["records"], item["summaries"], item["format"]) == (4, 4, "acp-capture")

@@ -225,11 +225,11 @@ def _rewrite(path: Path, change: Callable[[dict[str, Any], dict[str, bytes]], No
         header, views = cachefile.read(fd, os.fstat(fd).st_size)
     finally:
         os.close(fd)
-    sections = {name: bytes(view) for name, view in views.items()}
+    sections: dict[str, Any] = {name: bytes(view) for name, view in views.items()}
     header.pop("sections")
     header.pop("byteorder")
     change(header, sections)
-    path.write_bytes(b"".join(cachefile.encode(header, sections)))
+    path.write_bytes(cachefile.encode(header, sections))
 
 
 def _swap_starts(h: dict[str, Any], s: dict[str, bytes]) -> None:
@@ -310,17 +310,24 @@ def _flip_checksum(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def _header_length_past_the_start(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[-36:-32] = (len(data) + 10).to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+
+
 def _future_version(path: Path) -> None:
     data = bytearray(path.read_bytes())
     data[8:12] = (99).to_bytes(4, "little")
     path.write_bytes(bytes(data))
 
 
-DAMAGED: list[Callable[[Path], None]] = [
+DAMAGED: list[Callable[[Path], object]] = [
     _truncate,
     _flip_middle,
     _flip_checksum,
     _future_version,
+    _header_length_past_the_start,
     lambda p: p.write_bytes(b""),
     lambda p: p.write_bytes(os.urandom(5000)),
     lambda p: p.write_bytes(b'{"not": "a cache", "records": 3}\n'),
@@ -330,7 +337,7 @@ DAMAGED: list[Callable[[Path], None]] = [
 
 @pytest.mark.parametrize("damage", DAMAGED)
 def test_a_damaged_or_foreign_cache_file_is_ignored_and_rebuilt(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: Callable[[Path], None]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: Callable[[Path], object]
 ) -> None:
     p = varied_file(tmp_path / "runs.jsonl")
     first = seen(open_source(p))

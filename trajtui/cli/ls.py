@@ -22,32 +22,37 @@ from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 
 
+KEEP_ROWS = 1_000_000
+"""Run summaries of one source ``ls`` keeps for the index cache (the index is cached whole;
+rows beyond these are summarised by the next open that needs them)."""
+
+
 def _drive(ws: Workspace) -> Iterator[tuple[Source, Entry]]:
     """Scan each source and yield each entry as soon as it is known (read in batches).
 
-    With the index cache on, the summaries are kept (in the source's compact table, as the
-    TUI keeps them) and saved with the index after the scan, so the next open of the file
-    has them all at once; with ``--no-cache`` nothing is kept: memory stays flat however
-    many runs there are.
+    With the index cache on, the first :data:`KEEP_ROWS` summaries are kept (in the
+    source's compact table, as the TUI keeps them) and saved with the index after the scan,
+    so the next open of the file has them at once; beyond them, and with ``--no-cache``,
+    nothing is kept: memory stays bounded however many runs there are.
     """
-    keep = indexcache.enabled()
+    cache = indexcache.enabled()
     for source in ws.sources:
         done = 0
         try:
             for _ in source.scan():
                 n = len(source)
                 while done < n:
-                    for entry in source.entries(done, n, keep=keep):
+                    for entry in source.entries(done, n, keep=cache and done < KEEP_ROWS):
                         yield source, entry
                         done += 1
         except OSError as err:
             print_err(f"{source.path}: {err.strerror or err}")
         n = len(source)
         while done < n:
-            for entry in source.entries(done, n, keep=keep):
+            for entry in source.entries(done, n, keep=cache and done < KEEP_ROWS):
                 yield source, entry
                 done += 1
-        if keep:
+        if cache:
             source.save_index()
 
 

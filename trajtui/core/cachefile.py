@@ -3,10 +3,12 @@ a checksum; read as untrusted data.
 
 A cache file is::
 
-    MAGIC (8 bytes) | VERSION (u32) | HEADER LENGTH (u32) | HEADER (JSON object)
-    | SECTIONS (raw bytes, one after the other) | BLAKE2b-256 of everything before (32 bytes)
+    MAGIC (8 bytes) | VERSION (u32) | 0 (u32) | SECTIONS (raw bytes, one after the other)
+    | HEADER (JSON object) | HEADER LENGTH (u32) | BLAKE2b-256 of everything before (32 bytes)
 
-The header says what the cache describes (the data file's path, size, mtime, inode...),
+The header comes after the sections so that they are written as they are made, a chunk at
+a time (:class:`Part`): saving the index of millions of records never copies it whole. The
+header says what the cache describes (the data file's path, size, mtime, inode...),
 scalar state, and where each section is (``[name, offset, length]``, offsets from the start
 of the sections). Arrays of numbers are stored as their machine bytes (``array.tobytes``):
 a million offsets are 8 MB copied in one call, not a million decimal numbers. Small
@@ -24,6 +26,7 @@ sections say is validated again where it is used (:mod:`trajtui.core.indexstate`
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 import stat
@@ -32,7 +35,7 @@ import sys
 from array import array
 from collections.abc import Iterable, Sequence
 from itertools import islice
-from typing import Any
+from typing import Any, BinaryIO
 
 from trajtui.core.jsonutil import JsonError, Overflowed, dumps_line, loads
 
@@ -214,50 +217,103 @@ def ascending(values: array[int], *, strict: bool) -> bool:
 # -- the file --------------------------------------------------------------------------------
 
 
-def encode(header: dict[str, Any], sections: dict[str, bytes]) -> list[bytes]:
-    """The parts of a cache file (write them in order): ``header`` gets a ``sections`` list.
+class Part:
+    """The first ``n`` items of an array (or bytes of a ``bytearray``) as a section,
+    written a chunk at a time (never copied whole, never exported while it is written)."""
+
+    __slots__ = ("data", "n")
+
+    def __init__(self, data: array[Any] | bytearray, n: int | None = None) -> None:
+        self.data = data
+        self.n = len(data) if n is None else n
+
+    def chunks(self) -> Iterable[bytes]:
+        data = self.data
+        step = max(1, _READ // (data.itemsize if isinstance(data, array) else 1))
+        for k in range(0, self.n, step):
+            chunk = data[k : min(k + step, self.n)]
+            yield chunk.tobytes() if isinstance(chunk, array) else bytes(chunk)
+
+
+Section = bytes | Part
+
+
+def write(out: BinaryIO, header: dict[str, Any], sections: dict[str, Section]) -> int:
+    """Write a cache file to ``out``: the sections, then ``header`` (given a ``sections``
+    table and the byte order), then the checksum. Returns the bytes written.
 
     Raises:
         Unstorable: ``header`` is not JSON, or is too long.
+        OSError: ``out`` cannot be written.
     """
+    digest = hashlib.blake2b(digest_size=DIGEST)
+    total = 0
+
+    def put(data: bytes) -> None:
+        nonlocal total
+        out.write(data)
+        digest.update(data)
+        total += len(data)
+
+    put(_PREFIX.pack(MAGIC, VERSION, 0))
     where: list[list[Any]] = []
     offset = 0
     for name, data in sections.items():
-        where.append([name, offset, len(data)])
-        offset += len(data)
+        n = 0
+        for chunk in data.chunks() if isinstance(data, Part) else (data,):
+            put(chunk)
+            n += len(chunk)
+        where.append([name, offset, n])
+        offset += n
     try:
         head = dumps_line({**header, "sections": where, "byteorder": sys.byteorder}).encode()
     except (TypeError, ValueError) as err:
         raise Unstorable(f"header: {err}") from None
     if len(head) > MAX_HEADER:
         raise Unstorable("header too long")
-    parts = [_PREFIX.pack(MAGIC, VERSION, len(head)), head, *sections.values()]
-    digest = hashlib.blake2b(digest_size=DIGEST)
-    for part in parts:
-        digest.update(part)
-    parts.append(digest.digest())
-    return parts
+    put(head)
+    put(_U32.pack(len(head)))
+    out.write(digest.digest())
+    return total + DIGEST
 
 
-def read_header(fd: int) -> tuple[dict[str, Any], int]:
-    """The header of the open cache file ``fd`` and where its sections start (nothing else
-    is read, nothing is checked against the checksum: for listing entries).
+def encode(header: dict[str, Any], sections: dict[str, Section]) -> bytes:
+    """A whole cache file in memory (for tests and small entries).
+
+    Raises:
+        Unstorable: As :func:`write`.
+    """
+    buf = io.BytesIO()
+    write(buf, header, sections)
+    return buf.getvalue()
+
+
+def read_header(fd: int, size: int) -> tuple[dict[str, Any], int]:
+    """The header of the open cache file ``fd`` of ``size`` bytes and where it starts (the
+    sections end there); nothing else is read, nothing checked against the checksum (for
+    listing entries).
 
     Raises:
         CacheCorrupt: Not a cache file of this version, or a header that is not a JSON
             object.
+        OSError: It cannot be read.
     """
     prefix = os.pread(fd, _PREFIX.size, 0)
     if len(prefix) < _PREFIX.size:
         raise CacheCorrupt("too short to be a cache file")
-    magic, version, head_len = _PREFIX.unpack(prefix)
+    magic, version, _ = _PREFIX.unpack(prefix)
     if magic != MAGIC:
         raise CacheCorrupt("not a trajtui index cache")
     if version != VERSION:
         raise CacheCorrupt(f"cache version {version}, this trajtui reads {VERSION}")
-    if head_len > MAX_HEADER:
-        raise CacheCorrupt("header too long")
-    head = os.pread(fd, head_len, _PREFIX.size)
+    tail_at = size - DIGEST - _U32.size
+    if tail_at < _PREFIX.size:
+        raise CacheCorrupt("truncated")
+    (head_len,) = _U32.unpack(os.pread(fd, _U32.size, tail_at).ljust(_U32.size, b"\0"))
+    head_at = tail_at - head_len
+    if head_len > MAX_HEADER or head_at < _PREFIX.size:
+        raise CacheCorrupt("bad header length")
+    head = os.pread(fd, head_len, head_at)
     if len(head) < head_len:
         raise CacheCorrupt("truncated header")
     try:
@@ -266,7 +322,7 @@ def read_header(fd: int) -> tuple[dict[str, Any], int]:
         raise CacheCorrupt("header is not JSON") from None
     if not isinstance(header, dict):
         raise CacheCorrupt("header is not a JSON object")
-    return header, _PREFIX.size + head_len
+    return header, head_at
 
 
 def read(fd: int, size: int) -> tuple[dict[str, Any], dict[str, memoryview]]:
@@ -280,10 +336,8 @@ def read(fd: int, size: int) -> tuple[dict[str, Any], dict[str, memoryview]]:
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode) or st.st_size != size:
         raise CacheCorrupt("not a regular file of the expected size")
-    header, start = read_header(fd)
+    header, head_at = read_header(fd, size)
     body_end = size - DIGEST
-    if body_end < start:
-        raise CacheCorrupt("truncated")
     body = bytearray(body_end)  # read in place: the file is held once, never copied
     view = memoryview(body)
     digest = hashlib.blake2b(digest_size=DIGEST)
@@ -302,7 +356,7 @@ def read(fd: int, size: int) -> tuple[dict[str, Any], dict[str, memoryview]]:
     if not isinstance(where, list):
         raise CacheCorrupt("no section table")
     sections: dict[str, memoryview] = {}
-    room = body_end - start
+    start, room = _PREFIX.size, head_at - _PREFIX.size
     for item in where:
         if (
             not isinstance(item, list)

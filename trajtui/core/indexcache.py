@@ -377,15 +377,7 @@ def _save(source: JsonlSource) -> bool:
         "summaries": mark[2],
         "written": time.time(),
     }
-    try:
-        parts = cachefile.encode(header, sections)
-    except Unstorable:
-        return False
-    del sections
-    total = sum(len(p) for p in parts)
     cap = limit()[0]
-    if total > cap:
-        return False
     if not _writable_here(directory()):
         return False
     d = _usable_dir(create=True)
@@ -395,8 +387,10 @@ def _save(source: JsonlSource) -> bool:
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=d)  # mode 0600
         try:
             with os.fdopen(fd, "wb") as f:
-                for part in parts:
-                    f.write(part)
+                total = cachefile.write(f, header, sections)
+            if total > cap or _mark(source) != mark:  # too big, or it changed meanwhile
+                _discard(Path(tmp))
+                return False
             os.replace(tmp, entry_path(now["path"]))
         except BaseException:
             _discard(Path(tmp))
@@ -466,7 +460,7 @@ def _bare(path: str, st: os.stat_result) -> Entry:
 
 def _describe(fd: int, path: str, st: os.stat_result) -> Entry:
     try:
-        header, _ = cachefile.read_header(fd)
+        header, _ = cachefile.read_header(fd, st.st_size)
     except (CacheCorrupt, OSError):
         return _bare(path, st)
     data = header.get("data")

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 from trajtui.core.blanklines import MAX_BLANK_RANGES, BlankRuns
 from trajtui.core.cachefile import (
     CacheCorrupt,
+    Part,
+    Section,
     Unstorable,
     Value,
     ascending,
@@ -53,7 +55,7 @@ _SEVERITIES = {s.value: s for s in Severity}
 # -- dump ------------------------------------------------------------------------------------
 
 
-def dump(source: JsonlSource) -> tuple[dict[str, Any], dict[str, bytes]]:
+def dump(source: JsonlSource) -> tuple[dict[str, Any], dict[str, Section]]:
     """The scalars and sections that describe ``source`` after a full scan.
 
     Raises:
@@ -64,7 +66,7 @@ def dump(source: JsonlSource) -> tuple[dict[str, Any], dict[str, bytes]]:
     count = ix.count
     if not ix.complete or source._named != count:
         raise Unstorable("the scan did not finish")
-    out: dict[str, bytes] = {}
+    out: dict[str, Section] = {}
     runs = ix._blank_runs
     state: dict[str, Any] = {
         "count": count,
@@ -81,8 +83,8 @@ def dump(source: JsonlSource) -> tuple[dict[str, Any], dict[str, bytes]]:
         "blank_unlisted": runs._unlisted,
         "blank_unlisted_from": runs._unlisted_from,
     }
-    out["index.starts"] = ix.starts.tobytes()
-    out["index.lens"] = ix._lens.tobytes()
+    out["index.starts"] = Part(ix.starts, count)
+    out["index.lens"] = Part(ix._lens, count)
     out["index.huge"] = pack_values(_flat(ix._huge))
     out["index.bad"] = pack_values(_flat(ix.bad))
     out["blank.gap_at"] = runs.gap_at.tobytes()
@@ -105,7 +107,7 @@ def _flat(d: dict[Any, Any]) -> list[Any]:
     return [x for item in list(d.items()) for x in item]
 
 
-def _dump_keys(keys: KeyTable, out: dict[str, bytes]) -> None:
+def _dump_keys(keys: KeyTable, out: dict[str, Section]) -> None:
     blob, offs, kinds, repeats, hashed = keys.parts()
     longs: list[str] = []
     if kinds.count(LONG):
@@ -121,18 +123,18 @@ def _dump_keys(keys: KeyTable, out: dict[str, bytes]) -> None:
                 new_blob += blob[offs[i] : offs[i + 1]]
             new_offs.append(len(new_blob))
         blob, offs = new_blob, new_offs
-    out["keys.blob"] = bytes(blob)
-    out["keys.offs"] = offs.tobytes()
-    out["keys.kinds"] = bytes(kinds)
-    out["keys.repeats"] = repeats.tobytes()
-    out["keys.hashed"] = hashed.tobytes()
+    out["keys.blob"] = Part(blob, offs[-1])
+    out["keys.offs"] = Part(offs)
+    out["keys.kinds"] = Part(kinds)
+    out["keys.repeats"] = Part(repeats)
+    out["keys.hashed"] = Part(hashed)
     out["keys.long"] = pack_values(longs)
 
 
-def _dump_table(table: SummaryTable, out: dict[str, bytes]) -> None:
+def _dump_table(table: SummaryTable, out: dict[str, Section]) -> None:
     n = len(table._kinds)
-    out["table.kinds"] = bytes(table._kinds)
-    out["table.codes"] = table._codes.tobytes()
+    out["table.kinds"] = Part(table._kinds, n)
+    out["table.codes"] = Part(table._codes, n)
     palette: list[Any] = []
     for words in table._palette:
         palette += [w.value if isinstance(w, Outcome) else w for w in words]
@@ -140,8 +142,8 @@ def _dump_table(table: SummaryTable, out: dict[str, bytes]) -> None:
     for name, column in table._numbers.items():
         if column.kinds is None or column.values is None:
             continue
-        out[f"num.{name}.kinds"] = bytes(column.kinds)
-        out[f"num.{name}.values"] = column.values.tobytes()
+        out[f"num.{name}.kinds"] = Part(column.kinds, n)
+        out[f"num.{name}.values"] = Part(column.values, n)
         out[f"num.{name}.aside"] = pack_values(_flat(column.aside))
     text, offsets = pack_strings(table._titles[:n])
     out["table.titles"] = text
