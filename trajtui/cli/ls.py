@@ -21,7 +21,6 @@ from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 
-
 KEEP_ROWS = 1_000_000
 """Run summaries of one source ``ls`` keeps for the index cache (the index is cached whole;
 rows beyond these are summarised by the next open that needs them)."""
