@@ -488,3 +488,19 @@ def test_clear_removes_every_entry(tmp_path: Path) -> None:
     assert len(indexcache.entries()) == 2
     removed, freed = indexcache.clear()
     assert removed == 2 and freed > 0 and indexcache.entries() == []
+
+
+def test_a_growing_file_is_saved_again_only_after_a_while(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = write_jsonl(tmp_path / "live.jsonl", [capture("a")])
+    source = open_source(p)
+    with p.open("ab") as f:
+        f.write(rec(capture("b")) + b"\n")
+    for _ in source.scan():  # followed: the append is read
+        pass
+    source.entry(1)
+    assert not source.save_index()  # saved a moment ago: not rewritten for every append
+    monkeypatch.setattr(indexcache, "RESAVE_AFTER", 0.0)
+    assert source.save_index()
+    assert [e.records for e in indexcache.entries()] == [2]

@@ -58,6 +58,9 @@ SAMPLE = 64 * 1024
 BLOCKS = 16
 """Blocks of :data:`BLOCK` bytes hashed between the head and the tail."""
 BLOCK = 4096
+RESAVE_AFTER = 30.0
+"""Seconds before a source saved once is saved again (a followed file that grows every
+second is not rewritten every second; the next open continues from the last save)."""
 
 
 @dataclass
@@ -344,13 +347,16 @@ def save(source: JsonlSource) -> bool:
     """Write ``source``'s entry, after a full scan, unless it would hold nothing new.
 
     Nothing is written when the cache is off, the scan did not finish, the file changed
-    since it was scanned, the entry would be bigger than the cap, or the directory is not
-    ours or is inside an opened path. Never raises.
+    since it was scanned, this source was saved less than :data:`RESAVE_AFTER` seconds ago,
+    the entry would be bigger than the cap, or the directory is not ours or is inside an
+    opened path. Never raises.
 
     Returns:
         True when an entry was written.
     """
     if not enabled() or not source.index.complete or source.cache_mark == _mark(source):
+        return False
+    if time.monotonic() - source.cache_saved_at < RESAVE_AFTER:
         return False
     try:
         return _save(source)
@@ -397,6 +403,7 @@ def _save(source: JsonlSource) -> bool:
             raise
         _evict(d, cap)
     source.cache_mark = mark
+    source.cache_saved_at = time.monotonic()
     return True
 
 

@@ -72,6 +72,7 @@ class JsonlSource(Source):
         self._entry_problems: dict[int, Problem] = {}
         self._cache_tried = False
         self.cache_mark: tuple[int, int, int] | None = None
+        self.cache_saved_at = -1e9  # time.monotonic() of the last save
         """What the index cache holds for this file (size, records, summaries), when this
         source was restored from it or saved to it (:mod:`trajtui.core.indexcache`)."""
 

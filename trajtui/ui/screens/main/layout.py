@@ -82,6 +82,7 @@ class MainLayout(Screen[None]):
         self._search_origin: Any = None
         self._loading_done = False
         self._checking = False
+        self._counting = False
 
     # -- composing -------------------------------------------------------------------------
 

@@ -26,6 +26,8 @@ from trajtui.ui.widgets.run_list import ColumnHeader
 
 SUMMARY_BUDGET = 0.03
 """Seconds of summarising between two chunks of indexing."""
+COUNT_BUDGET = 0.02
+"""Seconds of counting summaries on the UI thread at a time (the rest on the next tick)."""
 
 
 class Loading(Selection):
@@ -101,7 +103,7 @@ class Loading(Selection):
                 timeout=8,
             )
         grew = self.store.extend()
-        self.store.count_new()
+        self._count()
         if grew:
             self.run_list.grow()
         if message.done or grew or time.monotonic() - self._last_title > 0.25:
@@ -112,6 +114,22 @@ class Loading(Selection):
             self._select_first_run()
         if self._pending_goto is not None:
             self._try_pending_goto(final=False)
+
+    def _count(self) -> None:
+        """Count the summaries read so far, :data:`COUNT_BUDGET` at a time: a run list
+        restored whole from the index cache is counted over a few ticks, keys answered
+        between them."""
+        if self.store.count_new(budget=COUNT_BUDGET) or self._counting:
+            return
+        self._counting = True
+        self.set_timer(0.005, self._count_more)
+
+    def _count_more(self) -> None:
+        self._counting = False
+        self._count()
+        self.run_list.redraw()
+        self.query_one("#columns", ColumnHeader).refresh()
+        self._update_title()
 
     def on_all_loaded(self, message: AllLoaded) -> None:
         self._loading_done = True
