@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 import tempfile
 import threading
 import time
@@ -41,18 +40,38 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from platformdirs import user_cache_path
-
 from trajtui.core import cachefile, indexstate
+from trajtui.core.cachedir import (
+    SUFFIX,
+    Entry,
+    clear,
+    directory,
+    discard,
+    entries,
+    evict,
+    open_entry,
+    usable_dir,
+)
 from trajtui.core.cachefile import CacheCorrupt, Unstorable
 from trajtui.core.discover import inside
 
 if TYPE_CHECKING:
     from trajtui.core.jsonl_source import JsonlSource
 
+__all__ = [
+    "Entry",
+    "clear",
+    "configure",
+    "directory",
+    "enabled",
+    "entries",
+    "limit",
+    "restore",
+    "save",
+]
+
 DEFAULT_MAX_MB = 512
 ENV_MAX_MB = "TRAJTUI_CACHE_MAX_MB"
-SUFFIX = ".idx"
 SAMPLE = 64 * 1024
 """Bytes hashed at the head and at the tail of what an entry covers."""
 BLOCKS = 16
@@ -99,11 +118,6 @@ def note_opened(paths: Sequence[str]) -> None:
     """Paths the user opened (:func:`~trajtui.core.workspace.open_paths` notes them):
     nothing is written inside them (``trajtui ~`` holds ``~/.cache``)."""
     _config.opened.extend(paths)
-
-
-def directory() -> Path:
-    """Where entries live (``$XDG_CACHE_HOME/trajtui/index`` on Linux)."""
-    return user_cache_path("trajtui") / "index"
 
 
 def limit() -> tuple[int, str]:
@@ -201,26 +215,6 @@ def _reading(source: JsonlSource) -> dict[str, Any]:
 # -- the directory ---------------------------------------------------------------------------
 
 
-def _usable_dir(create: bool) -> Path | None:
-    """The cache directory, when it is ours: a real directory owned by this user and private
-    (made with mode 0700 when ``create``). None otherwise."""
-    d = directory()
-    try:
-        if create:
-            d.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = os.lstat(d)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
-        return None
-    if st.st_mode & 0o077:
-        try:
-            os.chmod(d, 0o700)
-        except OSError:
-            return None
-    return d
-
-
 def _writable_here(d: Path) -> bool:
     """Nothing is written inside a path the user opened (``trajtui ~``)."""
     for root in _config.opened:
@@ -230,33 +224,6 @@ def _writable_here(d: Path) -> bool:
         except (OSError, ValueError):
             return False
     return True
-
-
-def _open_entry(path: Path) -> tuple[int, os.stat_result] | None:
-    """A descriptor on an entry file (a regular file of ours, never followed through a
-    link, never blocking) and its stat; None when there is none or it is not one."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    flags |= getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-    except OSError:
-        os.close(fd)
-        return None
-    if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
-        os.close(fd)
-        return None
-    return fd, st
-
-
-def _discard(path: Path) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 # -- restore ---------------------------------------------------------------------------------
@@ -280,11 +247,11 @@ def restore(source: JsonlSource) -> str | None:
 
 def _restore(source: JsonlSource) -> str | None:
     now = _identity(source)
-    d = _usable_dir(create=False)
+    d = usable_dir(create=False)
     if now is None or d is None:
         return None
     path = entry_path(now["path"])
-    opened = _open_entry(path)
+    opened = open_entry(path)
     if opened is None:
         return None
     fd, st = opened
@@ -293,7 +260,7 @@ def _restore(source: JsonlSource) -> str | None:
             raise CacheCorrupt("bigger than the cap")
         header, sections = cachefile.read(fd, st.st_size)
     except CacheCorrupt:
-        _discard(path)
+        discard(path)
         return None
     finally:
         os.close(fd)
@@ -305,12 +272,12 @@ def _restore(source: JsonlSource) -> str | None:
         return None
     state = header.get("state")
     if not isinstance(state, dict) or state.get("size") != data["size"]:
-        _discard(path)
+        discard(path)
         return None
     try:
         indexstate.restore(source, state, sections)
     except CacheCorrupt:
-        _discard(path)
+        discard(path)
         return None
     source.cache_mark = _mark(source) if how == "unchanged" else None
     try:
@@ -386,7 +353,7 @@ def _save(source: JsonlSource) -> bool:
     cap = limit()[0]
     if not _writable_here(directory()):
         return False
-    d = _usable_dir(create=True)
+    d = usable_dir(create=True)
     if d is None:
         return False
     with _write_lock:
@@ -395,134 +362,13 @@ def _save(source: JsonlSource) -> bool:
             with os.fdopen(fd, "wb") as f:
                 total = cachefile.write(f, header, sections)
             if total > cap or _mark(source) != mark:  # too big, or it changed meanwhile
-                _discard(Path(tmp))
+                discard(Path(tmp))
                 return False
             os.replace(tmp, entry_path(now["path"]))
         except BaseException:
-            _discard(Path(tmp))
+            discard(Path(tmp))
             raise
-        _evict(d, cap)
+        evict(d, cap)
     source.cache_mark = mark
     source.cache_saved_at = time.monotonic()
     return True
-
-
-# -- listing and eviction --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One cache entry, as ``trajtui cache info`` lists it.
-
-    Attributes:
-        path: The entry file.
-        size: Its size in bytes.
-        last_used: When it was last written or used (seconds since the epoch).
-        source: The data file it describes (from its header; None when unreadable).
-        source_size: The data file's size when it was indexed.
-        records: Records indexed.
-        summaries: Run summaries held.
-        format: The format it was read as.
-    """
-
-    path: str
-    size: int
-    last_used: float
-    source: str | None = None
-    source_size: int | None = None
-    records: int | None = None
-    summaries: int | None = None
-    format: str | None = None
-
-
-def entries(*, headers: bool = True) -> list[Entry]:
-    """Every entry, most recently used first (``headers``: read what each describes)."""
-    d = _usable_dir(create=False)
-    if d is None:
-        return []
-    out = []
-    try:
-        names = os.listdir(d)
-    except OSError:
-        return []
-    for name in names:
-        if not name.endswith(SUFFIX) or name.startswith("."):
-            continue
-        path = d / name
-        opened = _open_entry(path)
-        if opened is None:
-            continue
-        fd, st = opened
-        try:
-            out.append(_describe(fd, str(path), st) if headers else _bare(str(path), st))
-        finally:
-            os.close(fd)
-    out.sort(key=lambda e: e.last_used, reverse=True)
-    return out
-
-
-def _bare(path: str, st: os.stat_result) -> Entry:
-    return Entry(path, st.st_size, st.st_mtime)
-
-
-def _describe(fd: int, path: str, st: os.stat_result) -> Entry:
-    try:
-        header, _ = cachefile.read_header(fd, st.st_size)
-    except (CacheCorrupt, OSError):
-        return _bare(path, st)
-    data = header.get("data")
-    reading = header.get("reading")
-    if not isinstance(data, dict):
-        data = {}
-    if not isinstance(reading, dict):
-        reading = {}
-
-    def typed(value: Any, kind: type) -> Any:
-        return value if type(value) is kind else None
-
-    return Entry(
-        path,
-        st.st_size,
-        st.st_mtime,
-        typed(data.get("path"), str),
-        typed(data.get("size"), int),
-        typed(header.get("records"), int),
-        typed(header.get("summaries"), int),
-        typed(reading.get("format"), str),
-    )
-
-
-def _evict(d: Path, cap: int) -> list[str]:
-    """Remove the least recently used entries (and stale temporary files) until the
-    entries add up to at most ``cap`` bytes. Returns the removed paths."""
-    removed = []
-    found = entries(headers=False)
-    total = sum(e.size for e in found)
-    while found and total > cap:
-        oldest = found.pop()
-        _discard(Path(oldest.path))
-        removed.append(oldest.path)
-        total -= oldest.size
-    day_ago = time.time() - 86400
-    try:
-        for name in os.listdir(d):
-            if name.startswith(".tmp-"):
-                p = d / name
-                if os.lstat(p).st_mtime < day_ago:
-                    _discard(p)
-    except OSError:
-        pass
-    return removed
-
-
-def clear() -> tuple[int, int]:
-    """Remove every entry. Returns ``(entries removed, bytes freed)``."""
-    count = freed = 0
-    for e in entries(headers=False):
-        try:
-            os.unlink(e.path)
-        except OSError:
-            continue
-        count += 1
-        freed += e.size
-    return count, freed
