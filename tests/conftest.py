@@ -7,6 +7,8 @@ from collections.abc import Iterator
 import pytest
 from textual import constants
 
+from trajtui.core import indexcache
+
 # Textual reads TEXTUAL_ANIMATIONS once, when a pytest plugin first imports it (before this
 # file), and every App copies it when made: scrolls jump instead of animating, so a test
 # waits for nothing a person would not see.
@@ -26,4 +28,6 @@ def _state_dirs(
     monkeypatch.delenv("TMUX", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    monkeypatch.delenv(indexcache.ENV_MAX_MB, raising=False)
+    indexcache.reset()  # a command's --no-cache does not outlive its test
     yield

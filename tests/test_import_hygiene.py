@@ -16,9 +16,19 @@ import trajtui.core.formats
 
 ROOT = Path(__file__).resolve().parent.parent
 
-ALLOWED = {"trajtui", "orjson", "msgspec", "typing_extensions", "yaml", "_yaml", "cython_runtime"}
+ALLOWED = {
+    "trajtui",
+    "orjson",
+    "msgspec",
+    "typing_extensions",
+    "yaml",
+    "_yaml",
+    "cython_runtime",
+    "platformdirs",
+}
 """Top-level packages the core may import besides the standard library (PyYAML's C loader
-brings Cython's runtime module; msgspec brings typing_extensions)."""
+brings Cython's runtime module; msgspec brings typing_extensions; platformdirs names the
+index cache's directory)."""
 
 CODE = """
 import importlib, pkgutil, sys

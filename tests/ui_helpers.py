@@ -114,7 +114,12 @@ def _is_quiet(app: Any) -> bool:
     if isinstance(screen, OpeningScreen):
         return False
     if isinstance(screen, MainScreen):
-        return screen._loading_done and screen._pending_goto is None and screen._goto_target is None
+        return (
+            screen._loading_done
+            and not screen._counting
+            and screen._pending_goto is None
+            and screen._goto_target is None
+        )
     return True
 
 

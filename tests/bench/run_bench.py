@@ -10,8 +10,16 @@ measures, each as the median of several runs, every run in a fresh subprocess:
   ``trajtui.cli.show.resolve_streaming`` (what ``trajtui show`` does, so it includes indexing the
   whole file) -> ``source.run(i)`` -> the step; and warm: with the index already complete,
   ``workspace.resolve`` -> ``source.run(i)`` -> the step;
+* the run list, as the TUI's loader builds it: ``open_paths`` -> the first screen of rows
+  (:data:`SCREEN` entries known) -> every entry known, on a first open (empty index cache;
+  the index cache is then saved, timed apart) and on a second open of the unchanged file in a
+  fresh process (from the index cache);
 * peak private memory of each of those: RssAnon from /proc/self/status (file pages of the
   page cache or of an mmap are not counted), sampled every few ms by a thread.
+
+Every subprocess gets its own index cache directory (``XDG_CACHE_HOME`` in the temporary
+directory): the user's is never touched, and only the run-list case uses one (the others run
+with ``TRAJTUI_CACHE_MAX_MB=0``, so they measure a first open every time).
 
 The page cache is warm (the file was just written); one extra run of each kind is made after
 dropping the file's pages with ``posix_fadvise(POSIX_FADV_DONTNEED)``.
@@ -47,6 +55,8 @@ from tests.bench.capture_gen import Generated, write_capture
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_EVERY = 0.002
 STEP = 7
+SCREEN = 40
+"""Rows of a first screen of the run list."""
 MB = 1024 * 1024
 
 # -- in the measured subprocess ------------------------------------------------------------
@@ -154,9 +164,50 @@ def measure_cold_resolve(path: str, ref: str) -> dict[str, Any]:
     return out
 
 
+def _known(source: Any, read: int, upto: int) -> int:
+    """Summarise entries ``read`` up to ``upto`` (those restored from the index cache are
+    skipped, as the TUI's loader does); return how far they are known."""
+    read = max(read, source.known_prefix())
+    while read < upto:
+        source.entry(read)
+        read += 1
+    return read
+
+
+def measure_list(path: str, ref: str) -> dict[str, Any]:
+    """Open -> a first screen of rows -> every row, as the TUI's loader does (rows on screen
+    first, then the rest as the scan goes); then the index cache is saved (timed apart)."""
+    from trajtui.core.workspace import open_paths
+
+    out: dict[str, Any] = {"baseline_kb": rss_anon_kb()}
+    with PeakSampler() as sampler:
+        clock = Clock()
+        ws = open_paths([path])
+        source = ws.sources[0]
+        read = 0
+        for _ in source.scan():
+            if "screen" not in out and len(source):
+                read = _known(source, read, min(len(source), SCREEN))
+                if read >= SCREEN:
+                    out["screen"] = clock.lap(sampler)
+            read = _known(source, read, len(source))
+        read = _known(source, read, len(source))
+        out.setdefault("screen", clock.lap(sampler))
+        out["list"] = clock.lap(sampler)
+    out["records"] = len(source)
+    out["from_cache"] = getattr(source, "cache_mark", None) is not None
+    with PeakSampler() as sampler:
+        clock = Clock()
+        out["saved"] = source.save_index()
+        out["save"] = clock.lap(sampler)
+    ws.close()
+    return out
+
+
 WORKERS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "index": measure_index,
     "cold": measure_cold_resolve,
+    "list": measure_list,
 }
 
 
@@ -164,12 +215,38 @@ WORKERS: dict[str, Callable[[str, str], dict[str, Any]]] = {
 
 
 def run_worker(kind: str, path: str, ref: str) -> dict[str, Any]:
-    """Run one measurement in a fresh interpreter and return what it reported."""
+    """Run one measurement in a fresh interpreter and return what it reported. Its index
+    cache is beside the data file, in the temporary directory (only ``list`` uses one)."""
     cmd = [sys.executable, "-m", "tests.bench.run_bench", "--worker", kind, path, ref]
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+    env = {**os.environ, "XDG_CACHE_HOME": cache_home(path)}
+    if kind != "list":
+        env["TRAJTUI_CACHE_MAX_MB"] = "0"
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise RuntimeError(f"{kind} worker failed:\n{done.stderr}")
     return json.loads(done.stdout)
+
+
+def cache_home(path: str) -> str:
+    """The ``XDG_CACHE_HOME`` of the measured subprocesses (in the temporary directory)."""
+    return os.path.join(os.path.dirname(path), "xdg-cache")
+
+
+def list_runs(path: str, ref: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The run-list measurement on a first open (the index cache emptied first), then on
+    a second open of the unchanged file (from the cache the first one saved)."""
+    shutil.rmtree(cache_home(path), ignore_errors=True)
+    first = run_worker("list", path, ref)
+    second = run_worker("list", path, ref)
+    if first["from_cache"] or not first["saved"] or not second["from_cache"]:
+        raise RuntimeError(f"the index cache was not used as expected: {first}, {second}")
+    return first, second
+
+
+def cache_size(path: str) -> int:
+    """Bytes of the index cache's entries."""
+    root = Path(cache_home(path))
+    return sum(p.stat().st_size for p in root.rglob("*.idx"))
 
 
 def page_cache_kb() -> int:
@@ -203,11 +280,12 @@ class Results:
     runs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     cold_cache: dict[str, dict[str, Any]] = field(default_factory=dict)
     dropped_kb: int | None = None
+    cache_bytes: int = 0
 
     def add(self, report: dict[str, Any], *, cold_cache: bool = False) -> None:
         """File a worker's report (each measurement with the worker's baseline)."""
         for name in MEASUREMENTS:
-            if name not in report:
+            if name not in report or not isinstance(report[name], dict):
                 continue
             row = {**report[name], "baseline_kb": report["baseline_kb"]}
             if name == "full":
@@ -232,13 +310,28 @@ def collect(gen: Generated, ref: str, runs: int) -> Results:
         print(f"  run {n}/{runs} ...", file=sys.stderr, flush=True)
         results.add(checked(run_worker("index", gen.path, ref), gen))
         results.add(run_worker("cold", gen.path, ref))
+        first, second = list_runs(gen.path, ref)
+        results.add(checked(first, gen))
+        results.add(cached(checked(second, gen)))
+        results.cache_bytes = cache_size(gen.path)
     print("  cold page cache run ...", file=sys.stderr, flush=True)
     results.dropped_kb = drop_file_cache(gen.path)
     if results.dropped_kb is not None:
         results.add(checked(run_worker("index", gen.path, ref), gen), cold_cache=True)
         drop_file_cache(gen.path)
         results.add(run_worker("cold", gen.path, ref), cold_cache=True)
+        drop_file_cache(gen.path)  # the data file only: the cache entry is read as it is
+        results.add(cached(checked(run_worker("list", gen.path, ref), gen)), cold_cache=True)
     return results
+
+
+def cached(report: dict[str, Any]) -> dict[str, Any]:
+    """A second open's report, its measurements renamed (``screen`` -> ``screen_cached``)."""
+    return {
+        **{k: v for k, v in report.items() if k not in ("screen", "list", "save")},
+        "screen_cached": report["screen"],
+        "list_cached": report["list"],
+    }
 
 
 # -- report --------------------------------------------------------------------------------
@@ -255,6 +348,23 @@ MEASUREMENTS = {
         "resolve step, warm",
         "resolve a step of the last record, WARM (index complete -> workspace.resolve ->"
         " source.run -> step)",
+    ),
+    "screen": (
+        "run list: first screen, 1st open",
+        f"run list, first screen ({SCREEN} rows known), FIRST open (empty index cache)",
+    ),
+    "list": (
+        "run list: every row, 1st open",
+        "run list, every row summarised, FIRST open (scan + summaries)",
+    ),
+    "save": ("save index cache", "saving the index cache after the first open"),
+    "screen_cached": (
+        "run list: first screen, 2nd open",
+        f"run list, first screen ({SCREEN} rows known), SECOND open (from the index cache)",
+    ),
+    "list_cached": (
+        "run list: every row, 2nd open",
+        "run list, every row known, SECOND open (from the index cache)",
     ),
 }
 
@@ -329,6 +439,11 @@ def summary_lines(results: Results, gen: Generated, runs: int) -> Iterator[str]:
             line += f" +{fmt_mb(_growth(got, 'retained_kb'))}"
         if name == "warm":
             line += " (the base is before open, so this includes the index)"
+        if name == "save":
+            line += f"; the entry takes {fmt_mb(results.cache_bytes / 1024)}"
+        if name.endswith("_cached"):
+            before = _median(results.runs[name.removesuffix("_cached")], "s")
+            line += f"; {before / t:,.0f}x faster than the first open"
         yield line
 
 

@@ -11,6 +11,7 @@ import sys
 import click
 
 from trajtui import __version__
+from trajtui.cli.cache import cache_group, no_cache_option, use_cache
 from trajtui.cli.ls import ls_cmd
 from trajtui.cli.show import show_cmd
 from trajtui.cli.validate import validate_cmd
@@ -35,6 +36,7 @@ Examples:
   trajtui ls outputs/ --json | jq .status    JSON Lines for scripts
   trajtui show results.jsonl websearch-17-step-5
   trajtui --demo                             try it on bundled data
+  trajtui cache info                         the index that makes a second open instant
 """
 
 
@@ -82,6 +84,7 @@ def cli() -> None:
       -F/--follow  follow: appended records and new files appear as they are
                    written, the view kept at the end when it is there (F toggles)
       --demo       open the demo data bundled with trajtui
+      --no-cache   index from scratch, without the index cache (trajtui cache --help)
     """
 
 
@@ -96,7 +99,10 @@ def cli() -> None:
     "as they are written (F toggles it in the TUI).",
 )
 @click.option("--demo", is_flag=True, help="Open the demo data bundled with trajtui.")
-def open_cmd(paths: tuple[str, ...], goto: str | None, follow: bool, demo: bool) -> None:
+@no_cache_option
+def open_cmd(
+    paths: tuple[str, ...], goto: str | None, follow: bool, demo: bool, no_cache: bool
+) -> None:
     """Open the TUI on PATH... (the default command)."""
     if demo:
         from trajtui.demo import demo_paths
@@ -104,10 +110,11 @@ def open_cmd(paths: tuple[str, ...], goto: str | None, follow: bool, demo: bool)
         paths = (*demo_paths(), *paths)
     if not paths:
         raise click.UsageError("give a file or directory to open (or --demo)")
+    use_cache(no_cache)
     from trajtui.ui.app import run_app
 
     sys.exit(run_app(list(paths), goto=goto, follow=follow))
 
 
-for command in (ls_cmd, show_cmd, validate_cmd):
+for command in (ls_cmd, show_cmd, validate_cmd, cache_group):
     cli.add_command(command)

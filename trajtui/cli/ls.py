@@ -11,41 +11,52 @@ from collections.abc import Callable, Iterator, Sequence
 
 import click
 
+from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.core import indexcache
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary
+from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import Entry, Source
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 
+KEEP_ROWS = 1_000_000
+"""Run summaries of one source ``ls`` keeps for the index cache (the index is cached whole;
+rows beyond these are summarised by the next open that needs them)."""
+
 
 def _drive(ws: Workspace) -> Iterator[tuple[Source, Entry]]:
-    """Scan each source and yield each entry as soon as it is known (read in batches, not
-    kept: memory stays flat however many runs there are)."""
+    """Scan each source and yield each entry as soon as it is known (read in batches; a
+    JSONL file's rows decoded on every core while the index goes on).
+
+    With the index cache on, the first :data:`KEEP_ROWS` summaries are kept (in the
+    source's compact table, as the TUI keeps them) and saved with the index after the scan,
+    so the next open of the file has them at once; beyond them, and with ``--no-cache``,
+    nothing is kept: memory stays bounded however many runs there are.
+    """
+    cache = indexcache.enabled()
     for source in ws.sources:
         jsonl = source if isinstance(source, JsonlSource) else None
-        filler = jsonl.filler() if jsonl is not None else None
+        filler: RowFiller | None = None
         done = 0
         try:
             for _ in source.scan():
+                if jsonl is not None and filler is None:
+                    filler = jsonl.filler(jsonl.known_prefix())  # rows restored: not again
                 if jsonl is not None and filler is not None:
-                    # rows decoded on every core while the index goes on
-                    for first, rows in filler.fill(len(source), wait=False):
-                        for k, row in enumerate(rows):
-                            yield source, jsonl.take(first + k, row, keep=False)
+                    yield from _rows(jsonl, filler, done, cache, wait=False)
                     done = filler.done
                     continue
                 n = len(source)
                 while done < n:
-                    for entry in source.entries(done, n, keep=False):
+                    for entry in source.entries(done, n, keep=cache and done < KEEP_ROWS):
                         yield source, entry
                         done += 1
             if jsonl is not None and filler is not None:
-                for first, rows in filler.fill(len(source)):
-                    for k, row in enumerate(rows):
-                        yield source, jsonl.take(first + k, row, keep=False)
+                yield from _rows(jsonl, filler, done, cache, wait=True)
                 done = filler.done
         except OSError as err:
             print_err(f"{source.path}: {err.strerror or err}")
@@ -54,9 +65,27 @@ def _drive(ws: Workspace) -> Iterator[tuple[Source, Entry]]:
                 filler.close()
         n = len(source)
         while done < n:
-            for entry in source.entries(done, n, keep=False):
+            for entry in source.entries(done, n, keep=cache and done < KEEP_ROWS):
                 yield source, entry
                 done += 1
+        if cache:
+            source.save_index()
+
+
+def _rows(
+    source: JsonlSource, filler: RowFiller, done: int, cache: bool, *, wait: bool
+) -> Iterator[tuple[Source, Entry]]:
+    """The rows from ``done`` on: those known already (restored from the cache), then
+    those the filler's workers decode (without ``wait``, only those finished)."""
+    start = filler.done
+    while done < start:
+        for entry in source.entries(done, start, keep=True):
+            yield source, entry
+            done += 1
+    for first, rows in filler.fill(len(source), wait=wait):
+        for k, row in enumerate(rows):
+            i = first + k
+            yield source, source.take(i, row, keep=cache and i < KEEP_ROWS)
 
 
 def _columns(summaries: Sequence[RunSummary], refs: Sequence[str], tty: bool) -> dict[str, int]:
@@ -118,7 +147,10 @@ def _header(widths: dict[str, int], with_cost: bool) -> str:
     "-v", "--verbose", is_flag=True, help="Also list files that were looked at and not recognised."
 )
 @click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
-def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) -> None:
+@no_cache_option
+def ls_cmd(
+    paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool, no_cache: bool
+) -> None:
     """List runs: ref, status, steps, tool calls, tool errors, duration and score.
 
     CALLS is the number of tool calls a run made, TOOL ERR how many of them failed (— where
@@ -126,9 +158,13 @@ def ls_cmd(paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool) ->
     --json each line is a JSON object with at least ref, format, status, steps, tool_calls,
     tool_errors and duration_ms; keys in the file's own camelCase (toolErrors, passRate,
     passAtK, passExpK) are the file's values, present only when the file has them.
+
+    The index of each JSONL file is kept in trajtui's cache (see trajtui cache --help): the
+    next ls, show or TUI of the same unchanged file starts from it instead of reading it.
     """
     from trajtui.render.show import score_text, tool_calls_text, tool_errors_text
 
+    use_cache(no_cache)
     ws = open_workspace(paths)
     out = sys.stdout
     width = shutil.get_terminal_size((100, 24)).columns if out.isatty() else None

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 import click
 
+from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Severity
@@ -23,9 +24,14 @@ def resolve_streaming(ws: Workspace, ref: str) -> Target:
     indexing the rest (single source); otherwise every source is scanned first."""
     early = len(ws.sources) == 1 or ws.split(ref) is not None
     for source in ws.sources:
-        for _ in source.scan():
+        scan = source.scan()
+        for progress in scan:
             if early and ws.knows(ref):
-                source.cancel()
+                if progress.done >= progress.total:
+                    for _ in scan:  # at the end already: let it finish (then it is cached)
+                        pass
+                else:
+                    source.cancel()
                 try:
                     return ws.resolve(ref)
                 except RefError:
@@ -72,11 +78,14 @@ def with_ref(obj: Any, ref: str) -> dict[str, Any]:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the object as it is in the file, plus its ref."
 )
-def show_cmd(path: str, ref: str, as_json: bool) -> None:
+@no_cache_option
+def show_cmd(path: str, ref: str, as_json: bool, no_cache: bool) -> None:
     """Show one run, trial, step, message or source, rendered for reading.
 
-    REF is a reference as ls prints it (see trajtui --help).
+    REF is a reference as ls prints it (see trajtui --help). A JSONL file indexed before
+    (by ls, show or the TUI: see trajtui cache --help) is not read again to find REF.
     """
+    use_cache(no_cache)
     ws = open_workspace([path])
     if not ws.sources:
         sys.exit(1)
@@ -101,6 +110,9 @@ def show_cmd(path: str, ref: str, as_json: bool) -> None:
     finally:
         problems = [p for s in ws.sources for p in s.problems() if p.severity is Severity.ERROR]
         report_problems([p for p in problems if str(p) not in told])
+        for source in ws.sources:
+            if source.complete:
+                source.save_index()
         ws.close()
     if code:
         sys.exit(code)

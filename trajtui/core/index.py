@@ -100,6 +100,7 @@ class LineIndex:
         self._file = FileHandle(self.path)
         self._ident = self._file.ident
         self.size = self._file.size()
+        self.mtime_ns = 0  # of the file when the last scan started
         self._record_key = RecordKey(key) if key else None
         self._key_prefixes = self._record_key.prefixes if self._record_key else ()
         self._markers = self._record_key.markers if self._record_key else ()
@@ -138,6 +139,14 @@ class LineIndex:
     def close(self) -> None:
         """Close the file. Reads after this raise OSError."""
         self._file.close()
+
+    def stat(self) -> os.stat_result:
+        """The open file's ``fstat`` now (raises OSError)."""
+        return self._file.stat()
+
+    def pread(self, n: int, offset: int) -> bytes:
+        """Up to ``n`` bytes of the file at ``offset`` (raises OSError)."""
+        return self._file.pread(n, offset)
 
     def length(self, i: int) -> int:
         """Bytes of record ``i`` (without its line break)."""
@@ -239,10 +248,11 @@ class LineIndex:
             FileChanged: The file was truncated below what is already indexed, or replaced.
         """
         self._cancelled = False
-        size = self._file.size()
+        st = self._file.stat()
+        size = st.st_size
         if size < self._pos:
             raise FileChanged(f"{self.path} was truncated while open")
-        self.size = size
+        self.size, self.mtime_ns = size, st.st_mtime_ns
         self.complete = False
         if self.unterminated:
             self._drop_last()

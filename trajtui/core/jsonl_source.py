@@ -14,6 +14,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from trajtui.core import indexcache
 from trajtui.core.blanklines import BlankLines
 from trajtui.core.index import FileChanged, LineIndex, ScanProgress
 from trajtui.core.jsonutil import JsonError, loads_exact
@@ -76,11 +77,24 @@ class JsonlSource(Source):
         self._runs = RunCache(4)
         self._lock = threading.Lock()
         self._entry_problems: dict[int, Problem] = {}
+        self._cache_tried = False
+        self.cache_mark: tuple[int, int, int] | None = None
+        self.cache_saved_at = -1e9  # time.monotonic() of the last save
+        """What the index cache holds for this file (size, records, summaries), when this
+        source was restored from it or saved to it (:mod:`trajtui.core.indexcache`)."""
 
     # -- scanning ------------------------------------------------------------------------
 
     def scan(self) -> Iterator[ScanProgress]:
-        """Index the file (or what was appended since the last scan)."""
+        """Index the file (or what was appended since the last scan). The first scan starts
+        from the index cache when it has this file: an unchanged file is not read at all,
+        a grown one from where the cache ends."""
+        if not self._cache_tried:
+            self._cache_tried = True
+            if indexcache.restore(self) == "unchanged":
+                size, count = self.index.size, self.index.count
+                yield ScanProgress(size, size, count, finished=True)
+                return
         if self.index.unterminated:
             self._forget_last()
         try:
@@ -93,6 +107,17 @@ class JsonlSource(Source):
     @property
     def complete(self) -> bool:
         return self.index.complete
+
+    def save_index(self) -> bool:
+        """Keep what the scan learned in the index cache (after a full scan; never raises)."""
+        return indexcache.save(self)
+
+    def summarised(self) -> int:
+        """Records whose entry is known (a run summary or a problem row)."""
+        return self._table.filled()
+
+    def known_prefix(self) -> int:
+        return min(self._table.prefix(), len(self))
 
     def cancel(self) -> None:
         self.index.cancel()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from array import array
 from collections.abc import Callable
 
@@ -61,6 +62,47 @@ class KeyTable:
         """Records whose key an earlier record has, in order."""
         self.hashed = array("Q")
         """Records whose key holds ``#`` (it may clash with a ``KEY#2`` name), in order."""
+        self._lazy = False  # restored without hashes: built on the first lookup or append
+        self._build_lock = threading.Lock()
+
+    @classmethod
+    def restore(
+        cls,
+        reread: Callable[[int], str | None] | None,
+        blob: bytearray,
+        offs: array[int],
+        kinds: bytearray,
+        repeats: array[int],
+        hashed: array[int],
+    ) -> KeyTable:
+        """A table from the parts :meth:`parts` gave (an index cache), checked by the caller.
+        Hashes (per process: ``hash()`` is salted) are computed at the first lookup, so a
+        restored table costs nothing until a reference is looked up."""
+        table = cls(reread)
+        table._blob, table._offs, table._kind = blob, offs, kinds
+        table.repeats, table.hashed = repeats, hashed
+        table._lazy = True
+        return table
+
+    def parts(self) -> tuple[bytearray, array[int], bytearray, array[int], array[int]]:
+        """``(blob, offsets, kinds, repeats, hashed)``: what :meth:`restore` takes (long
+        keys are digests salted per process: the caller replaces them)."""
+        return self._blob, self._offs, self._kind, self.repeats, self.hashed
+
+    def _build(self) -> None:
+        """Hash every key of a restored table and fill the lookup table (once)."""
+        with self._build_lock:
+            if not self._lazy:
+                return
+            blob, offs, kinds = self._blob, self._offs, self._kind
+            hashes = array("q", [_NOT_IN_TABLE]) * len(kinds)
+            repeats = set(self.repeats)
+            for i, kind in enumerate(kinds):
+                if kind != NONE and i not in repeats:
+                    hashes[i] = hash(bytes(blob[offs[i] : offs[i + 1]]))
+            self._hash = hashes
+            self._grow()
+            self._lazy = False
 
     def __len__(self) -> int:
         return len(self._kind)
@@ -89,6 +131,8 @@ class KeyTable:
 
     def first(self, key: str) -> int | None:
         """The first record whose key is ``key``, or None."""
+        if self._lazy:
+            self._build()
         kind, raw = _encode(key)
         h = hash(raw)
         slots, mask = self._table
@@ -119,6 +163,8 @@ class KeyTable:
 
     def extend(self, keys: list[str | None]) -> None:
         """Add the keys of the next records (the scan's hot loop hands them over in bulk)."""
+        if self._lazy:
+            self._build()
         blob, offs, kinds, hashes = self._blob, self._offs, self._kind, self._hash
         hashed, repeats = self.hashed, self.repeats
         slots, mask = self._table
@@ -178,6 +224,8 @@ class KeyTable:
 
     def pop(self) -> None:
         """Forget the last record's key."""
+        if self._lazy:
+            self._build()
         i = len(self._kind) - 1
         if i < 0:
             return

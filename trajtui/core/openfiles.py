@@ -92,8 +92,12 @@ class FileHandle:
 
     def size(self) -> int:
         """The file's size now."""
+        return self.stat().st_size
+
+    def stat(self) -> os.stat_result:
+        """The file's ``fstat`` now."""
         with self.fd() as fd:
-            return os.fstat(fd).st_size
+            return os.fstat(fd)
 
     def pread(self, n: int, offset: int) -> bytes:
         """Up to ``n`` bytes at ``offset`` (fewer only at the end of the file).

@@ -111,6 +111,16 @@ class Source(ABC):
     def cancel(self) -> None:
         """Stop a running scan."""
 
+    def save_index(self) -> bool:
+        """Keep what a full scan learned for the next open (sources with an index cache);
+        True when something was written. Never raises."""
+        return False
+
+    def known_prefix(self) -> int:
+        """Entries ``0 .. n-1`` are known (:meth:`peek` gives them without reading): ``n``
+        (0 where the source cannot tell cheaply)."""
+        return 0
+
     def close(self) -> None:
         """Release files."""
 

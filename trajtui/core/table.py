@@ -125,6 +125,15 @@ class SummaryTable:
         for column in self._numbers.values():
             column.grow(n)
 
+    def filled(self) -> int:
+        """Rows that hold a summary or a problem."""
+        return len(self._kinds) - self._kinds.count(EMPTY)
+
+    def prefix(self) -> int:
+        """Rows ``0 .. n-1`` all hold a summary or a problem: ``n``."""
+        k = self._kinds.find(EMPTY)
+        return len(self._kinds) if k < 0 else k
+
     def kind(self, i: int) -> int:
         """:data:`EMPTY`, :data:`RUN` or :data:`PROBLEM`."""
         return self._kinds[i] if 0 <= i < len(self._kinds) else EMPTY

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from trajtui.core import indexcache
 from trajtui.core.detect import sniff
 from trajtui.core.formats import registry
 from trajtui.core.index import ScanProgress
@@ -227,6 +228,7 @@ def short_labels(paths: Sequence[str]) -> list[str]:
 
 def open_paths(paths: Sequence[str]) -> Workspace:
     """Open each path (file or directory) and collect sources and problems."""
+    indexcache.note_opened(paths)
     ws = Workspace()
     for path in paths:
         try:

@@ -27,6 +27,9 @@ from trajtui.core.discover import inside
 from trajtui.core.jsonutil import JsonError, loads
 
 DEFAULTS: dict[str, Any] = {"theme": "textual-dark", "merge_chunks": False}
+OPTIONAL = ("cache_max_mb",)
+"""Settings with no default, kept when the file has them as a whole number >= 0 (the index
+cache's cap in MB: :mod:`trajtui.core.indexcache`)."""
 MAX_SIZE = 64 << 10
 """A settings file bigger than this is not read (ours are under 100 bytes)."""
 
@@ -51,6 +54,10 @@ def load() -> dict[str, Any]:
         for key, default in DEFAULTS.items():
             if isinstance(saved.get(key), type(default)):
                 settings[key] = saved[key]
+        for key in OPTIONAL:
+            value = saved.get(key)
+            if type(value) is int and value >= 0:
+                settings[key] = value
     _saved = dict(settings)
     return settings
 

@@ -10,6 +10,7 @@ whose summary is not read yet are drawn as placeholders, and requested from the 
 from __future__ import annotations
 
 import heapq
+import time
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
@@ -482,12 +483,31 @@ class RunStore:
 
     # -- counts ----------------------------------------------------------------------------
 
-    def count_new(self) -> None:
-        """Count entries summarised since the last call (a prefix of each source)."""
+    def count_new(self, budget: float | None = None, at_least: int = 1000) -> bool:
+        """Count entries summarised since the last call (a prefix of each source).
+
+        Args:
+            budget: Stop after about this many seconds (a whole list restored from the index
+                cache arrives at once: the UI thread counts it a slice at a time).
+            at_least: Entries counted before the budget is looked at.
+
+        Returns:
+            True when every summarised entry is counted.
+        """
+        deadline = None if budget is None else time.monotonic() + budget
+        counted = 0
         for s, source in enumerate(self.ws.sources):
             c = self.counts[s]
             n = len(source)
             while c.seen < n:
+                counted += 1
+                if (
+                    deadline is not None
+                    and counted > at_least
+                    and not counted & 127
+                    and time.monotonic() > deadline
+                ):
+                    return False
                 e = source.peek(c.seen)
                 if e is None:
                     break
@@ -506,6 +526,7 @@ class RunStore:
                         c.flagged_runs += 1
                     _note_columns(c, e)
                 c.seen += 1
+        return True
 
     def columns(self) -> set[str]:
         """Columns that some run read so far has a value for."""

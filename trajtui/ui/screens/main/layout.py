@@ -83,11 +83,12 @@ class MainLayout(Screen[None]):
         self._loading_done = False
         self._checking = False
         self._arrangement = 0
+        """Number of the latest sort or filter asked for (the latest keystroke wins)."""
         self._last_look = time.monotonic()
         self._looks = 0
         self._tree_marks: dict[str, int] = {}
         self._stay_at_end = False
-        """Number of the latest sort or filter asked for (the latest keystroke wins)."""
+        self._counting = False
 
     # -- composing -------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """Loading: the main screen's thread workers and what it does with their progress.
 
-The loader indexes and summarises every source (rows on screen first); a run is read whole
+The loader indexes and summarises every source (rows on screen first), then saves the index
+of each in the index cache (:mod:`trajtui.core.indexcache`); a run is read whole
 in its own worker; a reference is resolved in another; the files are watched for changes.
 Workers only post messages or call back on the UI thread: nothing here waits on I/O.
 """
@@ -20,7 +21,6 @@ from trajtui.core.model import Problem
 from trajtui.core.refs import RefError
 from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import LoadError, Source
-from trajtui.core.table import EMPTY
 from trajtui.core.text import visible
 from trajtui.ui import failures
 from trajtui.ui.messages import AllLoaded, ChangedOnDisk, Loaded, RunLoaded
@@ -35,6 +35,8 @@ LOOK_EVERY = 2.0
 """Seconds between two looks for changes on disk otherwise."""
 TREE_EVERY = 4
 """Opened directories are walked for new files every this many looks when following."""
+COUNT_BUDGET = 0.02
+"""Seconds of counting summaries on the UI thread at a time (the rest on the next tick)."""
 
 
 class Loading(Selection):
@@ -65,7 +67,7 @@ class Loading(Selection):
                         return
                     if filler is None and isinstance(source, JsonlSource):
                         # made once the scan began: it first forgets an unfinished last line
-                        filler = source.filler(_known(source))
+                        filler = source.filler(source.known_prefix())
                     read = self._summarise(s, source, read, SUMMARY_BUDGET, filler, wait=False)
                     self.post_message(Loaded(s, progress, read))
                 while read < len(source) and not worker.is_cancelled:
@@ -80,6 +82,8 @@ class Loading(Selection):
                 if filler is not None:
                     filler.close()
             self.post_message(Loaded(s, _done_progress(source), read, done=True))
+            if not worker.is_cancelled:
+                source.save_index()  # for the next open (here, off the UI thread)
         # Keep serving requests for rows drawn later (e.g. after a sort), then stop.
         self.post_message(AllLoaded())
 
@@ -107,6 +111,7 @@ class Loading(Selection):
             if ri < len(src) and src.peek(ri) is None:
                 src.entry(ri)
         n = len(source)
+        read = max(read, source.known_prefix())  # restored from the index cache, or read
         if filler is not None and isinstance(source, JsonlSource):
             for first, rows in filler.fill(n, wait=wait):
                 for k, row in enumerate(rows):
@@ -134,7 +139,7 @@ class Loading(Selection):
                 timeout=8,
             )
         grew = self.store.extend()
-        self.store.count_new()
+        self._count()
         if grew:
             self.run_list.grow()
         if message.done or grew or time.monotonic() - self._last_title > 0.25:
@@ -145,6 +150,22 @@ class Loading(Selection):
             self._select_first_run()
         if self._pending_goto is not None:
             self._try_pending_goto(final=False)
+
+    def _count(self) -> None:
+        """Count the summaries read so far, :data:`COUNT_BUDGET` at a time: a run list
+        restored whole from the index cache is counted over a few ticks, keys answered
+        between them."""
+        if self.store.count_new(budget=COUNT_BUDGET) or self._counting:
+            return
+        self._counting = True
+        self.set_timer(0.005, self._count_more)
+
+    def _count_more(self) -> None:
+        self._counting = False
+        self._count()
+        self.run_list.redraw()
+        self.query_one("#columns", ColumnHeader).refresh()
+        self._update_title()
 
     def on_all_loaded(self, message: AllLoaded) -> None:
         self._loading_done = True
@@ -318,14 +339,6 @@ def tree_mark(path: str) -> int | None:
         names.append(walked.rel)
         names.extend(walked.files)
     return hash(tuple(names))
-
-
-def _known(source: Source) -> int:
-    """How many rows from the first are read already (a file read again after it grew)."""
-    n, known = len(source), 0
-    while known < n and source.row_kind(known) != EMPTY:
-        known += 1
-    return known
 
 
 def _done_progress(source: Source) -> ScanProgress:

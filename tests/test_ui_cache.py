@@ -1,0 +1,89 @@
+"""The TUI and the index cache: the first session saves the index (off the UI thread), and a
+second session on the unchanged file has every row complete with the first progress it
+gets, without decoding a record."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.builders import capture, write_jsonl
+from tests.test_indexcache import Reads, entry_file
+from tests.ui_helpers import running, screen_lines
+from trajtui.core.table import EMPTY
+from trajtui.ui.messages import Loaded
+from trajtui.ui.screens.main.loading import Loading
+
+
+def runs_file(directory: Path) -> Path:
+    recs = [
+        capture(f"run-{i:03}", score={"pass": i % 3 != 0, "score": round(i / 300, 3)})
+        for i in range(300)
+    ]
+    return write_jsonl(directory / "runs.jsonl", recs, raw_lines={150: b"{broken"})
+
+
+async def test_a_second_open_shows_every_row_complete_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = runs_file(tmp_path)
+    async with running([str(p)]) as (pilot, app, screen):
+        first_summary = screen.store.summary_line()
+    assert entry_file(p).is_file()
+    assert sorted(os.listdir(tmp_path)) == ["runs.jsonl"]  # nothing beside the data
+
+    # The second session: what the screen holds once it handled the first progress.
+    at_first: list[dict[str, Any]] = []
+    handle = Loading.on_loaded
+
+    def watched(self: Loading, message: Loaded) -> None:
+        handle(self, message)
+        if not at_first:
+            source = self.ws.sources[message.source]
+            at_first.append(
+                {
+                    "read": message.read,
+                    "records": len(source),
+                    "complete": source.complete,
+                    "rows": len(self.store.rows),
+                    "unread": [i for i in range(len(source)) if source.row_kind(i) == EMPTY],
+                    "counted": self.store.counts[0].seen,
+                    "summary": self.store.summary_line(),
+                }
+            )
+
+    monkeypatch.setattr(Loading, "on_loaded", watched)
+    reads = Reads(monkeypatch)
+    async with running([str(p)]) as (pilot, app, screen):
+        assert at_first == [
+            {
+                "read": 301,
+                "records": 301,
+                "complete": True,
+                "rows": 301,
+                "unread": [],
+                "counted": 301,
+                "summary": first_summary,
+            }
+        ]
+        assert "300 runs" in first_summary and "1 problem" in first_summary
+        await pilot.press("G")  # the last row, drawn with its values
+        await pilot.pause()
+        rows = [line for line in screen_lines(app) if "run-299" in line and "╭" not in line]
+        assert rows and "pass" in rows[0] and "0.997" in rows[0], screen_lines(app)
+    assert (reads.decoded, reads.scanned_from) == (0, [])
+
+
+async def test_no_cache_session_neither_reads_nor_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trajtui.core import indexcache
+
+    p = runs_file(tmp_path)
+    indexcache.configure(enabled=False)
+    async with running([str(p)]) as (pilot, app, screen):
+        assert "300 runs" in screen.store.summary_line()
+    assert not entry_file(p).exists()
