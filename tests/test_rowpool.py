@@ -155,3 +155,19 @@ def test_lite_rows_of_the_real_samples(path: Path, workers: None) -> None:
     filled, filled_problems, made = _filled(path)
     assert filled == ordinary and filled_problems == problems
     assert made > 0
+
+
+async def test_the_tui_reads_rows_through_the_workers(tmp_path: Path, workers: None) -> None:
+    """Inside a running TUI (whose standard error is Textual's stand-in) the workers start,
+    and the rows they make are the ones listed."""
+    from tests.ui_helpers import listed, running
+
+    rowpool.shutdown()  # a pool started outside the TUI would hide the problem
+    path = capture_fixture(tmp_path)
+    ordinary, _ = _ordinary(path)
+    async with running([str(path)]) as (_pilot, _app, screen):
+        assert rowpool._pool is not None
+        shown = [screen.ws.sources[0].peek(i) for i in range(len(screen.ws.sources[0]))]
+        assert shown == ordinary
+        assert len(listed(screen)) == len(ordinary)
+    rowpool.shutdown()

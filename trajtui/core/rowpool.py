@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import atexit
 import os
+import sys
 import threading
 from collections import deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -166,13 +168,46 @@ def pool() -> ProcessPoolExecutor | None:
             from concurrent.futures import ProcessPoolExecutor
 
             try:
-                # spawn, not fork: the TUI has threads, and a forked copy of them is unsafe
+                # spawn, not fork: the TUI has threads, and a forked copy of them is unsafe.
+                # multiprocessing hands its helper process the standard error's descriptor,
+                # which a running TUI has replaced: the real one is lent meanwhile, and the
+                # workers are started now, inside.
                 context = multiprocessing.get_context("spawn")
-                _pool = ProcessPoolExecutor(max_workers=cores(), mp_context=context)
-            except (OSError, ValueError, ImportError):
+                with _real_stderr():
+                    started = ProcessPoolExecutor(
+                        max_workers=cores(), mp_context=context, initializer=_quiet
+                    )
+                    started.submit(int).result()
+            except Exception:  # no processes here (a sandbox, a limit): rows are read here
                 return None
+            _pool = started
             atexit.register(shutdown)
         return _pool
+
+
+@contextmanager
+def _real_stderr() -> Iterator[None]:
+    """``sys.stderr`` is the process's own while inside (Textual replaces it with an object
+    that has no usable file descriptor)."""
+    saved = sys.stderr
+    try:
+        usable = saved.fileno() >= 0  # Textual's stand-in says -1
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if not usable and sys.__stderr__ is not None:
+        sys.stderr = sys.__stderr__
+    try:
+        yield
+    finally:
+        sys.stderr = saved
+
+
+def _quiet() -> None:
+    """In a worker: nothing it prints can reach the terminal the TUI draws on."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
 
 
 def shutdown() -> None:
