@@ -89,6 +89,8 @@ class MainLayout(Screen[None]):
         self._tree_marks: dict[str, int] = {}
         self._stay_at_end = False
         self._counting = False
+        self._grew = False  # rows were added and not drawn yet
+        self._shown_any = False  # the run list has drawn a row
 
     # -- composing -------------------------------------------------------------------------
 

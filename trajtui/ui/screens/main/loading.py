@@ -138,11 +138,15 @@ class Loading(Selection):
                 severity="error",
                 timeout=8,
             )
-        grew = self.store.extend()
+        self._grew = self.store.extend() or self._grew
         self._count()
-        if grew:
-            self.run_list.grow()
-        if message.done or grew or time.monotonic() - self._last_title > 0.25:
+        # Drawn at most 4 times a second while loading: the UI thread's turns at the
+        # interpreter are turns the loader waits for.
+        if message.done or time.monotonic() - self._last_title > 0.25 or not self._shown_any:
+            if self._grew:
+                self.run_list.grow()
+                self._grew = False
+                self._shown_any = self.store.shown > 0
             self.run_list.redraw()
             self.query_one("#columns", ColumnHeader).refresh()
             self._update_title()
