@@ -13,32 +13,13 @@ from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
 
-from trajtui.render.views import VIEWS
+from trajtui.render.views import VIEWS, ViewCommand
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
-    """One command.
-
-    Attributes:
-        id: Stable id (used for keymaps).
-        keys: Keys, comma-separated, as Textual names them.
-        action: The main screen's action it runs.
-        title: Name in the command palette and the help screen.
-        help: What it does, one line.
-        group: Heading in the help screen.
-        footer: Short label in the footer, or None to keep it out of the footer.
-        screen_binding: The main screen binds the keys (False: the lists bind them).
-    """
-
-    id: str
-    keys: str
-    action: str
-    title: str
-    help: str
-    group: str
-    footer: str | None = None
-    screen_binding: bool = True
+class Command(ViewCommand):
+    """One command of the TUI: the fields of a :class:`ViewCommand` (the common commands
+    are written here, a format's view declares its own), and how people read its keys."""
 
     @property
     def key_label(self) -> str:
