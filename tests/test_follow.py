@@ -15,6 +15,7 @@ from tests.builders import capture, write_jsonl
 from tests.ui_helpers import listed, main_screen, running, screen_lines, settle
 from trajtui.cli import cli
 from trajtui.ui.app import TrajtuiApp
+from trajtui.ui.screens.main import MainScreen
 
 
 async def until(pilot: Pilot[int], done: Callable[[], bool], timeout: float = 8.0) -> None:
@@ -78,11 +79,16 @@ async def test_follow_option_starts_at_the_end_and_reads_a_truncated_file_again(
     path = write_jsonl(tmp_path / "r.jsonl", [capture("a"), capture("b"), capture("c")])
     app = TrajtuiApp([str(path)], follow=True)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: main_screen(app).run is not None)
+        # the opening screen comes first
+        await until(
+            pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.run is not None
+        )
         screen = main_screen(app)
         await until(pilot, lambda: screen.run is not None and screen.run.ref == "c")
         path.write_text(json.dumps(capture("x")) + "\n")  # truncated and rewritten
-        await until(pilot, lambda: listed(main_screen(app)) == ["x"])
+        await until(
+            pilot, lambda: isinstance(app.screen, MainScreen) and listed(app.screen) == ["x"]
+        )
         notices = [n.message for n in app._notifications]
         assert any("truncated on disk" in m and "read again" in m for m in notices), notices
 
@@ -96,7 +102,9 @@ async def test_following_a_directory_shows_new_files(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.pause(1.2)  # a first look takes the directory's measure
         write_jsonl(root / "two.jsonl", [capture("b")])
-        await until(pilot, lambda: len(main_screen(app).ws.sources) == 2)
+        await until(
+            pilot, lambda: isinstance(app.screen, MainScreen) and len(app.screen.ws.sources) == 2
+        )
         notices = [n.message for n in app._notifications]
         assert any("files added to or removed from" in m for m in notices), notices
 
