@@ -48,10 +48,12 @@ format: $(STAMP) ## Reformat the code with ruff
 	$(BIN)/ruff format trajtui tests
 	$(BIN)/ruff check --fix trajtui tests
 
+HUGE_GB ?= 2
 .PHONY: bench
-bench: $(STAMP) ## Benchmark on a generated 1 GB capture file, and the full-size hostile cases (not part of make test)
+bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, and the full-size hostile cases (not part of make test)
 	$(BIN)/python -m tests.bench.run_bench
 	$(BIN)/python -m tests.bench.targets
+	$(BIN)/python -m tests.bench.huge_bench --size-gb $(HUGE_GB)
 	$(BIN)/python -m tests.bench.tui_bench
 	$(BIN)/python -m tests.bench.hostile_bench
 
