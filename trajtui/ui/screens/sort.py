@@ -63,7 +63,7 @@ class SortScreen(ModalScreen[SortChoice | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(literal("sort runs by (digit or ⏎; again reverses)"))
+            yield Static(literal("sort by: digit or ⏎ (again: reverse)"))
             options = []
             for n, column in enumerate(COLUMNS):
                 name = column or "file order"
