@@ -283,13 +283,7 @@ class JsonlSource(Source):
         self._entry_problems[i] = problem
         return problem
 
-    def run(self, i: int) -> Run:
-        entry = self.entry(i)
-        if isinstance(entry, Problem):
-            raise LoadError(entry)
-        cached = self._runs.get(i)
-        if cached is not None:
-            return cached
+    def _make_run(self, i: int, entry: RunSummary) -> Run:
         line = self.index.line_of(i)
         try:
             # Read whole and exactly (big integers keep every digit in what is shown).
@@ -298,9 +292,7 @@ class JsonlSource(Source):
             raise LoadError(Problem(self.path, line, f"cannot read record: {err}")) from None
         except JsonError as err:
             raise LoadError(Problem(self.path, line, str(err))) from None
-        run = self.fmt.build(value, entry.ref, i, line)
-        self._runs.put(i, run)
-        return run
+        return self.fmt.build(value, entry.ref, i, line)
 
     def find(self, run_ref: str) -> int | None:
         renamed = self._dup_map.get(run_ref)

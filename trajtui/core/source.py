@@ -160,12 +160,31 @@ class Source(ABC):
         Sources that can read several entries at once (one read of a JSONL file) do."""
         return [self.entry(lo, keep=keep)]
 
-    @abstractmethod
+    _runs: RunCache
+    """The last runs built whole (a subclass makes it, sized for its runs)."""
+
     def run(self, i: int) -> Run:
-        """Load run ``i`` whole.
+        """Load run ``i`` whole (kept among the last few built).
 
         Raises:
             LoadError: Entry ``i`` is a problem, or the run can no longer be read.
+        """
+        entry = self.entry(i)
+        if isinstance(entry, Problem):
+            raise LoadError(entry)
+        cached = self._runs.get(i)
+        if cached is not None:
+            return cached
+        run = self._make_run(i, entry)
+        self._runs.put(i, run)
+        return run
+
+    @abstractmethod
+    def _make_run(self, i: int, entry: RunSummary) -> Run:
+        """Build run ``i``, listed as ``entry``, from the data.
+
+        Raises:
+            LoadError: The run can no longer be read, or cannot be built.
         """
 
     @abstractmethod

@@ -170,13 +170,7 @@ class StaticSource(Source):
         assert entry is not None  # every entry is listed whole
         return entry
 
-    def run(self, i: int) -> Run:
-        entry = self.entry(i)
-        if isinstance(entry, Problem):
-            raise LoadError(entry)
-        cached = self._runs.get(i)
-        if cached is not None:
-            return cached
+    def _make_run(self, i: int, entry: RunSummary) -> Run:
         loader = self._loaders[i]
         assert loader is not None
         try:
@@ -191,7 +185,6 @@ class StaticSource(Source):
             raise LoadError(
                 Problem(self.path, None, f"cannot read {entry.ref}: {_internal(err)}")
             ) from None
-        self._runs.put(i, run)
         return run
 
     def find(self, run_ref: str) -> int | None:

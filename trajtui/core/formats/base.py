@@ -124,3 +124,27 @@ class Format:
     def __repr__(self) -> str:
         ids = ", ".join(info.id for info in self.infos)
         return f"<{type(self).__name__} {ids}>"
+
+
+class ByShape(Format):
+    """A format that knows its files and directories by their content, at
+    :attr:`Certainty.SHAPE`: a subclass says how to open them (:meth:`open_file`,
+    :meth:`open_dir`), and the claims follow."""
+
+    def open_file(self, path: str, sniffed: Sniffed, label: str | None) -> Source | None:
+        """The source of a file that is this format's (as :meth:`Format.claim_file`
+        decides), or None."""
+        return None
+
+    def open_dir(self, place: Walked) -> Opened | None:
+        """What a directory that is this format's opens to (as :meth:`Format.claim_dir`
+        decides), or None."""
+        return None
+
+    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
+        source = self.open_file(path, sniffed, label)
+        return None if source is None else claimed(Certainty.SHAPE, source)
+
+    def claim_dir(self, place: Walked) -> Claim | None:
+        found = self.open_dir(place)
+        return None if found is None else Claim(Certainty.SHAPE, lambda: found)

@@ -11,7 +11,7 @@ from typing import Any
 from trajtui.core import safeio
 from trajtui.core.detect import Sniffed
 from trajtui.core.discover import Walked, inside, walk
-from trajtui.core.formats.base import Certainty, Claim, Format, Opened, claimed
+from trajtui.core.formats.base import ByShape, Opened
 from trajtui.core.formats.common import mapping
 from trajtui.core.formats.eval_results.reading import MAX_SAMPLES, error_line, file_lines, read_file
 from trajtui.core.formats.eval_results.runs import Companions, build_run, summarize, with_ref
@@ -307,18 +307,12 @@ def claim_dir(place: Walked) -> Opened | None:
     return Opened((ResultsSource(place.path, place.path),))
 
 
-class EvalResultsFormat(Format):
+class EvalResultsFormat(ByShape):
     """Eval ``results.json`` trees, run directories and results files, by content."""
 
     infos = (RESULTS,)
-
-    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
-        source = open_file(path, sniffed, label)
-        return None if source is None else claimed(Certainty.SHAPE, source)
-
-    def claim_dir(self, place: Walked) -> Claim | None:
-        found = claim_dir(place)
-        return None if found is None else Claim(Certainty.SHAPE, lambda: found)
+    open_file = staticmethod(open_file)
+    open_dir = staticmethod(claim_dir)
 
 
 EVAL_RESULTS = EvalResultsFormat()

@@ -13,7 +13,7 @@ from typing import Any
 
 from trajtui.core.detect import Sniffed
 from trajtui.core.discover import Walked
-from trajtui.core.formats.base import Certainty, Claim, Format, Opened, claimed
+from trajtui.core.formats.base import ByShape, Opened
 from trajtui.core.formats.common import string
 from trajtui.core.formats.forecast.detail import forecast_run
 from trajtui.core.formats.forecast.detect import (
@@ -252,18 +252,12 @@ class RunSource(StaticSource):
         return build_run(listed, None, self._read(ref))
 
 
-class ForecastFormat(Format):
+class ForecastFormat(ByShape):
     """forecast-agent eval and run directories (and their files opened on their own)."""
 
     infos = (EVAL, RUN)
-
-    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
-        source = open_file(path, sniffed, label)
-        return None if source is None else claimed(Certainty.SHAPE, source)
-
-    def claim_dir(self, place: Walked) -> Claim | None:
-        found = claim_dir(place)
-        return None if found is None else Claim(Certainty.SHAPE, lambda: found)
+    open_file = staticmethod(open_file)
+    open_dir = staticmethod(claim_dir)
 
 
 FORECAST = ForecastFormat()

@@ -21,7 +21,7 @@ from typing import Any
 
 from trajtui.core.detect import Sniffed
 from trajtui.core.discover import Walked, inside, walk
-from trajtui.core.formats.base import Certainty, Claim, Format, Opened, claimed
+from trajtui.core.formats.base import ByShape, Opened
 from trajtui.core.formats.ultraplan.attach import SideFile, side_fields
 from trajtui.core.formats.ultraplan.ids import DATE, RESULT_NAME, YAML_SUFFIXES, natural_key
 from trajtui.core.formats.ultraplan.layout import (
@@ -443,18 +443,12 @@ def open_file(path: str, sniffed: Sniffed, label: str | None) -> UltraplanSource
     return UltraplanSource(Layout(path, root_real, single=path), label=label)
 
 
-class UltraplanFormat(Format):
+class UltraplanFormat(ByShape):
     """ultraplan projects (``.ultraplan/logs/``, ``.planning/phases/``) and result logs."""
 
     infos = (FORMAT,)
-
-    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
-        source = open_file(path, sniffed, label)
-        return None if source is None else claimed(Certainty.SHAPE, source)
-
-    def claim_dir(self, place: Walked) -> Claim | None:
-        found = claim_dir(place)
-        return None if found is None else Claim(Certainty.SHAPE, lambda: found)
+    open_file = staticmethod(open_file)
+    open_dir = staticmethod(claim_dir)
 
 
 ULTRAPLAN = UltraplanFormat()
