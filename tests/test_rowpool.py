@@ -171,3 +171,28 @@ async def test_the_tui_reads_rows_through_the_workers(tmp_path: Path, workers: N
         assert shown == ordinary
         assert len(listed(screen)) == len(ordinary)
     rowpool.shutdown()
+
+
+def test_worker_processes_do_not_run_the_program_again(tmp_path: Path) -> None:
+    """Spawned workers re-import ``__main__`` from its file unless told not to: each worker
+    would run the whole CLI's imports (or, for a script, the script) before decoding a row.
+    Every worker must start without it."""
+    import subprocess
+    import sys
+
+    marks = tmp_path / "marks"
+    script = tmp_path / "prog.py"
+    script.write_text(
+        "import os\n"
+        f"open({str(marks)!r}, 'a').write(str(os.getpid()) + '\\n')\n"
+        "from trajtui.core import rowpool\n"
+        "if __name__ == '__main__':\n"
+        "    workers = rowpool.pool()\n"
+        "    assert workers is not None\n"
+        "    for f in [workers.submit(abs, -i) for i in range(8)]:\n"
+        "        f.result()\n"
+        "    rowpool.shutdown()\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    assert len(marks.read_text().split()) == 1  # the program ran once: in the parent
