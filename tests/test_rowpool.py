@@ -196,3 +196,39 @@ def test_worker_processes_do_not_run_the_program_again(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr.decode()
     assert len(marks.read_text().split()) == 1  # the program ran once: in the parent
+
+
+def _respelled(directory: Path) -> Path:
+    """Records whose line starts with one id and spells the key again later: the parser
+    (and every reader here) takes the last. Refs: a, a#2, c, a#3, b."""
+    path = directory / "respelled.jsonl"
+    lines = [
+        json.dumps(capture("a")),
+        json.dumps(capture("b"))[:-1] + ', "id": "a"}',
+        json.dumps(capture("c")),
+        json.dumps(capture("a")),
+        json.dumps(capture("b")),
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["in-thread", "workers"])
+def test_ls_names_a_respelled_id_as_the_parser_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parallel: bool
+) -> None:
+    """``ls`` takes keys from line heads and checks them as it decodes each row: a record
+    that spells its id twice is named by the last, and the records after it too."""
+    path = _respelled(tmp_path)
+    if parallel:
+        monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
+        monkeypatch.setattr(rowpool, "BATCH_RECORDS", 2)
+    runner = CliRunner()
+    for _ in range(2):  # the second from the index cache the first saved
+        out = runner.invoke(cli, ["ls", "--json", str(path)])
+        assert out.exit_code == 0, out.output
+        refs = [json.loads(line)["ref"] for line in out.output.splitlines()]
+        assert refs == ["a", "a#2", "c", "a#3", "b"]
+    shown = runner.invoke(cli, ["show", "--json", str(path), "a#2"])
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.output)["ref"] == "a#2"

@@ -104,6 +104,9 @@ class LineIndex:
         self._record_key = RecordKey(key) if key else None
         self._key_prefixes = self._record_key.prefixes if self._record_key else ()
         self._markers = self._record_key.markers if self._record_key else ()
+        self.checks_deferred = False
+        """Keys of the common record (``{"id":"..."`` first) are taken from the line's head
+        without looking for a later spelling of the key (see :meth:`defer_key_checks`)."""
         self.starts = array("Q")
         self._lens = array("I")
         self._huge: dict[int, int] = {}  # lengths of 4 GiB and more
@@ -398,7 +401,7 @@ class LineIndex:
         runs = self._blank_runs
         gap_at, gap_blanks = runs.gap_at, runs.gap_blanks
         prefixes = self._key_prefixes
-        markers = self._markers
+        markers = () if self.checks_deferred else self._markers
         nl_byte = self._nl or b"\n"
         strip_cr = nl_byte == b"\n"
         start = 0
@@ -464,6 +467,29 @@ class LineIndex:
         runs.total = blanks
         runs.first, runs.last = run_first, run_last
         return start
+
+    def defer_key_checks(self, defer: bool = True) -> None:
+        """Stop (or resume) checking, while scanning, that a record whose line starts with
+        its key does not spell the key again later (``{"id":"a",...,"id":"b"}``: the
+        parser takes the last). The check reads every byte of such lines, most of what
+        indexing costs; a caller that decodes every record anyway (``ls`` decodes each
+        row) checks each key that way instead, and corrects it with
+        :meth:`replace_keys_from`. Records indexed meanwhile keep the key of their head."""
+        self.checks_deferred = defer
+
+    def checked_key(self, i: int) -> str | None:
+        """Record ``i``'s key read again from the file, checked whole (parser-true)."""
+        return self._reread_key(i)
+
+    def replace_keys_from(self, i: int, keys: list[str | None]) -> None:
+        """Give records ``i`` onwards the keys ``keys`` (one per record up to the end of
+        the index): keys found wrong after a deferred check."""
+        if len(keys) != self.count - i:
+            raise ValueError("one key per record from i to the end")
+        table = self._keys
+        while len(table) > i:
+            table.pop()
+        table.extend(keys)
 
     def _record(
         self, buf: bytes, start: int, stop: int, file_start: int, file_stop: int, line: int

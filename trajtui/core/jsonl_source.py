@@ -78,6 +78,7 @@ class JsonlSource(Source):
         self._lock = threading.Lock()
         self._entry_problems: dict[int, Problem] = {}
         self._cache_tried = False
+        self._unchecked: int | None = None  # keys from here on: checked when read (ls)
         self.cache_mark: tuple[int, int, int] | None = None
         self.cache_saved_at = -1e9  # time.monotonic() of the last save
         """What the index cache holds for this file (size, records, summaries), when this
@@ -109,8 +110,50 @@ class JsonlSource(Source):
         return self.index.complete
 
     def save_index(self) -> bool:
-        """Keep what the scan learned in the index cache (after a full scan; never raises)."""
+        """Keep what the scan learned in the index cache (after a full scan, with every key
+        checked; never raises)."""
+        if self._unchecked is not None and self._unchecked < self.index.count:
+            return False
         return indexcache.save(self)
+
+    def defer_key_checks(self) -> None:
+        """Index faster by checking each key when its record is read (``ls`` reads every
+        row, in file order): keys from the next record indexed on are taken from the line's
+        head, and a record read whose key proves different (spelled again later in the
+        line) corrects the keys from it on (see :meth:`LineIndex.defer_key_checks`)."""
+        with self._lock:
+            self.index.defer_key_checks(True)
+            self._unchecked = self.index.count
+
+    def _check_key(self, i: int) -> None:
+        """Check record ``i``'s key whole when checks are deferred; correct the keys from
+        ``i`` on when it was wrong."""
+        start = self._unchecked
+        if start is None or i < start:
+            return
+        if self.index.checked_key(i) != self.index.key(i):
+            self._rekey_from(i)
+        elif i == start:
+            self._unchecked = i + 1
+
+    def _rekey_from(self, i: int) -> None:
+        """Check the key of every record indexed from ``i`` on, whole, and name those
+        records again; the scan checks the rest as it goes."""
+        with self._lock:
+            index = self.index
+            index.defer_key_checks(False)
+            index.replace_keys_from(i, [index.checked_key(j) for j in range(i, index.count)])
+            for j in [j for j in self._dup_refs if j >= i]:
+                self._dup_map.pop(self._dup_refs.pop(j), None)
+            self._next.clear()
+            for j in range(i, self._named):
+                self._table.forget(j)
+                self._entry_problems.pop(j, None)
+            self._runs.forget()
+            self.reader.clear()
+            self._named = i
+            self._unchecked = None
+        self._name_new_records()
 
     def summarised(self) -> int:
         """Records whose entry is known (a run summary or a problem row)."""
@@ -236,6 +279,12 @@ class JsonlSource(Source):
         cached = self.peek(i)
         if cached is not None:
             return cached
+        if row is not None:
+            # the worker checked the key it was given; the job may predate a correction
+            if row.ref != self.ref_of(i):
+                row = None
+            elif self._unchecked is not None and i == self._unchecked:
+                self._unchecked += 1
         if row is None:
             return self._entry(self.reader.record(i), keep)
         if keep:
@@ -245,6 +294,7 @@ class JsonlSource(Source):
     def _entry(self, rec: Record, keep: bool) -> Entry:
         """The entry of a decoded record (kept when ``keep``, and always for problems)."""
         i = rec.index
+        self._check_key(i)
         entry: Entry
         ref = self.ref_of(i)
         if rec.error is not None:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from trajtui.core.jsonutil import id_text
 from trajtui.core.model import RunSummary
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class Job:
         refs: Each record's reference.
         lines: Each record's line number.
         first: Index of the first record.
+        keys: Each record's key as the index took it from the line's head, to check against
+            the key the record decodes to (empty: the index checked them).
     """
 
     path: str
@@ -72,6 +75,7 @@ class Job:
     refs: tuple[str | None, ...]
     lines: tuple[int, ...]
     first: int
+    keys: tuple[str | None, ...] = ()
 
 
 Row = RunSummary | None
@@ -118,12 +122,13 @@ def rows_of(job: Job) -> list[Row]:
     # msgspec skips a field without checking its UTF-8; the ordinary read warns about
     # invalid UTF-8 anywhere in a record: such records are read there.
     checked = data.isascii()
+    view = memoryview(data)  # records decoded where they are, not copied out
     for k, (off, n) in enumerate(job.spans):
         ref = job.refs[k]
-        raw = data[off : off + n]
+        raw = view[off : off + n]
         if not checked:
             try:
-                raw.decode("utf-8")
+                str(raw, "utf-8")
             except UnicodeDecodeError:
                 out.append(None)
                 continue
@@ -134,6 +139,9 @@ def rows_of(job: Job) -> list[Row]:
             continue
         obj = plain(value)
         if ref is None or not isinstance(obj, dict) or key not in obj:
+            out.append(None)
+            continue
+        if job.keys and id_text(obj[key]) != job.keys[k]:  # spelled again later: read there
             out.append(None)
             continue
         if job.fmt.check(obj) is not None:  # a warning names the record's keys: read it there
@@ -317,4 +325,5 @@ class RowFiller:
             refs=tuple(source.ref_of(j) for j in range(lo, i)),
             lines=tuple(index.line_of(j) for j in range(lo, i)),
             first=lo,
+            keys=tuple(index.key(j) for j in range(lo, i)) if index.checks_deferred else (),
         )
