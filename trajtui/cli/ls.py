@@ -42,7 +42,7 @@ def _drive(ws: Workspace) -> Iterator[tuple[Source, Entry]]:
         jsonl = source if isinstance(source, JsonlSource) else None
         filler: RowFiller | None = None
         done = 0
-        if jsonl is not None and getattr(jsonl.fmt, "lite", None) is not None:
+        if jsonl is not None and jsonl.decodes_rows():
             jsonl.defer_key_checks()  # every row is decoded: each key is checked then
         try:
             for _ in source.scan():

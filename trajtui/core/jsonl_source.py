@@ -133,8 +133,15 @@ class JsonlSource(Source):
             return
         if self.index.checked_key(i) != self.index.key(i):
             self._rekey_from(i)
-        elif i == start:
-            self._unchecked = i + 1
+        else:
+            self._key_checked(i)
+
+    def _key_checked(self, i: int) -> None:
+        """Record ``i``'s key is right (records are checked in file order; one checked out
+        of order is checked again when its turn comes)."""
+        with self._lock:
+            if self._unchecked == i:
+                self._unchecked = i + 1
 
     def _rekey_from(self, i: int) -> None:
         """Check the key of every record indexed from ``i`` on, whole, and name those
@@ -189,6 +196,8 @@ class JsonlSource(Source):
             self._runs.forget(i)
             self.reader.clear()
             self._named = i
+            if self._unchecked is not None and self._unchecked > i:
+                self._unchecked = i
 
     def _name_new_records(self) -> None:
         """Give references to records the scan added (file order: ``#2`` for repeats).
@@ -267,10 +276,14 @@ class JsonlSource(Source):
             for rec in self.reader.records(lo, min(hi, len(self)))
         ]
 
+    def decodes_rows(self) -> bool:
+        """Rows are decoded on every core (:meth:`filler` gives a reader)."""
+        return getattr(self.fmt, "lite", None) is not None
+
     def filler(self, start: int = 0) -> RowFiller | None:
         """A reader of this source's rows in file order from record ``start``, decoding
         on every core (None when the format has no lite type: read with :meth:`entries`)."""
-        if getattr(self.fmt, "lite", None) is None:
+        if not self.decodes_rows():
             return None
         return RowFiller(self, start)
 
@@ -283,8 +296,8 @@ class JsonlSource(Source):
             # the worker checked the key it was given; the job may predate a correction
             if row.ref != self.ref_of(i):
                 row = None
-            elif self._unchecked is not None and i == self._unchecked:
-                self._unchecked += 1
+            elif self._unchecked is not None:
+                self._key_checked(i)
         if row is None:
             return self._entry(self.reader.record(i), keep)
         if keep:
@@ -345,6 +358,8 @@ class JsonlSource(Source):
         return self.fmt.build(value, entry.ref, i, line)
 
     def find(self, run_ref: str) -> int | None:
+        # (while key checks are deferred, a reference can name another record than it
+        # will once they are done: only ``ls``, which finds nothing, defers them)
         renamed = self._dup_map.get(run_ref)
         if renamed is not None:
             return renamed
