@@ -50,12 +50,15 @@ format: $(STAMP) ## Reformat the code with ruff
 
 HUGE_GB ?= 2
 .PHONY: bench
-bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, and the full-size hostile cases (not part of make test)
+bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the hostile cases, and beside toolong and lnav (not part of make test)
 	$(BIN)/python -m tests.bench.run_bench
 	$(BIN)/python -m tests.bench.targets
 	$(BIN)/python -m tests.bench.huge_bench --size-gb $(HUGE_GB)
 	$(BIN)/python -m tests.bench.tui_bench
 	$(BIN)/python -m tests.bench.hostile_bench
+	@test -x .venv-bench/bin/tl || { $(PYTHON) -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet toolong; } || echo "toolong could not be installed: not compared"
+	@command -v lnav >/dev/null || echo "lnav is not installed (Debian: apt install lnav): not compared"
+	$(BIN)/python -m tests.bench.compare_bench
 
 .PHONY: screenshots
 screenshots: $(STAMP) ## Write an SVG of each pane into screenshots/

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders import capture
 from trajtui.core.workspace import Workspace, open_paths
 from trajtui.ui.store import ENTRY, HEADER, NUMERIC_SORTS, SORT_CYCLE, Filter, RunStore
 
@@ -107,3 +108,17 @@ def test_filtering_by_column_gives_the_rows_of_filtering_run_by_run(
         if shown:
             expected += [(HEADER, s, -1), *shown]  # the source's header, then its rows
     assert rows == expected
+
+
+def test_reference_column_fits_the_first_refs_before_any_row_is_counted(tmp_path: Path) -> None:
+    """The first screen of a big file shows rows before they are counted: the reference
+    column must already be as wide as their references (it was 6 cells: ``short…``)."""
+    path = tmp_path / "long-refs.jsonl"
+    refs = [f"a-rather-long-reference-{n:04d}" for n in range(40)]
+    path.write_text("".join(json.dumps(capture(r)) + "\n" for r in refs))
+    opened = open_paths([str(path)])
+    for _ in opened.sources[0].scan():
+        pass
+    store = RunStore(opened)  # nothing read or counted yet
+    _, ref_width = store.widths()
+    assert ref_width == len(refs[0])

@@ -65,6 +65,11 @@ SORT_KEYS: dict[str, Callable[[Value], Any]] = {
 }
 """Columns the run list sorts by (``None`` = file order)."""
 
+HEAD_SOURCES = 16
+HEAD_ROWS = 32
+"""References of this many first rows of this many first sources set the reference
+column's width before the rows are counted."""
+
 NUMERIC_SORTS = {
     "steps": "steps",
     "tool calls": "tool_calls",
@@ -196,6 +201,7 @@ class RunStore:
         self.prefix = TitlePrefix()
         """Words every shown title starts with."""
         self._mixed_ref_width = 0
+        self._head_refs: dict[int, int] = {}  # source -> widest of its first refs
         self._headers = 0
         self._shown = [0] * len(ws.sources)
         self._hay_cache: dict[int, tuple[tuple[int, int, str], list[str]]] = {}
@@ -539,10 +545,28 @@ class RunStore:
         """Widest status word and reference read so far (references with their source's
         label when rows are mixed)."""
         ref_width = max((c.ref_width for c in self.counts), default=0)
+        ref_width = max(ref_width, self._head_ref_width())
         return (
             max((c.status_width for c in self.counts), default=0),
             max(ref_width, self._mixed_ref_width) if self.mixed else ref_width,
         )
+
+    def _head_ref_width(self) -> int:
+        """Widest reference among the first rows of the first sources, from their index
+        (the first screen must not cut references the counting has not reached yet)."""
+        widest = 0
+        for s, source in enumerate(self.ws.sources[:HEAD_SOURCES]):
+            known = self._head_refs.get(s)
+            if known is None:
+                ref_of = getattr(source, "ref_of", None)
+                n = min(len(source), HEAD_ROWS)
+                if ref_of is None or n == 0:
+                    continue
+                known = max(len(ref_of(i) or "") for i in range(n))
+                if n == HEAD_ROWS:
+                    self._head_refs[s] = known
+            widest = max(widest, known)
+        return widest
 
     def recount(self, s: int) -> None:
         """Count source ``s`` again from the start (its last entry was read again)."""
