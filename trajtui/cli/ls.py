@@ -13,7 +13,7 @@ import click
 
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
-from trajtui.core import indexcache
+from trajtui.core import indexcache, rowpool
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary
@@ -168,6 +168,7 @@ def ls_cmd(
 
     use_cache(no_cache)
     ws = open_workspace(paths)
+    rowpool.warm_up([s for s in ws.sources if isinstance(s, JsonlSource)])
     out = sys.stdout
     width = shutil.get_terminal_size((100, 24)).columns if out.isatty() else None
     runs = 0

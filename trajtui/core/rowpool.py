@@ -242,6 +242,14 @@ def _quiet() -> None:
     os.close(null)
 
 
+def warm_up(sources: list[Any]) -> None:
+    """Start the worker processes in the background now when one of ``sources`` (JSONL
+    sources) will need them, so they are ready when its first rows are (starting them
+    takes a core about 0.2 s)."""
+    if any(s.decodes_rows() and s.index.size >= PARALLEL_BYTES for s in sources):
+        threading.Thread(target=pool, name="trajtui-rowpool", daemon=True).start()
+
+
 def shutdown() -> None:
     """Stop the worker processes (at exit, or when a test wants a fresh pool)."""
     global _pool
