@@ -1,0 +1,120 @@
+"""``trajtui diff``: two runs side by side, aligned step by step, as a user reads it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from tests.builders import capture, step_message, step_thought, step_tool, write_jsonl
+from trajtui.cli import cli
+
+
+def _steps(url: str, extra: bool = False, answer: str = "Dario Amodei is the CEO.") -> list[Any]:
+    steps = [
+        step_thought("I will search for the CEO of Anthropic", 100),
+        step_tool("WebSearch", "completed", 150, input={"query": "anthropic ceo"}, output="Dario"),
+        step_tool("WebFetch", "completed", 300, input={"url": url}, output="<html>"),
+    ]
+    if extra:
+        steps.append(step_tool("Read", "failed", 350, input={"path": "notes.md"}, output="ENOENT"))
+    steps.append(step_message(answer, 500))
+    return steps
+
+
+def _file(tmp_path: Path) -> Path:
+    return write_jsonl(
+        tmp_path / "runs.jsonl",
+        [
+            capture("good", _steps("https://anthropic.com/company"), score={"score": 0.9}),
+            capture(
+                "bad",
+                _steps("https://anthropic.com/team", extra=True),
+                score={"score": 0.4},
+                duration=2000,
+            ),
+            capture("twin", _steps("https://anthropic.com/company"), score={"score": 0.9}),
+        ],
+    )
+
+
+def test_diff_prints_figures_first_divergence_and_aligned_steps(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    out = CliRunner().invoke(cli, ["diff", str(path), "good", "bad"])
+    assert out.exit_code == 1, out.output  # they differ, as diff says
+    lines = out.output.splitlines()
+    assert lines[0] == "A  good" and lines[1] == "B  bad"
+    score = next(line for line in lines if line.startswith("score"))
+    assert score.split() == ["score", "0.900", "0.400", "-0.500"]
+    assert "first divergence: A step-3 / B step-3 (input differs: url)" in out.output
+    steps = [line.split()[:3] for line in lines if line[:1] in "=~+-" and line[1:3] == "  "]
+    assert steps == [
+        ["=", "step-1", "step-1"],
+        ["=", "step-2", "step-2"],
+        ["~", "step-3", "step-3"],
+        ["+", "·", "step-4"],
+        ["=", "step-4", "step-5"],
+    ]
+
+
+def test_diff_of_the_same_steps_exits_0(tmp_path: Path) -> None:
+    out = CliRunner().invoke(cli, ["diff", str(_file(tmp_path)), "good", "twin"])
+    assert out.exit_code == 0, out.output
+    assert "the timelines are the same: 4 steps, step for step" in out.output
+
+
+def test_diff_json_carries_both_sides_counts_and_pairs(tmp_path: Path) -> None:
+    out = CliRunner().invoke(cli, ["diff", str(_file(tmp_path)), "good", "bad", "--json"])
+    assert out.exit_code == 1
+    data = json.loads(out.output)
+    assert data["a"]["ref"] == "good" and data["b"]["ref"] == "bad"
+    assert (data["a"]["tool_calls"], data["b"]["tool_calls"]) == (2, 3)
+    assert data["b"]["failed_tool_calls"] == 1
+    assert data["first_divergence"] == 2
+    assert data["counts"] == {"same": 3, "changed": 1, "only_a": 0, "only_b": 1}
+    assert data["pairs"][3] == {
+        "op": "+",
+        "a": None,
+        "b": "bad-step-4",
+        "kind": "tool_call",
+        "tool": "Read",
+        "title": "Read",
+        "similarity": 0.0,
+        "why": None,
+    }
+
+
+def test_diff_across_two_files_with_qualified_refs(tmp_path: Path) -> None:
+    before = write_jsonl(tmp_path / "before.jsonl", [capture("t1", _steps("https://a.com"))])
+    after = write_jsonl(
+        tmp_path / "after.jsonl",
+        [capture("t1", _steps("https://a.com", answer="Dario Amodei is the CEO of Anthropic."))],
+    )
+    out = CliRunner().invoke(
+        cli, ["diff", str(before), str(after), "before.jsonl::t1", "after.jsonl::t1"]
+    )
+    assert out.exit_code == 1, out.output
+    assert "~  step-4     step-4" in out.output and "[text differs]" in out.output
+
+
+def test_diff_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    out = CliRunner().invoke(cli, ["diff", str(path), "good", "nope"])
+    assert out.exit_code == 2
+    assert len(out.output.strip().splitlines()) == 1 and "nope" in out.output
+    out = CliRunner().invoke(cli, ["diff", str(path), "good"])
+    assert out.exit_code == 2
+    assert "two references" in out.output
+
+
+def test_diff_shows_hostile_titles_inert(tmp_path: Path) -> None:
+    evil = "\x1b]0;pwned\x07[bold]x[/bold]"
+    path = write_jsonl(
+        tmp_path / "evil.jsonl",
+        [capture("a", [step_message(evil, 1)]), capture("b", [step_message("hello", 1)])],
+    )
+    out = CliRunner().invoke(cli, ["diff", str(path), "a", "b"])
+    assert "\x1b" not in out.output and "\x07" not in out.output
+    assert "[bold]x[/bold]" in out.output  # literal, never interpreted
