@@ -118,3 +118,58 @@ def test_diff_shows_hostile_titles_inert(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["diff", str(path), "a", "b"])
     assert "\x1b" not in out.output and "\x07" not in out.output
     assert "[bold]x[/bold]" in out.output  # literal, never interpreted
+
+
+def _scored(rid: str, passed: bool | None, score: float | None) -> dict[str, Any]:
+    rec = capture(rid, [step_message("answer", 1)])
+    if passed is not None or score is not None:
+        rec["score"] = {k: v for k, v in (("pass", passed), ("score", score)) if v is not None}
+    return rec
+
+
+def test_diff_of_two_sources_pairs_prompts_and_puts_flips_first(tmp_path: Path) -> None:
+    a = write_jsonl(
+        tmp_path / "before.jsonl",
+        [
+            _scored("p1", True, 0.9),
+            _scored("p2", True, 0.8),
+            _scored("p3", False, 0.2),
+            _scored("p4", True, 0.7),
+            _scored("gone", True, 1.0),
+        ],
+    )
+    b = write_jsonl(
+        tmp_path / "after.jsonl",
+        [
+            _scored("p1", True, 0.95),
+            _scored("p2", False, 0.3),
+            _scored("p3", True, 0.6),
+            _scored("p4", True, 0.7),
+            _scored("new", False, 0.0),
+        ],
+    )
+    out = CliRunner().invoke(cli, ["diff", str(a), str(b)])
+    assert out.exit_code == 1, out.output
+    text = out.output
+    assert "prompts in both: 4 · only in A: 1 · only in B: 1" in text
+    # judged on both sides: p1..p4; A passed p1 p2 p4, B passed p1 p3 p4
+    assert "A 75% (3/4) · B 75% (3/4)" in text
+    assert "flips: pass→fail 1 · fail→pass 1" in text
+    # means 2.6/4 = 0.65 and 2.55/4 = 0.6375 (0.637 in floats); B - A: +0.05, -0.5, +0.4,
+    # 0 -> mean -0.0125; sd = sqrt(0.411875 / 3) = 0.3705, 1.96 * sd / sqrt(4) = 0.363
+    assert "A 0.650 · B 0.637 · paired difference -0.013, 95% interval ±0.363" in text
+    table = [line.split()[0] for line in text.splitlines()[text.splitlines().index("") + 6 :]]
+    assert table[:7] == ["REF", "p2", "p3", "p1", "p4", "gone", "new"]
+
+    data = json.loads(CliRunner().invoke(cli, ["diff", str(a), str(b), "--json"]).output)
+    assert data["flips"] == {"pass_to_fail": 1, "fail_to_pass": 1}
+    assert data["pass_a"] == {"passed": 3, "judged": 4}
+    assert [r["ref"] for r in data["rows"]][:2] == ["p2", "p3"]
+    assert data["paired_score_difference"]["n"] == 4
+
+
+def test_diff_of_a_source_with_itself_exits_0(tmp_path: Path) -> None:
+    a = write_jsonl(tmp_path / "a.jsonl", [_scored("p1", True, 0.9), _scored("p2", False, 0.1)])
+    out = CliRunner().invoke(cli, ["diff", str(a), str(a)])
+    assert out.exit_code == 0, out.output
+    assert "flips: pass→fail 0 · fail→pass 0" in out.output

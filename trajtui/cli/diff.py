@@ -16,9 +16,19 @@ from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err
 from trajtui.cli.show import resolve_streaming
 from trajtui.core.align import Op, Pair
-from trajtui.core.compare import Comparison, Side, compare, difference, side
+from trajtui.core.compare import (
+    Comparison,
+    Rate,
+    Row,
+    Side,
+    SourceComparison,
+    compare,
+    compare_sources,
+    difference,
+    side,
+)
 from trajtui.core.jsonutil import dumps_line
-from trajtui.core.model import Step
+from trajtui.core.model import RunSummary, Step
 from trajtui.core.refs import RefError
 from trajtui.core.source import LoadError, Target
 from trajtui.core.text import visible
@@ -183,7 +193,7 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="The comparison as one JSON object.")
 @no_cache_option
 def diff_cmd(args: tuple[str, ...], as_json: bool, no_cache: bool) -> None:
-    """Compare two runs (or trials) step by step: PATH... REF_A REF_B.
+    """Compare two runs step by step (PATH... REF_A REF_B), or two sources (PATH_A PATH_B).
 
     \b
     Each reference names a run or a trial as ls prints it (a step's reference names its
@@ -203,18 +213,31 @@ def diff_cmd(args: tuple[str, ...], as_json: bool, no_cache: bool) -> None:
       trajtui diff before.jsonl after.jsonl before.jsonl::web-17 after.jsonl::web-17
       trajtui diff run.jsonl a b --json | jq '.pairs[] | select(.op != "=")'
 
-    Exit status: 0 when the timelines are the same step for step, 1 when they differ,
-    2 on trouble.
+    \b
+    With two paths and no reference, compares the sources: the runs of each are paired by
+    reference (the same prompt ids run by two agents, or before and after a change), and a
+    table lists each prompt's outcome and score on both sides, flips first (pass to fail,
+    then fail to pass), after a summary: pass rate of each side over the prompts both
+    judged, flips each way, and the paired difference in mean score with its 95% interval.
+
+    \b
+      trajtui diff codex.jsonl claude.jsonl
+      trajtui diff before/ after/ --json | jq '.rows[] | select(.flip)'
+
+    Exit status: 0 when the timelines (or the sources' verdicts and scores) are the same,
+    1 when they differ, 2 on trouble.
     """
     paths = [a for a in args if os.path.exists(a)]
     refs = [a for a in args if not os.path.exists(a)]
+    use_cache(no_cache)
+    if not refs and len(paths) == 2:
+        sys.exit(diff_sources(paths[0], paths[1], as_json))
     if len(refs) != 2 or not paths:
         print_err(
-            "trajtui diff: give the files or directories, then two references "
+            "trajtui diff: give two files or directories, or the files and two references "
             f"(got {len(paths)} path(s) and {len(refs)} reference(s): {', '.join(refs) or '—'})"
         )
         sys.exit(2)
-    use_cache(no_cache)
     ws = open_workspace(paths)
     if not ws.sources:
         sys.exit(2)
@@ -234,3 +257,122 @@ def diff_cmd(args: tuple[str, ...], as_json: bool, no_cache: bool) -> None:
     finally:
         ws.close()
     sys.exit(0 if c.same else 1)
+
+
+# -- two sources ---------------------------------------------------------------------------
+
+
+def _runs_of(path: str) -> list[RunSummary] | None:
+    """Every run of the sources under ``path`` (the first of a reference seen twice);
+    None when nothing there could be read."""
+    from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
+
+    ws = open_workspace([path])
+    if not ws.sources:
+        return None
+    seen: set[str] = set()
+    runs: list[RunSummary] = []
+    try:
+        for _, entry in drive(ws):
+            if isinstance(entry, RunSummary) and entry.ref not in seen:
+                seen.add(entry.ref)
+                runs.append(entry)
+    finally:
+        ws.close()
+    return runs
+
+
+def _cell(s: RunSummary | None) -> str:
+    if s is None:
+        return "—"
+    score = "" if s.score is None else f" {fmt.number(s.score, 3)}"
+    return f"{fmt.status(s.status, s.outcome)}{score}"
+
+
+def _rate(r: Rate) -> str:
+    value = r.value
+    return "n/a (0 judged)" if value is None else f"{fmt.percent(value)} ({r.count}/{r.of})"
+
+
+def _print_sources(path_a: str, path_b: str, c: SourceComparison, na: int, nb: int) -> None:
+    out = sys.stdout
+    only_a = sum(r.b is None for r in c.rows)
+    only_b = sum(r.a is None for r in c.rows)
+    out.write(f"A  {visible(path_a, keep_newlines=False)} ({na:,} runs)\n")
+    out.write(f"B  {visible(path_b, keep_newlines=False)} ({nb:,} runs)\n\n")
+    out.write(f"prompts in both: {c.both:,} · only in A: {only_a:,} · only in B: {only_b:,}\n")
+    out.write(f"pass rate over prompts both judged: A {_rate(c.pass_a)} · B {_rate(c.pass_b)}\n")
+    out.write(f"flips: pass→fail {c.flips('pass→fail'):,} · fail→pass {c.flips('fail→pass'):,}\n")
+    if c.paired is not None and c.mean_a is not None and c.mean_b is not None:
+        mean, half, n = c.paired
+        interval = f", 95% interval ±{half:.3f}" if half is not None else ""
+        out.write(
+            f"mean score over {n:,} prompts scored on both sides: A {c.mean_a:.3f} · "
+            f"B {c.mean_b:.3f} · paired difference {mean:+.3f}{interval}\n"
+        )
+    out.write("\n")
+    rows = [("REF", "A", "B", "Δ SCORE", "")]
+    for r in c.rows:
+        change = r.score_change
+        rows.append(
+            (
+                visible(r.ref, keep_newlines=False),
+                _cell(r.a),
+                _cell(r.b),
+                "" if change is None else f"{change:+.3f}",
+                r.flip or ("only in A" if r.b is None else "only in B" if r.a is None else ""),
+            )
+        )
+    widths = [max(len(row[k]) for row in rows) for k in range(5)]
+    for row in rows:
+        out.write("  ".join(cell.ljust(widths[k]) for k, cell in enumerate(row)).rstrip() + "\n")
+
+
+def _row_json(r: Row) -> dict[str, Any]:
+    def one(s: RunSummary | None) -> dict[str, Any] | None:
+        if s is None:
+            return None
+        return {"status": s.status, "verdict": s.outcome.verdict.value, "score": s.score}
+
+    return {
+        "ref": r.ref,
+        "a": one(r.a),
+        "b": one(r.b),
+        "flip": r.flip,
+        "score_change": r.score_change,
+    }
+
+
+def diff_sources(path_a: str, path_b: str, as_json: bool) -> int:
+    """Compare the runs under two paths; returns the exit status (0 same, 1 differ, 2
+    trouble)."""
+    runs_a, runs_b = _runs_of(path_a), _runs_of(path_b)
+    if runs_a is None or runs_b is None:
+        return 2
+    c = compare_sources(runs_a, runs_b)
+    if as_json:
+        paired = None
+        if c.paired is not None:
+            paired = {"mean": c.paired[0], "ci95_half_width": c.paired[1], "n": c.paired[2]}
+        click.echo(
+            dumps_line(
+                {
+                    "a": {"path": path_a, "runs": len(runs_a)},
+                    "b": {"path": path_b, "runs": len(runs_b)},
+                    "both": c.both,
+                    "pass_a": {"passed": c.pass_a.count, "judged": c.pass_a.of},
+                    "pass_b": {"passed": c.pass_b.count, "judged": c.pass_b.of},
+                    "flips": {
+                        "pass_to_fail": c.flips("pass→fail"),
+                        "fail_to_pass": c.flips("fail→pass"),
+                    },
+                    "mean_score_a": c.mean_a,
+                    "mean_score_b": c.mean_b,
+                    "paired_score_difference": paired,
+                    "rows": [_row_json(r) for r in c.rows],
+                }
+            )
+        )
+    else:
+        _print_sources(path_a, path_b, c, len(runs_a), len(runs_b))
+    return 0 if c.same else 1

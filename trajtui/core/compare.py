@@ -7,10 +7,11 @@ too: nothing is made up for the comparison.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from trajtui.core.align import Alignment, align
-from trajtui.core.model import Kind, Outcome, Run, Step
+from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,3 +128,146 @@ def compare(a: Side, b: Side) -> Comparison:
 def difference(x: float | None, y: float | None) -> float | None:
     """``y - x`` when both sides have the figure, else None."""
     return None if x is None or y is None else y - x
+
+
+# -- two sources: the same prompts, two agents (or before and after a change) -----------------
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One prompt in a source comparison: its run on each side (None: not on that side)."""
+
+    ref: str
+    a: RunSummary | None
+    b: RunSummary | None
+
+    @property
+    def flip(self) -> str | None:
+        """``pass→fail`` or ``fail→pass`` when the verdict flipped between pass and not
+        pass (fail, error, timeout); None otherwise, or when a side has no verdict."""
+        if self.a is None or self.b is None:
+            return None
+        va, vb = self.a.outcome.verdict, self.b.outcome.verdict
+        if Verdict.UNKNOWN in (va, vb) or (va is Verdict.PASS) == (vb is Verdict.PASS):
+            return None
+        return "pass→fail" if va is Verdict.PASS else "fail→pass"
+
+    @property
+    def score_change(self) -> float | None:
+        """B's score minus A's, when both runs have a score."""
+        if self.a is None or self.b is None:
+            return None
+        return difference(self.a.score, self.b.score)
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A share with the counts behind it."""
+
+    count: int
+    of: int
+
+    @property
+    def value(self) -> float | None:
+        """``count / of``, None when ``of`` is 0."""
+        return self.count / self.of if self.of else None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceComparison:
+    """Runs of two sources paired by reference.
+
+    Attributes:
+        rows: Flips first (pass to fail, then fail to pass), then the other prompts in both
+            by how much the score changed (most first), then those only in A, only in B.
+        pass_a: Of the prompts in both whose two runs have a verdict, those A passed.
+        pass_b: The same for B.
+        mean_a: A's mean score over the prompts in both where both runs have a score.
+        mean_b: B's, over the same prompts.
+        paired: ``(mean of B - A, half-width of its 95% interval, n)`` over those prompts;
+            the interval is the normal one (1.96 standard errors), None under 2 prompts.
+    """
+
+    rows: tuple[Row, ...]
+    pass_a: Rate
+    pass_b: Rate
+    mean_a: float | None
+    mean_b: float | None
+    paired: tuple[float, float | None, int] | None
+
+    @property
+    def both(self) -> int:
+        """Prompts present in both."""
+        return sum(r.a is not None and r.b is not None for r in self.rows)
+
+    def flips(self, which: str) -> int:
+        """How many prompts flipped ``which`` way (``pass→fail`` or ``fail→pass``)."""
+        return sum(r.flip == which for r in self.rows)
+
+    @property
+    def same(self) -> bool:
+        """Every prompt is in both, with the same verdict and score."""
+        return all(
+            r.a is not None
+            and r.b is not None
+            and r.a.outcome.verdict is r.b.outcome.verdict
+            and r.a.score == r.b.score
+            for r in self.rows
+        )
+
+
+def _order(row: Row) -> tuple[int, float]:
+    """Flips pass to fail (0), fail to pass (1), the rest of the prompts in both by how
+    much the score changed (2), only in A (3), only in B (4)."""
+    if row.a is None or row.b is None:
+        return (4 if row.a is None else 3, 0.0)
+    flip = row.flip
+    if flip is not None:
+        return (0 if flip == "pass→fail" else 1, 0.0)
+    change = row.score_change
+    return (2, -abs(change) if change is not None else 0.0)
+
+
+def compare_sources(a: list[RunSummary], b: list[RunSummary]) -> SourceComparison:
+    """Pair the runs of two sources by reference (a prompt's id is its reference in both
+    when the same prompts were run) and count what changed."""
+    in_b = {s.ref: s for s in b}
+    seen: set[str] = set()
+    rows: list[Row] = []
+    for s in a:
+        rows.append(Row(s.ref, s, in_b.get(s.ref)))
+        seen.add(s.ref)
+    rows.extend(Row(s.ref, None, s) for s in b if s.ref not in seen)
+    rows.sort(key=_order)
+    both = [r for r in rows if r.a is not None and r.b is not None]
+    judged = [
+        r
+        for r in both
+        if r.a is not None
+        and r.b is not None
+        and Verdict.UNKNOWN not in (r.a.outcome.verdict, r.b.outcome.verdict)
+    ]
+    pass_a = Rate(
+        sum(r.a is not None and r.a.outcome.verdict is Verdict.PASS for r in judged), len(judged)
+    )
+    pass_b = Rate(
+        sum(r.b is not None and r.b.outcome.verdict is Verdict.PASS for r in judged), len(judged)
+    )
+    scored = [
+        (r.a.score, r.b.score)
+        for r in both
+        if r.a is not None and r.b is not None and r.a.score is not None and r.b.score is not None
+    ]
+    mean_a = sum(x for x, _ in scored) / len(scored) if scored else None
+    mean_b = sum(y for _, y in scored) / len(scored) if scored else None
+    paired: tuple[float, float | None, int] | None = None
+    if scored:
+        diffs = [y - x for x, y in scored]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        half = None
+        if n >= 2:
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            half = 1.96 * math.sqrt(var / n)
+        paired = (mean, half, n)
+    return SourceComparison(tuple(rows), pass_a, pass_b, mean_a, mean_b, paired)
