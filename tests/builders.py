@@ -108,6 +108,22 @@ def summary(rid: str, tools: list[str], duration: int = 1234) -> dict[str, Any]:
     }
 
 
+def ranking(rid: str, ranked: list[tuple[str, float]], **extra: Any) -> dict[str, Any]:
+    """An acp-harness ``compare`` record: runs ranked 1.. in the order given."""
+    rankings = [
+        {"run": run, "rank": n, "score": score, "metadata": {"llm": round(score * 50)}}
+        for n, (run, score) in enumerate(ranked, 1)
+    ]
+    best = ranked[0][0] if ranked else "nobody"
+    return {
+        "id": rid,
+        "input": f"<web-search>Question {rid}</web-search>",
+        "rankings": rankings,
+        "reasoning": f"{best} ranked #1",
+        **extra,
+    }
+
+
 def write_jsonl(
     path: Path, records: list[Any], *, raw_lines: dict[int, bytes] | None = None
 ) -> Path:

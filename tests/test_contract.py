@@ -21,7 +21,7 @@ from tests import builders_atif as ba
 from tests import builders_eval as be
 from tests import builders_forecast as bf
 from tests import builders_ultraplan as bu
-from tests.builders import summary, write_jsonl
+from tests.builders import ranking, summary, write_jsonl
 from tests.test_readonly import snapshot
 from tests.ui_helpers import capture_fixture, running, screen_lines, trials_fixture
 from trajtui.cli import cli
@@ -37,6 +37,13 @@ from trajtui.render.views import view_of
 
 def _summary_file(d: Path) -> Path:
     return write_jsonl(d / "summary.jsonl", [summary("s-1", ["WebSearch"]), summary("s-2", [], 50)])
+
+
+def _compare_file(d: Path) -> Path:
+    return write_jsonl(
+        d / "builtin-vs-you.jsonl",
+        [ranking("q-1", [("you", 0.8), ("builtin", 0.6)]), ranking("q-2", [("builtin", 0.7)])],
+    )
 
 
 def _forecast_eval(d: Path) -> Path:
@@ -65,6 +72,7 @@ EXAMPLES: dict[str, Callable[[Path], Path]] = {
     "acp-capture": capture_fixture,
     "acp-trials": trials_fixture,
     "acp-summary": _summary_file,
+    "acp-compare": _compare_file,
     "forecast-eval": _forecast_eval,
     "forecast-run": _forecast_run,
     "ultraplan": _ultraplan,

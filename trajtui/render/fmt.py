@@ -41,6 +41,7 @@ KIND_GLYPH: dict[Kind, str] = {
     Kind.MODEL_CALL: "◆",
     Kind.TASK: "▣",
     Kind.SAMPLE: "◇",
+    Kind.RESULT: "#",
     Kind.OTHER: "·",
 }
 
@@ -52,6 +53,7 @@ KIND_LABEL: dict[Kind, str] = {
     Kind.MODEL_CALL: "model",
     Kind.TASK: "task",
     Kind.SAMPLE: "sample",
+    Kind.RESULT: "result",
     Kind.OTHER: "other",
 }
 

@@ -1,8 +1,8 @@
-"""acp-harness / agent-eval-harness JSONL: capture, trials and summary files.
+"""acp-harness / agent-eval-harness JSONL: capture, trials, summary and compare files.
 
 Detection is by the keys of a record (never the file name): ``trajectory`` + ``timing`` is a
 capture record, ``trials`` + ``k`` a trials record, ``toolCalls`` + ``duration`` a summary
-record. Every version listed in shared/formats/REAL-WORLD-NOTES.md is read:
+record, ``rankings`` of ``{run, rank, score}`` a compare record (:mod:`.compare`). Every version listed in shared/formats/REAL-WORLD-NOTES.md is read:
 
 * ``toolErrors`` (0.3+) or the legacy ``status: passed|failed|error|timeout`` (<=0.2);
 * ``expected`` or ``hint`` (0.4 renamed it); ``input`` as a string or a list of turns;
@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from trajtui.core.detect import Sniffed
+from trajtui.core.formats.acp.compare import COMPARE, CompareFormat, is_compare
 from trajtui.core.formats.acp.lite import CaptureLite, SummaryLite, TrialsLite
 from trajtui.core.formats.acp.steps import build_steps, tool_counts
 from trajtui.core.formats.base import Certainty, Claim, Format, Opened
@@ -71,6 +72,8 @@ def classify(obj: Any) -> FormatInfo | None:
         return TRIALS
     if "toolCalls" in obj and "duration" in obj:
         return SUMMARY
+    if "id" in obj and is_compare(obj):
+        return COMPARE
     return None
 
 
@@ -371,17 +374,18 @@ class TrialsFormat(_Base):
         )
 
 
-RECORDS: dict[str, CaptureFormat | TrialsFormat | SummaryFormat] = {
+RECORDS: dict[str, CaptureFormat | TrialsFormat | SummaryFormat | CompareFormat] = {
     CAPTURE.id: CaptureFormat(),
     TRIALS.id: TrialsFormat(),
     SUMMARY.id: SummaryFormat(),
+    COMPARE.id: CompareFormat(),
 }
 
 
 class AcpFormat(Format):
     """acp-harness JSONL files, recognised by the keys of their first record."""
 
-    infos = (CAPTURE, TRIALS, SUMMARY)
+    infos = (CAPTURE, TRIALS, SUMMARY, COMPARE)
 
     def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
         if sniffed.layout != "jsonl":
