@@ -56,6 +56,7 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, and 
 	$(BIN)/python -m tests.bench.huge_bench --size-gb $(HUGE_GB)
 	$(BIN)/python -m tests.bench.tui_bench
 	$(BIN)/python -m tests.bench.hostile_bench
+	$(BIN)/python -m tests.bench.grep_bench
 
 .PHONY: screenshots
 screenshots: $(STAMP) ## Write an SVG of each pane into screenshots/

@@ -12,6 +12,7 @@ import click
 
 from trajtui import __version__
 from trajtui.cli.cache import cache_group, no_cache_option, use_cache
+from trajtui.cli.grep import grep_cmd
 from trajtui.cli.ls import ls_cmd
 from trajtui.cli.show import show_cmd
 from trajtui.cli.validate import validate_cmd
@@ -35,6 +36,7 @@ Examples:
   trajtui ls results.jsonl                   one line per run
   trajtui ls outputs/ --json | jq .status    JSON Lines for scripts
   trajtui show results.jsonl websearch-17-step-5
+  trajtui grep outputs/ -i "rate limit"       search every text of every run
   trajtui --demo                             try it on bundled data
   trajtui cache info                         the index that makes a second open instant
 """
@@ -116,5 +118,5 @@ def open_cmd(
     sys.exit(run_app(list(paths), goto=goto, follow=follow))
 
 
-for command in (ls_cmd, show_cmd, validate_cmd, cache_group):
+for command in (ls_cmd, show_cmd, grep_cmd, validate_cmd, cache_group):
     cli.add_command(command)
