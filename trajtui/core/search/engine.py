@@ -49,6 +49,7 @@ class Hit:
         source: Position of the run's source among those searched.
         index: The run's entry index in its source.
         occurrence: 0 for the first match in its field's text, 1 for the next...
+        matched: The text matched, as in the field (its first 500 characters).
     """
 
     ref: str
@@ -63,6 +64,7 @@ class Hit:
     source: int
     index: int
     occurrence: int = 0
+    matched: str = ""
 
     def to_json(self) -> dict[str, object]:
         """The hit as a JSON object (``grep --json``)."""
@@ -251,6 +253,7 @@ class Search:
                     source=position,
                     index=i,
                     occurrence=n,
+                    matched=text.text[start : min(end, start + 500)],
                 )
 
     def _runs(self, position: int, source: Source, indexes: Sequence[int]) -> Iterator[Event]:

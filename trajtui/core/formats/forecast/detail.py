@@ -34,7 +34,8 @@ class ForecastRun:
 
     def search_texts(self, run: Run) -> Iterator[tuple[str, str, str, str]]:
         """The pool's messages no step produced (system, user and tool messages: a model
-        call's own answer is searched as its step's output), as ``(ref, field, kind,
+        call's own answer is searched as its step's output; of the source board's states,
+        added before every step, the last), as ``(ref, field, kind,
         text)``: a message's text and its tool calls' arguments."""
         if self.pool is None:
             return
@@ -43,12 +44,13 @@ class ForecastRun:
             call = model_call(step)
             if call is not None and call.output_key is not None:
                 produced.add(call.output_key)
-        for key in self.pool.keys():
-            if key in produced:
-                continue
-            message = self.pool.get(key)
-            if message is None:
-                continue
+        messages = [m for m in self.pool.messages(self.pool.keys()) if m is not None]
+        boards = [m.key for m in messages if m.is_board_state]
+        last_board = boards[-1] if boards else None
+        for message in messages:
+            key = message.key
+            if key in produced or (message.is_board_state and key != last_board):
+                continue  # the board as it ends holds every earlier one's notes
             ref = f"{run.ref}/msg:{key}"
             if message.text:
                 yield ref, f"{message.role} message", "message", message.text
