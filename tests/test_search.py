@@ -245,3 +245,18 @@ def test_where_selects_the_runs_searched(capture_ws: Workspace) -> None:
     needle = compile_needle("e", ignore_case=True)
     search = Search(capture_ws.sources, needle, where=lambda run: run.ref == "web-2")
     assert {e.run for e in search.events() if isinstance(e, Hit)} == {"web-2"}
+
+
+def test_atif_steps_reasoning_and_tool_calls(tmp_path: Path) -> None:
+    from tests import builders_atif as ba
+
+    ws = opened(ba.job(tmp_path / "job-1"))
+    hits = hits_of(ws, "1 failed", kinds={"tool"})
+    assert {(h.ref.split("__")[1], h.field) for h in hits} == {
+        ("AAAA111/step-2", "result of call 2"),
+        ("BBBB222/step-2", "result of call 2"),
+    }
+    reasoning = hits_of(ws, "division", kinds={"reasoning"})
+    assert len(reasoning) == 2 and all(h.ref.endswith("/step-2") for h in reasoning)
+    for hit in hits + reasoning:
+        assert ws.resolve(hit.ref).kind == "step"

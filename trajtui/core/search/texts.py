@@ -72,9 +72,19 @@ class FieldText:
     text: str
 
 
+_TOOL_PREFIXES = ("call ", "result of ", "tool ")
+"""Labels of a step's tool calls and results (``call 1: read_file (call_1)``, ``result of call
+2``: an ATIF agent step making several calls)."""
+
+
 def kind_of_label(label: str) -> str:
-    """The kind of a labelled field (``hint`` -> ``expected``, else ``field``)."""
-    return _LABEL_KINDS.get(label.lower().strip(), "field")
+    """The kind of a labelled field (``hint`` -> ``expected``, a tool call's -> ``tool``, else
+    ``field``)."""
+    name = label.lower().strip()
+    kind = _LABEL_KINDS.get(name)
+    if kind is not None:
+        return kind
+    return "tool" if name.startswith(_TOOL_PREFIXES) else "field"
 
 
 def leaves(value: Any, depth: int = 0) -> Iterator[str]:
