@@ -154,6 +154,12 @@ SCENARIOS: tuple[Scenario, ...] = (
         about="80x24: a step",
     ),
     Scenario("help", (CAPTURE,), ("question_mark",), about="every key"),
+    Scenario(
+        "search-all",
+        EVERYTHING,
+        ("slash", *"rate", "enter", "down"),
+        about="search every text of every run: hits with reference, field and the match",
+    ),
 )
 
 

@@ -193,3 +193,33 @@ def test_names_that_try_to_act_do_not_reach_the_terminal(tmux: Tmux, tmp_path: P
     buffers = tmux.run("list-buffers", check=False)
     assert "curl" not in buffers and "Y3Vyb" not in buffers, buffers
     tmux.keys("q")
+
+
+def test_search_every_run_and_open_a_hit(tmux: Tmux, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    path = capture_fixture(data)
+    env = {
+        "TERM": "xterm-256color",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "TEXTUAL_ANIMATIONS": "none",
+    }
+    env_args = [item for k, v in env.items() for item in ("-e", f"{k}={v}")]
+    tmux.run(
+        "new-session", "-d", "-x", "120", "-y", "40", "-s", tmux.name, *env_args,
+        str(TRAJTUI), str(path),
+    )  # fmt: skip
+    tmux.wait_for("websearch-4")
+    tmux.keys("/")
+    tmux.keys(*"enoent")
+    screen = tmux.wait_for("1 hit in 1 run")
+    assert "websearch-2-step-4  error  ENOENT" in screen
+    tmux.keys("Down", "Enter")  # to the hit, open it
+    screen = tmux.wait_for("src/main.tf")
+    assert "websearch-2-step-4" in screen
+    tmux.keys("q")
+    deadline = time.monotonic() + 10
+    while tmux.alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not tmux.alive()

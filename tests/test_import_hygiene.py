@@ -25,10 +25,11 @@ ALLOWED = {
     "_yaml",
     "cython_runtime",
     "platformdirs",
+    "re2",
 }
 """Top-level packages the core may import besides the standard library (PyYAML's C loader
 brings Cython's runtime module; msgspec brings typing_extensions; platformdirs names the
-index cache's directory)."""
+index cache's directory; re2 is search's linear-time engine)."""
 
 CODE = """
 import importlib, pkgutil, sys

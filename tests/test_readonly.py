@@ -125,7 +125,8 @@ async def test_commands_and_a_tui_session_change_nothing(
         for keys in (
             ["j", "enter", "j", "enter", "r", "o", "y", "Y", "e"],
             ["escape", "escape", "L", "L", "m", "s", "S"],
-            ["f", "p", "a", "s", "s", "enter", "slash", "a", "enter", "n", "N"],
+            ["f", "p", "a", "s", "s", "enter", "slash", "a", "enter"],  # search every run
+            ["down", "enter", "n", "N"],  # open a hit, then the next and back
             ["R"],
             ["T"],
         ):

@@ -32,10 +32,13 @@ async def test_what_is_typed_after_slash_is_on_screen_with_the_match_count(
     cap: str, size: tuple[int, int]
 ) -> None:
     async with running([cap], size=size) as (pilot, app, screen):
+        await pilot.press("j", "enter")  # the timeline of websearch-2 (the run list's / searches
+        await settle(pilot)  # every run: tests/test_ui_grep.py)
         await pilot.press("slash", *"websearch")
         await settle(pilot)
         lines = screen_lines(app)
-        prompt = next((line for line in lines if "4 matches" in line), None)
+        count = screen.timeline.row_count
+        prompt = next((line for line in lines if f"{count} matches" in line), None)
         assert prompt is not None, "\n".join(lines)
         assert "/ websearch" in prompt
         await pilot.press(*"-9x")
@@ -45,14 +48,16 @@ async def test_what_is_typed_after_slash_is_on_screen_with_the_match_count(
 
 async def test_a_search_with_no_match_leaves_the_cursor_where_it_was(cap: str) -> None:
     async with running([cap]) as (pilot, app, screen):
-        await pilot.press("slash", *"websearch-4x")
+        await pilot.press("j", "enter")  # the timeline of websearch-2
         await settle(pilot)
-        assert screen.run_list.cursor == 0, "the cursor stayed on a partial match"
+        await pilot.press("slash", *"websearch-2-step-4x")
+        await settle(pilot)
+        assert screen.timeline.cursor == 0, "the cursor stayed on a partial match"
         assert "no match" in screen_text(app)
         await pilot.press("escape")
-        await pilot.press("slash", *"websearch-4", "escape")
+        await pilot.press("slash", *"websearch-2-step-4", "escape")
         await settle(pilot)
-        assert screen.run_list.cursor == 0, "esc goes back to where the search started"
+        assert screen.timeline.cursor == 0, "esc goes back to where the search started"
 
 
 # -- 14. detail search looks inside folded values ----------------------------------------------

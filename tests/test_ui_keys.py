@@ -138,18 +138,22 @@ async def test_g_and_G_go_to_first_and_last(cap: str) -> None:
         assert screen.timeline.cursor == screen.timeline.row_count - 1
 
 
-async def test_search_and_n_N_in_the_run_list_and_detail(cap: str) -> None:
+async def test_search_and_n_N_in_the_timeline_and_detail(cap: str) -> None:
     async with running([cap]) as (pilot, app, screen):
-        await pilot.press("slash", *"timed", "enter")
+        await pilot.press("j", "enter")  # the run list's / searches every run (test_ui_grep)
         await settle(pilot)
-        assert screen.run_list.search_query == "timed"
+        await pilot.press("slash", *"read", "enter")
+        await settle(pilot)
+        assert screen.timeline.search_query == "read"
         await pilot.press("slash", *"websearch", "enter")
-        start = screen.run_list.cursor
+        start = screen.timeline.cursor
         await pilot.press("n")
-        assert screen.run_list.cursor != start
+        assert screen.timeline.cursor != start
         await pilot.press("N")
-        assert screen.run_list.cursor == start
+        assert screen.timeline.cursor == start
         # in the detail pane
+        await pilot.press("escape")
+        await settle(pilot)
         await pilot.press("g")
         await settle(pilot)
         await pilot.press("tab", "tab")
@@ -167,11 +171,13 @@ async def test_search_and_n_N_in_the_run_list_and_detail(cap: str) -> None:
 
 async def test_escape_closes_search_without_keeping_it(cap: str) -> None:
     async with running([cap]) as (pilot, app, screen):
-        await pilot.press("slash", *"pass")
-        assert screen.run_list.search_query == "pass"
+        await pilot.press("j", "enter")
+        await settle(pilot)
+        await pilot.press("slash", *"read")
+        assert screen.timeline.search_query == "read"
         await pilot.press("escape")
-        assert screen.run_list.search_query == ""
-        assert isinstance(app.focused, RunList)
+        assert screen.timeline.search_query == ""
+        assert isinstance(app.focused, Timeline)
 
 
 async def test_colon_goes_to_a_reference(cap: str) -> None:

@@ -136,9 +136,17 @@ BASE_COMMANDS: tuple[Command, ...] = (
         "slash",
         "search",
         "Search",
-        "Search the focused pane; n / N for the next / previous match",
+        "Search the focused pane (the run list: every text of every run); n / N: next / previous",
         "Find",
         footer="search",
+    ),
+    Command(
+        "grep",
+        "ctrl+g",
+        "grep",
+        "Search all runs",
+        "Search every text of every run, hits as they are found; enter opens one, n / N the next",
+        "Find",
     ),
     Command("next-match", "n", "next_match", "Next match", "Go to the next search match", "Find"),
     Command(

@@ -178,6 +178,7 @@ class DetailView(ScrollView, can_focus=True):
         self._whole: Callable[[], str] | None = None
         self._whole_folded: str | None = None
         self._jump_pending = False
+        self._find_pending = False
 
     # -- content ---------------------------------------------------------------------------
 
@@ -284,7 +285,13 @@ class DetailView(ScrollView, can_focus=True):
         self._lines, self._plain, self._width = strips, plain, width
         self.virtual_size = Size(width, len(strips))
         self.mentions, self.mention_index = mentions, -1
-        if self.query_text:
+        if self.query_text and self._find_pending:
+            # a hit being opened: jump to its match (unfolding); a view without it waits
+            self.search(self.query_text, jump=True, unfold=True)
+            if self.matches or self._jump_pending:
+                self._find_pending = False
+            self.post_message(self.Searched(self))
+        elif self.query_text:
             jump, self._jump_pending = self._jump_pending, False
             self.search(self.query_text, jump=jump, unfold=False)
             self.post_message(self.Searched(self))
@@ -342,6 +349,12 @@ class DetailView(ScrollView, can_focus=True):
             self.goto_match(1)
         self.refresh()
         return len(self.matches)
+
+    def find_when_shown(self, query: str) -> None:
+        """Mark ``query`` in what is shown next, scrolled to its first match, the long values
+        unfolded if it is only in a folded one (a hit of the search screen being opened)."""
+        self.query_text = query
+        self._find_pending = True
 
     def _in_whole(self, query: str, more_than: int = 0) -> bool:
         """The whole object holds ``query`` (more than ``more_than`` times)."""

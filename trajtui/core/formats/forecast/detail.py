@@ -8,6 +8,7 @@ reads them through :func:`forecast_run` and :func:`model_call`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from trajtui.core.formats.forecast.board import SourceBoard
@@ -26,6 +27,36 @@ class ForecastRun:
 
     pool: MessagePool | None
     board: SourceBoard | None
+
+    search_skips = frozenset({"input"})
+    """Step attributes search leaves out: a model call's input is the messages of the pool
+    it saw, searched once each as messages (:meth:`search_texts`)."""
+
+    def search_texts(self, run: Run) -> Iterator[tuple[str, str, str, str]]:
+        """The pool's messages no step produced (system, user and tool messages: a model
+        call's own answer is searched as its step's output; of the source board's states,
+        added before every step, the last), as ``(ref, field, kind,
+        text)``: a message's text and its tool calls' arguments."""
+        if self.pool is None:
+            return
+        produced = set()
+        for step in run.steps:
+            call = model_call(step)
+            if call is not None and call.output_key is not None:
+                produced.add(call.output_key)
+        messages = [m for m in self.pool.messages(self.pool.keys()) if m is not None]
+        boards = [m.key for m in messages if m.is_board_state]
+        last_board = boards[-1] if boards else None
+        for message in messages:
+            key = message.key
+            if key in produced or (message.is_board_state and key != last_board):
+                continue  # the board as it ends holds every earlier one's notes
+            ref = f"{run.ref}/msg:{key}"
+            if message.text:
+                yield ref, f"{message.role} message", "message", message.text
+            for tool_call in message.tool_calls:
+                if isinstance(tool_call.arguments, str):
+                    yield ref, f"{tool_call.name} arguments", "tool", tool_call.arguments
 
 
 NO_RUN = ForecastRun(None, None)

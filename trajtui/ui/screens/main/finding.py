@@ -7,6 +7,9 @@ from textual import on, work
 from textual.widgets import Input
 from textual.worker import get_current_worker
 
+from trajtui.core.source import Target
+from trajtui.core.text import visible
+from trajtui.ui.screens.grep import GrepResult, GrepScreen
 from trajtui.ui.screens.main.forecast import ForecastPanes
 from trajtui.ui.screens.sort import SortChoice, SortScreen
 from trajtui.ui.store import SORT_CYCLE, Filter, Layout
@@ -29,10 +32,19 @@ class Finding(ForecastPanes):
         """The ``/`` prompt."""
         return self.query_one(SearchBar)
 
+    _grep: GrepResult | None = None
+    """The hits of the search screen, while ``n``/``N`` move between them."""
+    _grep_mark: str | None = None
+    """The match to mark in the detail once the hit being opened is selected."""
+
     def action_search(self) -> None:
         focused = self.focused
         if focused is not None and focused.id in ("search", "filter"):
             return
+        if focused is None or focused is self.run_list:
+            self.action_grep()  # from the run list: every text of every run
+            return
+        self._grep = None  # n / N now move in this pane
         self._search_origin = focused if focused is not None else self.run_list
         self.search_bar.open(self._search_origin, self._pane_name(self._search_origin))
 
@@ -55,7 +67,46 @@ class Finding(ForecastPanes):
         self.search_bar.close(keep=keep)
         self._update_layout()
 
+    # -- search every run ------------------------------------------------------------------
+
+    def action_grep(self) -> None:
+        last = self._grep
+        screen = GrepScreen(self.ws, last.query if last is not None else "")
+        self.app.push_screen(screen, self._grep_done)
+
+    def _grep_done(self, result: GrepResult | None) -> None:
+        if result is None or not result.hits:
+            return
+        self._grep = result
+        self._open_hit()
+
+    def _open_hit(self) -> None:
+        """Go to the hit chosen, its match marked in the detail."""
+        result = self._grep
+        if result is None:
+            return
+        hit = result.hit
+        first = hit.matched.split("\n", 1)[0] or hit.matched.strip("\n")
+        self._grep_mark = visible(first, keep_newlines=False, tab=" ")
+        self.go_to(hit.ref)
+        self.notify(
+            f"hit {result.index + 1:,} of {len(result.hits):,}: {hit.ref} · {hit.field}"
+            " (n / N: next / previous hit)",
+            timeout=3,
+        )
+
+    def _select_in_run(self, target: Target) -> None:
+        mark, self._grep_mark = self._grep_mark, None
+        if mark is not None:  # the hit's own view is shown next: mark the match there
+            self.detail.find_when_shown(mark)
+        super()._select_in_run(target)
+
     def _match(self, step: int) -> None:
+        if self._grep is not None:
+            result = self._grep
+            result.index = (result.index + step) % len(result.hits)
+            self._open_hit()
+            return
         focused = self.focused
         if isinstance(focused, VirtualList) and focused.search_query:
             found = focused.find(focused.search_query, focused.cursor + step, step)
