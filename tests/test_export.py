@@ -113,3 +113,11 @@ def test_export_errors_are_one_line(tmp_path: Path) -> None:
     assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1
     out = CliRunner().invoke(cli, ["export", str(path), "-f", "html"])
     assert out.exit_code == 2 and "csv, jsonl or markdown" in out.output
+
+
+def test_markdown_keeps_html_in_the_file_as_text(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    table = CliRunner().invoke(cli, ["export", str(path), "-f", "markdown"]).output
+    assert "&lt;script&gt;" in table and "<script" not in table
+    record = CliRunner().invoke(cli, ["export", str(path), "evil", "-f", "markdown"]).output
+    assert "**Input:** &lt;script&gt;alert(1)&lt;/script&gt;" in record

@@ -144,7 +144,13 @@ def _count(n: int | None) -> str:
 
 
 def _md_cell(text: str) -> str:
-    return visible(text, keep_newlines=False).replace("|", "\\|")
+    return _md_text(visible(text, keep_newlines=False)).replace("|", "\\|")
+
+
+def _md_text(text: str) -> str:
+    """Text outside a code fence, kept as text: the HTML a Markdown renderer would run or
+    hide (``<web-search>``, ``<script>``) escaped."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 # -- a run or a step as Markdown ---------------------------------------------------------------
@@ -159,7 +165,7 @@ def _fence(text: str, lang: str = "") -> str:
 
 def _inline(text: str, limit: int) -> str:
     one = visible(text, keep_newlines=False)
-    return one[:limit] + ("..." if len(one) > limit else "")
+    return _md_text(one[:limit]) + ("..." if len(one) > limit else "")
 
 
 def step_line(step: Step) -> str:
