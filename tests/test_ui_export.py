@@ -51,8 +51,8 @@ async def test_x_on_the_run_list_writes_the_table_as_listed(
 async def test_x_on_a_run_writes_it_as_html_and_digits_pick_the_format(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = scored(tmp_path / "d") if (tmp_path / "d").mkdir() is None else None
-    assert path is not None
+    (tmp_path / "d").mkdir()
+    path = scored(tmp_path / "d")
     monkeypatch.chdir(tmp_path)
     async with running([str(path)]) as (pilot, app, screen):
         screen.timeline.focus()
