@@ -99,7 +99,9 @@ class ExportScreen(ModalScreen[ExportChoice | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(literal(f"export {self.label}: format (digit or ⏎), then the file (⏎ writes)"))
+            yield Static(
+                literal(f"export {self.label}: format (digit or ⏎), then the file (⏎ writes)")
+            )
             yield OptionList(
                 *(Option(literal(f"{n}  {f}"), id=f) for n, f in enumerate(self.formats, 1)),
                 id="export-formats",
