@@ -14,6 +14,7 @@ from trajtui import __version__
 from trajtui.cli.cache import cache_group, no_cache_option, use_cache
 from trajtui.cli.ls import ls_cmd
 from trajtui.cli.show import show_cmd
+from trajtui.cli.stats import stats_cmd
 from trajtui.cli.validate import validate_cmd
 
 EPILOG = """\b
@@ -118,3 +119,4 @@ def open_cmd(
 
 for command in (ls_cmd, show_cmd, validate_cmd, cache_group):
     cli.add_command(command)
+cli.add_command(stats_cmd)
