@@ -76,7 +76,8 @@ def side_by_side(groups: Sequence[Figures], by: str, order: Figures | None = Non
     )
     runs = [f"{len(g.runs):,} runs" for g in groups]
     out.append(
-        f"  {'runs':<{label_w}}  " + "  ".join(f"{r:>{w}}" for r, w in zip(runs, widths, strict=True))
+        f"  {'runs':<{label_w}}  "
+        + "  ".join(f"{r:>{w}}" for r, w in zip(runs, widths, strict=True))
     )
     for key in keys:
         label = _cut(_clean(f"{key[0]}: {key[1]}"), label_w)

@@ -242,7 +242,11 @@ def _trials(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, A
                 _picks([r for r, _ in having]),
             )
         )
-        file_metrics[key] = {"mean": mean, "tasks": len(having), "refs": _refs([r for r, _ in having])}
+        file_metrics[key] = {
+            "mean": mean,
+            "tasks": len(having),
+            "refs": _refs([r for r, _ in having]),
+        }
     disagree = [
         r
         for r in counted
@@ -283,6 +287,8 @@ MEASURES: tuple[tuple[str, Callable[[RunFacts], float | None], Callable[[float],
 
 def _duration(ms: float) -> str:
     s = ms / 1000
+    if s < 1:
+        return f"{ms:.0f}ms"
     if s < 60:
         return f"{s:.1f}s"
     if s < 3600:
@@ -402,9 +408,13 @@ def _eval(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any
     sec.lines.append(_rate_line("accuracy", acc, "samples", _picks(members)))
     table: Counter[tuple[str | None, str | None]] = Counter((s.gt, s.verdict) for _, s in samples)
     for (gt, verdict), n in sorted(table.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
-        behind = list(dict.fromkeys(r.pick for r, s in samples if (s.gt, s.verdict) == (gt, verdict)))
+        behind = list(
+            dict.fromkeys(r.pick for r, s in samples if (s.gt, s.verdict) == (gt, verdict))
+        )
         sec.lines.append(
-            Line(f"gt {gt or 'null'} → {verdict or 'null'}", f"{n:,}", "samples", None, tuple(behind))
+            Line(
+                f"gt {gt or 'null'} → {verdict or 'null'}", f"{n:,}", "samples", None, tuple(behind)
+            )
         )
     auprc: dict[str, Any] = {}
     for name, rank in (("≥ High", 1), ("≥ Critical", 2)):
@@ -427,7 +437,8 @@ def _eval(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any
     data["eval"] = {
         "accuracy": acc.to_json(),
         "confusion": [
-            {"gt_verdict": g, "verdict": v, "count": n} for (g, v), n in sorted(table.items(), key=str)
+            {"gt_verdict": g, "verdict": v, "count": n}
+            for (g, v), n in sorted(table.items(), key=str)
         ],
         "auprc": auprc,
         "auprc_method": AP_METHOD,
@@ -453,7 +464,12 @@ def _forecast(runs: Sequence[RunFacts], sections: list[Section], data: dict[str,
             note="lower is better",
         )
     )
-    data["forecast"] = {"mean_brier": iv.mean, "ci95": [iv.low, iv.high], "n": iv.n, "refs": _refs(members)}
+    data["forecast"] = {
+        "mean_brier": iv.mean,
+        "ci95": [iv.low, iv.high],
+        "n": iv.n,
+        "refs": _refs(members),
+    }
 
 
 def _ultraplan(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
