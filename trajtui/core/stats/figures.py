@@ -401,9 +401,13 @@ def _eval(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any
     if not members:
         return
     samples = [(r, s) for r in members for s in r.samples]
-    graded = [(r, s) for r, s in samples if s.correct is not None]
+    graded = [(r, s) for r, s in samples if s.correct is not None and s.gt is not None]
     correct = [(r, s) for r, s in graded if s.correct]
-    sec = Section("eval samples", note=f"AUPRC: {AP_METHOD}; score = the verdict's severity rank")
+    sec = Section(
+        "eval samples",
+        note="accuracy: of the samples with a ground truth; "
+        f"AUPRC: {AP_METHOD}; score = the verdict's severity rank",
+    )
     acc = Rate(len(correct), len(graded))
     sec.lines.append(_rate_line("accuracy", acc, "samples", _picks(members)))
     table: Counter[tuple[str | None, str | None]] = Counter((s.gt, s.verdict) for _, s in samples)
