@@ -221,6 +221,14 @@ BASE_COMMANDS: tuple[Command, ...] = (
     ),
     Command("pager", "e", "pager", "Open in pager", "Open the current object in $PAGER", "Data"),
     Command(
+        "stats",
+        "a",
+        "stats",
+        "Stats",
+        "Stats across the runs listed: outcomes, pass@k, time, cost, tools (⏎ on a row lists its runs)",
+        "Data",
+    ),
+    Command(
         "reload",
         "R",
         "reload",
