@@ -154,6 +154,18 @@ SCENARIOS: tuple[Scenario, ...] = (
         about="80x24: a step",
     ),
     Scenario("help", (CAPTURE,), ("question_mark",), about="every key"),
+    Scenario(
+        "stats-trials",
+        (TRIALS,),
+        ("a",),
+        about="the stats screen (a): outcomes, pass@k and pass^k by k with bars, tools",
+    ),
+    Scenario(
+        "stats-grouped",
+        EVERYTHING,
+        ("a", "b"),
+        about="stats over every format, grouped by format (b)",
+    ),
 )
 
 

@@ -8,84 +8,30 @@ them and ``--json`` lists their refs.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.model import Outcome, StepState, Verdict
+from trajtui.core.model import StepState, Verdict
 from trajtui.core.passk import PassTally
 from trajtui.core.stats.estimators import (
-    AP_METHOD,
     INTERVAL_METHOD,
     PERCENTILE_METHOD,
-    average_precision,
     mean_interval,
     percentile,
 )
-from trajtui.core.stats.facts import VALIDITY, RunFacts
+from trajtui.core.stats.facts import RunFacts
+from trajtui.core.stats.lines import Line, Pick, Rate, Section
+from trajtui.core.stats.lines import num as _num
+from trajtui.core.stats.lines import picks as _picks
+from trajtui.core.stats.lines import rate_line as _rate_line
+from trajtui.core.stats.lines import refs as _refs
+from trajtui.core.stats.per_format import eval_figures, forecast_figures, ultraplan_figures
 
-Pick = tuple[int, int]
-"""A run: ``(source index, entry index)`` in the workspace."""
+__all__ = ["Figures", "Line", "Pick", "Rate", "Section", "figures"]
 
 VERDICTS = (Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.TIMEOUT, Verdict.UNKNOWN)
-
-SEVERITY = {
-    "low risk": 0,
-    "low": 0,
-    "high risk": 1,
-    "high": 1,
-    "critical risk": 2,
-    "critical": 2,
-}
-"""The rank of an eval verdict label (least to most severe): the score ranked for AUPRC."""
-
-
-@dataclass(frozen=True, slots=True)
-class Rate:
-    """A share with its counts: ``num`` of ``den``."""
-
-    num: int
-    den: int
-
-    @property
-    def value(self) -> float | None:
-        """``num / den``; None when ``den`` is 0."""
-        return self.num / self.den if self.den else None
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"value", "num", "den"}``."""
-        return {"value": self.value, "num": self.num, "den": self.den}
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One labelled figure.
-
-    Attributes:
-        label: What it is (``pass``, ``pass@3``, ``Bash``).
-        value: The figure, short (``0.900``, ``12``): what groups show side by side.
-        detail: Its counts and method (``(27/30 trials)``).
-        share: A share between 0 and 1 to draw as a bar, or None.
-        picks: The runs behind it.
-    """
-
-    label: str
-    value: str
-    detail: str = ""
-    share: float | None = None
-    picks: tuple[Pick, ...] = ()
-    counts: str = ""
-    """The counts in short (``27/30``), shown beside ``value`` when groups are side by side."""
-
-
-@dataclass(slots=True)
-class Section:
-    """A titled list of lines (``outcomes``, ``trials``...), with a note on method."""
-
-    title: str
-    lines: list[Line] = field(default_factory=list)
-    note: str = ""
 
 
 @dataclass(slots=True)
@@ -105,31 +51,20 @@ class Figures:
     data: dict[str, Any]
 
 
-def _num(x: float) -> str:
-    return f"{x:.3f}"
-
-
-def _rate_line(label: str, rate: Rate, what: str, picks: Sequence[Pick]) -> Line:
-    value = rate.value
-    return Line(
-        label,
-        "—" if value is None else _num(value),
-        f"({rate.num:,}/{rate.den:,} {what})",
-        value,
-        tuple(picks),
-        f"{rate.num:,}/{rate.den:,}",
-    )
-
-
-def _refs(runs: Sequence[RunFacts]) -> list[str]:
-    return [r.ref for r in runs]
-
-
 def figures(name: str, runs: Sequence[RunFacts]) -> Figures:
     """The figures of ``runs`` (a group called ``name``)."""
     sections: list[Section] = []
     data: dict[str, Any] = {"group": name, "runs": len(runs), "refs": _refs(runs)}
-    for part in (_outcomes, _scores, _trials, _measures, _tools, _eval, _forecast, _ultraplan):
+    for part in (
+        _outcomes,
+        _scores,
+        _trials,
+        _measures,
+        _tools,
+        eval_figures,
+        forecast_figures,
+        ultraplan_figures,
+    ):
         part(runs, sections, data)
     return Figures(name, list(runs), sections, data)
 
@@ -180,10 +115,6 @@ def _scores(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, A
         }
     sections.append(sec)
     data["score"] = out
-
-
-def _picks(runs: Sequence[RunFacts]) -> tuple[Pick, ...]:
-    return tuple(r.pick for r in runs)
 
 
 def _trials(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
@@ -394,104 +325,3 @@ def _tools(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, An
     out["by_tool"] = rows
     sections.append(sec)
     data["tools"] = out
-
-
-def _eval(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
-    members = [r for r in runs if r.samples]
-    if not members:
-        return
-    samples = [(r, s) for r in members for s in r.samples]
-    graded = [(r, s) for r, s in samples if s.correct is not None and s.gt is not None]
-    correct = [(r, s) for r, s in graded if s.correct]
-    sec = Section(
-        "eval samples",
-        note="accuracy: of the samples with a ground truth; "
-        f"AUPRC: {AP_METHOD}; score = the verdict's severity rank",
-    )
-    acc = Rate(len(correct), len(graded))
-    sec.lines.append(_rate_line("accuracy", acc, "samples", _picks(members)))
-    table: Counter[tuple[str | None, str | None]] = Counter((s.gt, s.verdict) for _, s in samples)
-    for (gt, verdict), n in sorted(table.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
-        behind = list(
-            dict.fromkeys(r.pick for r, s in samples if (s.gt, s.verdict) == (gt, verdict))
-        )
-        sec.lines.append(
-            Line(
-                f"gt {gt or 'null'} → {verdict or 'null'}", f"{n:,}", "samples", None, tuple(behind)
-            )
-        )
-    auprc: dict[str, Any] = {}
-    for name, rank in (("≥ High", 1), ("≥ Critical", 2)):
-        ranked = [
-            (SEVERITY[s.verdict.casefold()], SEVERITY[s.gt.casefold()] >= rank)
-            for _, s in samples
-            if s.gt is not None
-            and s.verdict is not None
-            and s.gt.casefold() in SEVERITY
-            and s.verdict.casefold() in SEVERITY
-        ]
-        positives = sum(1 for _, p in ranked if p)
-        ap = average_precision([float(a) for a, _ in ranked], [p for _, p in ranked])
-        detail = f"(n={len(ranked):,} samples, {positives:,} positive)"
-        sec.lines.append(
-            Line(f"AUPRC {name}", "—" if ap is None else _num(ap), detail, ap, _picks(members))
-        )
-        auprc[name] = {"value": ap, "n": len(ranked), "positives": positives}
-    sections.append(sec)
-    data["eval"] = {
-        "accuracy": acc.to_json(),
-        "confusion": [
-            {"gt_verdict": g, "verdict": v, "count": n}
-            for (g, v), n in sorted(table.items(), key=str)
-        ],
-        "auprc": auprc,
-        "auprc_method": AP_METHOD,
-        "refs": _refs(members),
-    }
-
-
-def _forecast(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
-    members = [r for r in runs if r.summary.score_label == "brier" and r.summary.score is not None]
-    if not members:
-        return
-    iv = mean_interval([r.summary.score for r in members if r.summary.score is not None])
-    assert iv is not None
-    detail = (
-        f"(n={iv.n} runs)"
-        if iv.low is None or iv.high is None
-        else f"95% CI [{_num(iv.low)}, {_num(iv.high)}]  (t, n={iv.n} runs)"
-    )
-    sections.append(
-        Section(
-            "forecasts",
-            [Line("mean Brier", _num(iv.mean), detail, None, _picks(members))],
-            note="lower is better",
-        )
-    )
-    data["forecast"] = {
-        "mean_brier": iv.mean,
-        "ci95": [iv.low, iv.high],
-        "n": iv.n,
-        "refs": _refs(members),
-    }
-
-
-def _ultraplan(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
-    members = [r for r in runs if r.validity]
-    if not members:
-        return
-    total = sum(len(r.validity) for r in members)
-    sec = Section("ultraplan results", note="every result file, retries included")
-    out: dict[str, Any] = {}
-    for word in VALIDITY:
-        n = sum(r.validity.count(word) for r in members)
-        behind = [r for r in members if word in r.validity]
-        rate = Rate(n, total)
-        sec.lines.append(_rate_line(word, rate, "results", _picks(behind)))
-        out[word] = {**rate.to_json(), "refs": _refs(behind)}
-    ok = sum(r.results.count(Outcome.PASS) for r in members)
-    rate = Rate(ok, total)
-    succeeded = [r for r in members if Outcome.PASS in r.results]
-    sec.lines.append(_rate_line("task success", rate, "results", _picks(succeeded)))
-    sections.append(sec)
-    data["ultraplan"] = {"validity": out, "success": {**rate.to_json(), "refs": _refs(succeeded)}}

@@ -154,28 +154,31 @@ class StatsScreen(Screen[StatsChoice | None]):
         )
         width = min(max(width, 8), 28)
         items: list[Option] = []
-        for section in groups[0].sections:
-            items.append(self._header(section.title, section.note))
-            for n, line in enumerate(section.lines):
-                oid = f"{section.title}:{n}"
-                self._lines[oid] = line
-                items.append(Option(self._row(line, width), id=oid))
         if self.by is not None and len(groups) > 1:
-            items.append(self._header(f"groups by {self.by}", "bar: share of runs that passed"))
+            items.append(
+                self._header(f"groups by {self.by}", "share of the group's runs that passed")
+            )
             for n, g in enumerate(groups[1:]):
                 outcome = g.data["outcomes"]["pass"]
                 label = g.name
+                share = outcome["value"]
                 line = Line(
                     label,
-                    f"{len(g.runs):,}",
-                    f"runs · pass {outcome['num']:,}/{outcome['den']:,}",
-                    outcome["value"],
+                    "—" if share is None else f"{share:.3f}",
+                    f"({outcome['num']:,}/{outcome['den']:,} runs passed)",
+                    share,
                     tuple(r.pick for r in g.runs),
                 )
                 oid = f"group:{n}"
                 self._lines[oid] = Line(
                     f"{self.by} {label}", line.value, line.detail, line.share, line.picks
                 )
+                items.append(Option(self._row(line, width), id=oid))
+        for section in groups[0].sections:
+            items.append(self._header(section.title, section.note))
+            for n, line in enumerate(section.lines):
+                oid = f"{section.title}:{n}"
+                self._lines[oid] = line
                 items.append(Option(self._row(line, width), id=oid))
         options.add_options(items)
         if highlighted is not None and highlighted < options.option_count:
@@ -185,7 +188,9 @@ class StatsScreen(Screen[StatsChoice | None]):
 
     @staticmethod
     def _header(title: str, note: str) -> Option:
-        text = Text(visible(title, keep_newlines=False), style="bold")
+        text = Text(
+            visible(title, keep_newlines=False), style="bold", no_wrap=True, overflow="ellipsis"
+        )
         if note:
             text.append("  " + visible(note, keep_newlines=False), style="dim")
         return Option(text, disabled=True)
@@ -195,7 +200,7 @@ class StatsScreen(Screen[StatsChoice | None]):
         label = visible(line.label, keep_newlines=False)
         if len(label) > width:
             label = label[: width - 1] + "…"
-        text = Text(f"  {label:<{width}} {line.value:>9} ")
+        text = Text(f"  {label:<{width}} {line.value:>9} ", no_wrap=True, overflow="ellipsis")
         text.append(bar(line.share), style="green")
         text.append(" " + visible(line.detail, keep_newlines=False), style="dim")
         return text
