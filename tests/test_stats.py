@@ -359,3 +359,21 @@ def test_stats_labels_from_files_are_made_visible(tmp_path: Path) -> None:
     out = run_cli("stats", str(path), "--by", "agent")
     assert "\x1b" not in out.stdout and "\x07" not in out.stdout
     assert math.isfinite(1.0)
+
+
+def test_stats_says_when_no_run_has_the_by_field(tmp_path: Path) -> None:
+    out = run_cli("stats", str(captures_fixture(tmp_path)), "--by", "modle")
+    assert out.exit_code == 0
+    assert out.stderr.strip() == (
+        "no run has a value for 'modle' (fields: format, source, status, outcome, agent, timedOut)"
+    )
+
+
+def test_stats_shows_progress_when_reading_takes_long(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("trajtui.cli.stats.PROGRESS_AFTER", 0.0)
+    out = run_cli("stats", str(trials_fixture(tmp_path)))
+    # stderr is not a terminal here: whole lines, the last one at the end
+    assert out.stderr.splitlines()[-1] == "stats: reading runs 4/4"
+    assert "pass@1" in out.stdout

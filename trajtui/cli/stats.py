@@ -12,7 +12,7 @@ import click
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
 from trajtui.core.jsonutil import dumps_line
-from trajtui.core.stats.collect import RunPredicate, collect, grouped
+from trajtui.core.stats.collect import NO_VALUE, RunPredicate, collect, grouped
 from trajtui.core.workspace import Workspace
 
 PROGRESS_AFTER = 1.0
@@ -144,6 +144,10 @@ def stats_cmd(
             report_problems(source.problems(), verbose=not quiet)
         ws.close()
     report_problems(problems, verbose=not quiet)
+    if by is not None and runs and [g.name for g in groups[1:]] == [NO_VALUE]:
+        keys = sorted({k for r in groups[0].runs for k, _ in r.metadata})
+        known = ", ".join(["format", "source", "status", "outcome", *keys])
+        print_err(f"no run has a value for {by!r} (fields: {known})")
     if runs == 0:
         print_err("no runs could be read" if ws.sources else "nothing to count")
         sys.exit(1)
