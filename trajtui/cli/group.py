@@ -17,6 +17,7 @@ from trajtui.cli.export import export_cmd
 from trajtui.cli.grep import grep_cmd
 from trajtui.cli.ls import ls_cmd
 from trajtui.cli.show import show_cmd
+from trajtui.cli.stats import stats_cmd
 from trajtui.cli.validate import validate_cmd
 
 EPILOG = """\b
@@ -122,5 +123,14 @@ def open_cmd(
     sys.exit(run_app(list(paths), goto=goto, follow=follow))
 
 
-for command in (ls_cmd, show_cmd, grep_cmd, diff_cmd, export_cmd, validate_cmd, cache_group):
+for command in (
+    ls_cmd,
+    show_cmd,
+    grep_cmd,
+    stats_cmd,
+    diff_cmd,
+    export_cmd,
+    validate_cmd,
+    cache_group,
+):
     cli.add_command(command)

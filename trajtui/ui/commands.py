@@ -238,6 +238,14 @@ BASE_COMMANDS: tuple[Command, ...] = (
         "Data",
     ),
     Command(
+        "stats",
+        "a",
+        "stats",
+        "Stats",
+        "Stats across the runs listed: outcomes, pass@k, time, cost, tools (⏎ on a row lists its runs)",
+        "Data",
+    ),
+    Command(
         "reload",
         "R",
         "reload",

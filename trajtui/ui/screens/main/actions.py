@@ -18,6 +18,8 @@ from trajtui.ui.screens.export import ExportChoice
 from trajtui.ui.screens.goto import GotoScreen
 from trajtui.ui.screens.help import HelpScreen
 from trajtui.ui.screens.main.finding import Finding
+from trajtui.ui.screens.stats import StatsChoice, StatsScreen
+from trajtui.ui.store import Pinned
 from trajtui.ui.subjects import RunSubject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.vlist import VirtualList
@@ -109,9 +111,38 @@ class Actions(Finding):
         elif focused is self.timeline:
             self.run_list.focus()
             self._show_subject(RunSubject())
+        elif self.store.pinned is not None:  # in the run list: esc lets go of stats' runs
+            self._pin(None)
         else:  # in the run list: esc clears the filter and closes its box
             self._close_filter()
         self._update_layout()
+
+    # -- stats ---------------------------------------------------------------------------
+
+    def action_stats(self) -> None:
+        """Open the stats screen over the runs the run list shows (after the filter)."""
+        picks = self.store.listed_runs()
+        what = "listed"
+        if self.store.filter.active:
+            what = f"matching {self.store.filter.text!r}"
+        if self.store.pinned is not None:
+            what = f"behind {self.store.pinned.label}"
+        self.app.push_screen(StatsScreen(self.ws, picks, what), self._stats_chosen)
+
+    def _stats_chosen(self, choice: StatsChoice | None) -> None:
+        if choice is not None:
+            self._pin(Pinned(frozenset(choice.picks), choice.label))
+            self.run_list.focus()
+
+    def _pin(self, pinned: Pinned | None) -> None:
+        """Narrow the run list to ``pinned``'s runs (None: to every run the filter keeps)."""
+        self.store.pinned = pinned
+        note = (
+            f"{len(pinned.picks):,} runs behind {pinned.label} (esc shows all)"
+            if pinned is not None
+            else "every run again"
+        )
+        self._arrange(self.store.sort, self.store.reverse, self.store.filter, note)
 
     # -- panes and runs ----------------------------------------------------------------------
 
