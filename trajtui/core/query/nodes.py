@@ -33,15 +33,25 @@ class Columns:
 
     Args:
         table: The table.
-        hay: Each row's words text (``ref title label``, casefolded; see
-            :meth:`Facts.text`), by row index.
+        hays: Gives each row's words text (``ref title label``, casefolded, as
+            :meth:`Facts.text`), by row index; called once, when a word needs it.
         label: The source's label (when rows of several sources are shown).
     """
 
-    def __init__(self, table: SummaryTable, hay: Sequence[str], label: str = "") -> None:
+    def __init__(
+        self, table: SummaryTable, hays: Callable[[], Sequence[str]], label: str = ""
+    ) -> None:
         self.table = table
-        self.hay = hay
         self.label = label
+        self._hays = hays
+        self._hay: Sequence[str] | None = None
+
+    @property
+    def hay(self) -> Sequence[str]:
+        """Each row's words text."""
+        if self._hay is None:
+            self._hay = self._hays()
+        return self._hay
 
     def facts(self, i: int) -> Facts:
         """The facts of run row ``i``."""
