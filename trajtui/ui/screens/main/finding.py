@@ -112,7 +112,11 @@ class Finding(ForecastPanes):
             box = self.query_one("#filter", Input)
             box.value = asked[:-1]  # filters by the rest (Input.Changed)
             box.cursor_position = len(box.value)
-            self.app.push_screen(FieldsScreen(), lambda _: box.focus())
+
+            def back(_: None) -> None:
+                box.focus()
+
+            self.app.push_screen(FieldsScreen(), back)
             return
         try:
             filt = Filter.parse(text, self.store.metadata_keys())
