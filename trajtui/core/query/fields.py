@@ -85,9 +85,14 @@ def field_named(name: str) -> FieldHelp | None:
     return _BY_NAME.get(_ALIASES.get(low, low))
 
 
-def closest(name: str, known: Iterable[str]) -> list[str]:
-    """Up to three of ``known`` spelled most like ``name``."""
-    return get_close_matches(name.casefold(), list(known), n=3, cutoff=0.6)
+def closest(name: str, known: Iterable[str], cutoff: float = 0.6) -> list[str]:
+    """Up to three of ``known`` spelled most like ``name`` (``cutoff``: how alike, 0 to 1)."""
+    return get_close_matches(name.casefold(), list(known), n=3, cutoff=cutoff)
+
+
+TYPO = 0.75
+"""How alike a name must be to a field's to be taken as a typo of it when the metadata
+keys are not known yet (``scroe``, ``stpes``: 0.8; ``phase``/``pass``: 0.67 is a key)."""
 
 
 def unknown_field(name: str, start: int, end: int, keys: Iterable[str]) -> QueryError:

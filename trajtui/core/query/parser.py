@@ -25,6 +25,7 @@ from trajtui.core.query.fields import (
     STATUS,
     TEXT,
     TOOL,
+    TYPO,
     closest,
     field_named,
     number_value,
@@ -189,7 +190,7 @@ class Parser:
             if self._keys_low is not None:
                 if low not in self._keys_low:
                     raise unknown_field(name, at, at + len(name), self.keys or ())
-            elif closest(name, NAMES):
+            elif closest(name, NAMES, TYPO):
                 raise unknown_field(name, at, at + len(name), ())
             self.named.append(name)
             return self._meta(name, op, value, quoted, start, end)

@@ -193,6 +193,7 @@ class SummaryFormat(_Base):
                 number=n,
                 kind=Kind.TOOL_CALL,
                 title=one_line(name if isinstance(name, str) else str(name)),
+                tool=name if isinstance(name, str) and name else None,
                 raw=name,
             )
             for n, name in enumerate(sequence(obj.get("toolCalls")), 1)
