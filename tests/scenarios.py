@@ -154,6 +154,19 @@ SCENARIOS: tuple[Scenario, ...] = (
         about="80x24: a step",
     ),
     Scenario("help", (CAPTURE,), ("question_mark",), about="every key"),
+    Scenario(
+        "filter-query",
+        (CAPTURE,),
+        ("f", *"tool:WebSearch duration>20s -status:pass"),
+        about="the run-list filter: a query",
+    ),
+    Scenario(
+        "filter-error",
+        (CAPTURE,),
+        ("f", *"tool:WebSearch scroe<0.5"),
+        about="a query that does not parse: the problem underlined, the list kept",
+    ),
+    Scenario("filter-fields", (CAPTURE,), ("f", "question_mark"), about="? in the filter box"),
 )
 
 

@@ -74,10 +74,10 @@ async def test_a_query_that_does_not_parse_is_pointed_at_and_the_list_stays(runs
         message = next((ln for ln in lines if "unknown field 'scroe'" in ln), None)
         assert message is not None, "\n".join(lines)
         assert "did you mean score?" in message
-        # the caret line underlines the field name under the query as typed
-        query_line = lines[lines.index(message) + 1]
-        at = query_line.index("tool:Read scroe<0.5")
-        caret = lines[lines.index(message) + 2]
+        # carets right under the field name in the box above
+        box_line = lines[lines.index(message) - 2]
+        at = box_line.index("tool:Read scroe<0.5")
+        caret = lines[lines.index(message) - 1]
         assert caret[at + len("tool:Read ") :].startswith("^^^^^ ")
         assert listed(screen) == ["slow-bash", "quick-read"]  # left as it was
         await pilot.press("backspace", *"6")

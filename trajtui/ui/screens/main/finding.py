@@ -121,7 +121,9 @@ class Finding(ForecastPanes):
         try:
             filt = Filter.parse(text, self.store.metadata_keys())
         except QueryError as error:
-            self._filter_hint(_error_lines(text, error))
+            box = self.query_one("#filter", Input)
+            room = box.content_region.width or box.size.width - 2
+            self._filter_hint(_error_lines(text, error, under_box=len(text) < room))
             return
         self._filter_hint(None)
         self._arrange(self.store.sort, self.store.reverse, filt)
@@ -210,20 +212,24 @@ class Finding(ForecastPanes):
         self._arrange(column, reverse, self.store.filter, what)
 
 
-def _error_lines(text: str, error: QueryError) -> Text:
-    """The message, then the query with the problem underlined::
+def _error_lines(text: str, error: QueryError, *, under_box: bool) -> Text:
+    """The problem underlined, then the message::
 
-    col 11: unknown field 'scroe': did you mean score?
-    tool:Read scroe<0.5
-              ^^^^^ the list is unchanged · ? lists fields
-    """
-    out = Text(visible(str(error), keep_newlines=False) + "\n", style="red")
+        tool:Read scroe<0.5          (the filter box)
+                  ^^^^^
+        col 11: unknown field 'scroe': did you mean score? · the list is unchanged
+
+    ``under_box``: the whole query shows in the box, so the carets go right under it;
+    else the query is shown again above them."""
     start, end = min(error.start, len(text)), min(max(error.end, error.start + 1), len(text) + 1)
     shown = visible(text, keep_newlines=False)
+    out = Text()
     if len(shown) == len(text):  # the caret lines up with the text only when none was replaced
-        out.append(shown[:start])
-        out.append(shown[start:end], style="bold reverse red")
-        out.append(shown[end:] + "\n")
-        out.append(" " * start + "^" * max(1, end - start) + " ", style="bold red")
-    out.append("the list is unchanged · ? lists fields", style="dim")
+        if not under_box:
+            out.append(shown[:start])
+            out.append(shown[start:end], style="bold reverse red")
+            out.append(shown[end:] + "\n")
+        out.append(" " * start + "^" * max(1, end - start) + "\n", style="bold red")
+    out.append(visible(str(error), keep_newlines=False), style="red")
+    out.append(" · the list is unchanged · ? lists fields", style="dim")
     return out
