@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from textual.widgets import Input
+
 from tests.ui_helpers import settle
 from trajtui.demo import DATA
 from trajtui.ui.app import TrajtuiApp, make_app
@@ -207,4 +209,7 @@ async def drive(pilot: Any, scenario: Scenario) -> None:
     # Toasts expire after a time of their own: whether one is still up would depend on the
     # machine's speed, so snapshots are taken without them (Pilot tests check the notices).
     pilot.app.clear_notifications()
+    # A text box's cursor blinks on a clock of its own: shown steadily for the picture.
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
     await settle(pilot)

@@ -152,7 +152,7 @@ def _header(widths: dict[str, int], with_cost: bool) -> str:
     "--where",
     "where",
     metavar="QUERY",
-    help="Only runs matching QUERY (the run-list filter's language; see below).",
+    help="Only runs matching QUERY (the run-list filter's query language, above).",
 )
 @no_cache_option
 def ls_cmd(
@@ -178,7 +178,7 @@ def ls_cmd(
     query does not parse). Words and "phrases" are looked for in ref, title and input;
     field:value and comparisons (= != < <= > >=) on fields; -term, NOT, OR, ( ). Fields:
     status, score, steps, duration, cost, tokens, tool, tool_calls, tool_errors, trials,
-    passes, format, ref, title, pass, is:problem, and any metadata key (metadata.KEY).
+    passes, format, ref, title, pass, and any metadata key (agent:codex, metadata.KEY:v).
 
     \b
     Examples:

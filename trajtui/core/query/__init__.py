@@ -50,7 +50,6 @@ __all__ = [
     "facts_of_row",
     "facts_of_run",
     "facts_of_summary",
-    "fields_help",
     "parse",
 ]
 
@@ -99,14 +98,3 @@ def parse(text: str, keys: Collection[str] | None = None) -> Query:
     parser = Parser(text, keys)
     root = parser.parse()
     return Query(text, root, tuple(parser.named))
-
-
-def fields_help() -> list[str]:
-    """One line per field, for ``?``: ``name  kind  example  meaning``."""
-    width = max(len(f.name) for f in FIELDS)
-    kinds = max(len(f.kind) for f in FIELDS)
-    examples = max(len(f.example) for f in FIELDS)
-    return [
-        f"{f.name:<{width}}  {f.kind:<{kinds}}  {f.example:<{examples}}  {f.meaning}"
-        for f in FIELDS
-    ]
