@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -128,39 +127,61 @@ class Not(Node):
 class Text:
     """How a text value matches: ``*`` globs match the whole value, quoted values match it
     exactly, others are found in it (``whole``: match the whole value even unquoted); any
-    case."""
+    case. Globs are matched by finding their pieces in order (time linear in the text for
+    each piece: no pattern that could backtrack)."""
 
     value: str
     quoted: bool = False
     whole: bool = False
 
     def __post_init__(self) -> None:
-        glob = None
-        if "*" in self.value and not self.quoted:
-            pattern = ".*".join(re.escape(p) for p in self.value.casefold().split("*"))
-            glob = re.compile(pattern, re.DOTALL)
-        object.__setattr__(self, "_glob", glob)
-        object.__setattr__(self, "_low", self.value.casefold())
+        low = self.value.casefold()
+        pieces = low.split("*") if "*" in low and not self.quoted else None
+        object.__setattr__(self, "_pieces", pieces)
+        object.__setattr__(self, "_low", low)
 
     def test(self, text: str | None) -> bool:
         """``text`` (already casefolded) matches."""
         if text is None:
             return False
-        glob: re.Pattern[str] | None = self._glob  # type: ignore[attr-defined]
+        pieces: list[str] | None = self._pieces  # type: ignore[attr-defined]
         low: str = self._low  # type: ignore[attr-defined]
-        if glob is not None:
-            return glob.fullmatch(text) is not None
+        if pieces is not None:
+            return _glob(pieces, text, whole=True)
         if self.quoted or self.whole:
             return text == low
         return low in text
 
     def search(self, text: str) -> bool:
         """``text`` contains the value (a glob anywhere in it)."""
-        glob: re.Pattern[str] | None = self._glob  # type: ignore[attr-defined]
-        if glob is not None:
-            return glob.search(text) is not None
+        pieces: list[str] | None = self._pieces  # type: ignore[attr-defined]
+        if pieces is not None:
+            return _glob(pieces, text, whole=False)
         low: str = self._low  # type: ignore[attr-defined]
         return low in text
+
+
+def _glob(pieces: list[str], text: str, *, whole: bool) -> bool:
+    """``text`` matches the glob whose parts between ``*`` are ``pieces`` (``whole``: from
+    its start to its end; else anywhere). Each piece is found leftmost after the one before:
+    for ``*`` alone that is a match whenever there is one."""
+    first, last = pieces[0], pieces[-1]
+    at, end = 0, len(text)
+    if whole:
+        if not text.startswith(first):
+            return False
+        if len(text) - len(last) < len(first) or not text.endswith(last):
+            return False
+        at, end = len(first), len(text) - len(last)
+        middle = pieces[1:-1]
+    else:
+        middle = [p for p in pieces if p]
+    for piece in middle:
+        found = text.find(piece, at, end)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return True
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ Grammar (``OR`` binds loosest; terms side by side are ANDed)::
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 
 from trajtui.core.query.fields import (
@@ -60,7 +59,7 @@ from trajtui.core.query.nodes import (
     Word,
 )
 
-_TERM = re.compile(r"([A-Za-z_][\w.\-]*)(<=|>=|!=|<|>|=|:)(.*)", re.DOTALL)
+_OPS = ("<=", ">=", "!=", "<", ">", "=", ":")
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 
 
@@ -164,10 +163,10 @@ class Parser:
             if not value:
                 raise QueryError("an empty phrase", tok.start, tok.end)
             return Word(Text(value, quoted))
-        m = _TERM.fullmatch(text)
-        if m is None or (m.group(2) == ":" and m.group(3).startswith("//")):  # a URL
+        split = split_term(text)
+        if split is None or (split[1] == ":" and split[2].startswith("//")):  # a URL
             return Word(Text(text))
-        name, op, raw = m.groups()
+        name, op, raw = split
         if not raw:
             raise QueryError(f"'{name}{op}' needs a value after it", tok.start, tok.end)
         value, quoted = unquote(raw)
@@ -229,3 +228,18 @@ class Parser:
         except ValueError:
             raise QueryError(f"'{op}' compares numbers: '{value}' is not one", start, end) from None
         return Meta(key.casefold(), op, Text(value), number)
+
+
+def split_term(text: str) -> tuple[str, str, str] | None:
+    """``(name, operator, value)`` of a ``field:value`` or comparison term, or None for a
+    word. A name starts with a letter or ``_`` and goes on with letters, digits, ``_``,
+    ``.`` and ``-`` (scanned once: no pattern to backtrack on hostile text)."""
+    if not text or not (text[0].isalpha() or text[0] == "_"):
+        return None
+    i = 1
+    while i < len(text) and (text[i].isalnum() or text[i] in "_.-"):
+        i += 1
+    for op in _OPS:
+        if text.startswith(op, i):
+            return text[:i], op, text[i + len(op) :]
+    return None
