@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from textual.widgets import Input
+
 from tests.ui_helpers import settle
 from trajtui.demo import DATA
 from trajtui.ui.app import TrajtuiApp, make_app
@@ -172,6 +174,19 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("a", "b"),
         about="stats over every format, grouped by format (b)",
     ),
+    Scenario(
+        "filter-query",
+        (CAPTURE,),
+        ("f", *"tool:WebSearch duration>20s -status:pass"),
+        about="the run-list filter: a query",
+    ),
+    Scenario(
+        "filter-error",
+        (CAPTURE,),
+        ("f", *"tool:WebSearch scroe<0.5"),
+        about="a query that does not parse: the problem underlined, the list kept",
+    ),
+    Scenario("filter-fields", (CAPTURE,), ("f", "question_mark"), about="? in the filter box"),
 )
 
 
@@ -212,4 +227,7 @@ async def drive(pilot: Any, scenario: Scenario) -> None:
     # Toasts expire after a time of their own: whether one is still up would depend on the
     # machine's speed, so snapshots are taken without them (Pilot tests check the notices).
     pilot.app.clear_notifications()
+    # A text box's cursor blinks on a clock of its own: shown steadily for the picture.
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
     await settle(pilot)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 
 import click
 
@@ -17,6 +17,7 @@ from trajtui.core import indexcache, rowpool
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary
+from trajtui.core.query import Query, QueryError, facts_of_summary, parse
 from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import Entry, Source
 from trajtui.core.text import visible
@@ -149,9 +150,20 @@ def _header(widths: dict[str, int], with_cost: bool) -> str:
     "-v", "--verbose", is_flag=True, help="Also list files that were looked at and not recognised."
 )
 @click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
+@click.option(
+    "--where",
+    "where",
+    metavar="QUERY",
+    help="Only runs matching QUERY (the run-list filter's query language, above).",
+)
 @no_cache_option
 def ls_cmd(
-    paths: tuple[str, ...], as_json: bool, verbose: bool, quiet: bool, no_cache: bool
+    paths: tuple[str, ...],
+    as_json: bool,
+    verbose: bool,
+    quiet: bool,
+    where: str | None,
+    no_cache: bool,
 ) -> None:
     """List runs: ref, status, steps, tool calls, tool errors, duration and score.
 
@@ -163,9 +175,23 @@ def ls_cmd(
 
     The index of each JSONL file is kept in trajtui's cache (see trajtui cache --help): the
     next ls, show or TUI of the same unchanged file starts from it instead of reading it.
+
+    --where QUERY keeps the runs that match (exit 1 when none does, like grep; 2 when the
+    query does not parse). Words and "phrases" are looked for in ref, title and input;
+    field:value and comparisons (= != < <= > >=) on fields; -term, NOT, OR, ( ). Fields:
+    status, score, steps, duration, cost, tokens, tool, tool_calls, tool_errors, trials,
+    passes, format, ref, title, pass, and any metadata key (agent:codex, metadata.KEY:v).
+
+    \b
+    Examples:
+      trajtui ls runs.jsonl --where 'status:timeout OR tool_errors>0'
+      trajtui ls runs.jsonl --where 'score<0.5 duration>60s -tool:Bash'
+      trajtui ls out/ --where 'agent:codex tokens>100k' --json
+      trajtui ls trials.jsonl --where '(passes<3 OR "rate limit") metadata.category:ui'
     """
     from trajtui.render.show import score_text, tool_calls_text, tool_errors_text
 
+    query = _where(where, None) if where is not None else None
     use_cache(no_cache)
     ws = open_workspace(paths)
     rowpool.warm_up([s for s in ws.sources if isinstance(s, JsonlSource)])
@@ -205,10 +231,16 @@ def ls_cmd(
         pending.clear()
 
     last_flush = time.monotonic()
+    keys: set[str] = set()
     try:
         for source, entry in _drive(ws):
             if isinstance(entry, Problem):
                 continue
+            if query is not None:
+                keys.update(k for k, _ in entry.metadata)
+                label = source.label if ws.qualified else ""
+                if not query.matches(facts_of_summary(entry, label)):
+                    continue
             runs += 1
             if as_json:
                 obj = entry.to_json()
@@ -239,7 +271,23 @@ def ls_cmd(
             for path, reason in ws.ignored:
                 print_err(f"{path}: not recognised: {reason}")
         ws.close()
+    if query is not None and where is not None:
+        _where(where, keys)  # a metadata key no run has: named as the typo it likely is
+        if runs == 0:
+            print_err(f"no runs match: {visible(where, keep_newlines=False)}")
+            sys.exit(1)
     if runs == 0:
         if ws.sources:
             print_err("no runs could be read")
         sys.exit(1)
+
+
+def _where(text: str, keys: Collection[str] | None) -> Query:
+    """The ``--where`` query (``keys``: the metadata keys of the runs read, once known);
+    a query that does not parse ends the command: ``trajtui: --where: col N: message``,
+    exit 2."""
+    try:
+        return parse(text, keys)
+    except QueryError as error:
+        print_err(f"trajtui: --where: {visible(str(error), keep_newlines=False)}")
+        sys.exit(2)

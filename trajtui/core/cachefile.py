@@ -40,7 +40,7 @@ from typing import Any, BinaryIO
 from trajtui.core.jsonutil import JsonError, Overflowed, dumps_line, loads
 
 MAGIC = b"TRJTIDX\x00"
-VERSION = 1
+VERSION = 2
 """Bumped whenever the layout or the meaning of a section changes."""
 DIGEST = 32
 MAX_HEADER = 1 << 20

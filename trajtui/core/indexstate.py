@@ -155,6 +155,11 @@ def _dump_table(table: SummaryTable, out: dict[str, Section]) -> None:
         for name, value in pairs:
             metrics += [name, value]
     out["table.metrics"] = pack_values(metrics)
+    out["table.extras"] = Part(table._extras, n)
+    extras: list[Any] = []
+    for meta, tools in table._extra_palette:
+        extras += [len(meta), *(x for pair in meta for x in pair), len(tools), *tools]
+    out["table.extra_palette"] = pack_values(extras)
     for i in list(table._problems):
         if table._kinds[i] != PROBLEM:
             raise Unstorable("a problem row that is not a problem")
@@ -363,6 +368,12 @@ def _restore_table(
         _check(isinstance(ref, str), "bad reference")
         table._refs[_index(i, n, "reference")] = str(ref)
     table._metrics = _metrics(unpack_values(sections["table.metrics"]), n)
+    extras = to_array("I", sections["table.extras"])
+    _check(len(extras) == n, "extras do not match the rows")
+    table._extras = extras
+    table._extra_palette = _extra_palette(unpack_values(sections["table.extra_palette"]))
+    _check(max(extras, default=0) < len(table._extra_palette), "extra code out of range")
+    table._extra_codes = {e: code for code, e in enumerate(table._extra_palette)}
     problems: dict[int, Problem] = {}
     flat = unpack_values(sections["source.problems"])
     _check(len(flat) % 5 == 0, "bad problems")
@@ -416,6 +427,33 @@ def _numbers(sections: dict[str, Any], name: str, n: int) -> _Numbers:
     )
     column.kinds, column.values, column.aside = kinds, values, aside
     return column
+
+
+def _extra_palette(flat: list[Value]) -> list[tuple[Any, ...]]:
+    """The palette of metadata pairs and tool names (see ``SummaryTable.extra_codes``)."""
+    out: list[tuple[Any, ...]] = []
+    k = 0
+
+    def strings(count: Any) -> list[str]:
+        nonlocal k
+        _check(type(count) is int and 0 <= count <= len(flat) - k, "bad extras")
+        got = flat[k : k + count]
+        _check(all(isinstance(x, str) for x in got), "bad extras")
+        k += count
+        return [str(x) for x in got]
+
+    while k < len(flat):
+        m = flat[k]
+        k += 1
+        _check(type(m) is int, "bad extras")
+        words = strings(2 * m)  # type: ignore[operator]
+        meta = tuple(zip(words[::2], words[1::2], strict=True))
+        _check(k < len(flat), "bad extras")
+        t = flat[k]
+        k += 1
+        out.append((meta, tuple(strings(t))))
+    _check(bool(out) and out[0] == ((), ()), "bad extras")
+    return out
 
 
 def _metrics(flat: list[Value], n: int) -> dict[int, tuple[tuple[str, float], ...]]:

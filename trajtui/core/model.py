@@ -286,6 +286,13 @@ class RunSummary:
         cost: Cost in USD.
         title: One line describing the run (first line of the input, the question...).
         line: Line number in the file (JSONL sources).
+        metadata: Flat key/value pairs for grouping and querying runs (agent, model,
+            category...), as the file names them (see :attr:`Run.metadata`).
+        tools: Names of the tools the run called, sorted, each once; empty when it called
+            none or the format does not name them.
+        tokens_in: Input tokens of the run, as the file counts them (see
+            :attr:`Run.tokens_in`), or None.
+        tokens_out: Output tokens of the run, as ``tokens_in``.
     """
 
     ref: str
@@ -309,6 +316,10 @@ class RunSummary:
     cost: float | None = None
     title: str = ""
     line: int | None = None
+    metadata: tuple[tuple[str, str], ...] = ()
+    tools: tuple[str, ...] = ()
+    tokens_in: int | None = None
+    tokens_out: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON object (``trajtui ls --json``).
@@ -336,6 +347,10 @@ class RunSummary:
             "cost": self.cost,
             "title": self.title,
             "line": self.line,
+            "tokens_in": self.tokens_in,
+            "tokens_out": self.tokens_out,
+            "tools": list(self.tools),
+            "metadata": dict(self.metadata),
         }
         if self.tool_errors is not None:
             out["toolErrors"] = self.tool_errors

@@ -32,10 +32,16 @@ NUMBERS = (
     "passes",
     "cost",
     "line",
+    "tokens_in",
+    "tokens_out",
 )
 """Numeric fields of a summary, each kept in a :class:`_Numbers` column."""
 WORDS = ("format", "status", "outcome", "tool_errors", "duration_label", "score_label", "passed")
 """Fields with few distinct values: their combination is kept as one code per row."""
+EXTRAS = ("metadata", "tools")
+"""Fields kept as one code per row into a second palette (runs of one file mostly share
+their metadata and the set of tools they call)."""
+NO_EXTRAS: tuple[Any, ...] = ((), ())
 
 _NONE, _FLOAT, _INT, _ASIDE = 0, 1, 2, 3
 _EXACT = 1 << 53
@@ -105,6 +111,9 @@ class SummaryTable:
         self._codes = array("I")
         self._palette: list[tuple[Any, ...]] = []
         self._palette_codes: dict[tuple[Any, ...], int] = {}
+        self._extras = array("I")
+        self._extra_palette: list[tuple[Any, ...]] = [NO_EXTRAS]
+        self._extra_codes: dict[tuple[Any, ...], int] = {NO_EXTRAS: 0}
         self._numbers = {name: _Numbers() for name in NUMBERS}
         self._titles: list[str] = []
         self._refs: dict[int, str] = {}
@@ -121,6 +130,7 @@ class SummaryTable:
         more = n - len(self._kinds)
         self._kinds.extend(bytes(more))
         self._codes.extend(array("I", bytes(4 * more)))
+        self._extras.extend(array("I", bytes(4 * more)))
         self._titles.extend([""] * more)
         for column in self._numbers.values():
             column.grow(n)
@@ -154,6 +164,12 @@ class SummaryTable:
             code = self._palette_codes[words] = len(self._palette)
             self._palette.append(words)
         self._codes[i] = code
+        extras = (entry.metadata, entry.tools)
+        extra = self._extra_codes.get(extras)
+        if extra is None:
+            extra = self._extra_codes[extras] = len(self._extra_palette)
+            self._extra_palette.append(extras)
+        self._extras[i] = extra
         for name, column in self._numbers.items():
             column.put(i, n, getattr(entry, name))
         self._titles[i] = entry.title
@@ -184,6 +200,7 @@ class SummaryTable:
         if kind != RUN:
             return None
         values = dict(zip(WORDS, self._palette[self._codes[i]], strict=True))
+        values.update(zip(EXTRAS, self._extra_palette[self._extras[i]], strict=True))
         values.update((name, column.get(i)) for name, column in self._numbers.items())
         return RunSummary(
             ref=self.ref(i),
@@ -210,6 +227,8 @@ class SummaryTable:
             return self._titles[i]
         if name == "file_metrics":
             return self._metrics.get(i, ())
+        if name in EXTRAS:
+            return self._extra_palette[self._extras[i]][EXTRAS.index(name)]
         return self._palette[self._codes[i]][WORDS.index(name)]
 
     # -- whole columns, for sorting and filtering many rows at C speed ----------------------
@@ -245,6 +264,10 @@ class SummaryTable:
             return None
         return bytes(column.kinds), column.values
 
+    def has_numbers(self, name: str) -> bool:
+        """Some row has (or had) a value in numeric column ``name``."""
+        return self._numbers[name].kinds is not None
+
     def titles(self) -> list[str]:
         """Every row's title ("" for rows that are not runs)."""
         return self._titles
@@ -253,6 +276,11 @@ class SummaryTable:
         """Each row's code into the palette of its word fields (:data:`WORDS`, in order),
         and the palette."""
         return self._codes, self._palette
+
+    def extra_codes(self) -> tuple[array[int], list[tuple[Any, ...]]]:
+        """Each row's code into the palette of its :data:`EXTRAS` (metadata pairs, tool
+        names), and the palette (code 0: none of either)."""
+        return self._extras, self._extra_palette
 
     def outcome(self, i: int) -> Outcome:
         """Outcome of run row ``i``."""

@@ -166,7 +166,7 @@ BASE_COMMANDS: tuple[Command, ...] = (
         "f",
         "filter",
         "Filter runs",
-        "Narrow the run list by text and status (status:fail, is:problem)",
+        "Narrow the run list by a query (status:fail score<0.5 tool:Bash; ? lists fields)",
         "Find",
     ),
     Command(

@@ -3,100 +3,57 @@
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from typing import Any
 
-from trajtui.core.model import Outcome, Problem
+from trajtui.core.model import Problem
+from trajtui.core.query import Query, facts_of_problem, facts_of_summary, parse
 from trajtui.core.source import Entry
 
 Value = Callable[[str], Any]
 """One field of one run, by :class:`RunSummary` field name (``Source.row_value``)."""
 
 
-FILTER_SYNTAX = "words, -word, status:WORD, is:problem"
-"""What the filter understands (said when it meets something else)."""
-
-_NOT_UNDERSTOOD = re.compile(r"^-?[a-z_][\w.]*(?:[<>!=]=?|=)|^-?(?!(?:status|is|s):)[a-z_]+:(?!//)")
-"""Comparisons (``steps>30``) and ``key:`` words with another key than the known ones:
-the filter would take them as text that matches nothing."""
+FILTER_SYNTAX = "words status:fail score<0.5 tool:Bash -word OR · ? lists fields"
+"""What the filter understands, in a line (its placeholder)."""
 
 
 @dataclass(frozen=True)
 class Filter:
-    """A run-list filter: words that must all appear, and status words.
+    """A run-list filter: a query (see :mod:`trajtui.core.query`).
 
-    Syntax: ``timeout`` (text), ``status:fail`` / ``is:fail`` (status word or outcome),
-    ``is:problem`` (problem rows only), ``-word`` (must not appear). Anything that looks
-    like another query language (``steps>30``, ``score:0.5``) is kept in
-    :attr:`unknown`: such a filter matches nothing, and the run list says why.
+    Attributes:
+        query: The parsed query; an empty one keeps every row.
     """
 
-    words: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    statuses: tuple[str, ...] = ()
-    problems_only: bool = False
-    unknown: tuple[str, ...] = ()
-    text: str = ""
+    query: Query = field(default_factory=Query)
 
     @classmethod
-    def parse(cls, text: str) -> Filter:
-        """Read the filter box's text."""
-        words: list[str] = []
-        exclude: list[str] = []
-        statuses: list[str] = []
-        unknown: list[str] = []
-        problems = False
-        for token in text.split():
-            low = token.casefold()
-            if low in ("is:problem", "status:problem", "is:problems"):
-                problems = True
-            elif low.startswith(("status:", "is:", "s:")):
-                statuses.append(low.split(":", 1)[1])
-            elif _NOT_UNDERSTOOD.match(low):
-                unknown.append(token)
-            elif low.startswith("-") and len(low) > 1:
-                exclude.append(low[1:])
-            else:
-                words.append(low)
-        return cls(
-            tuple(words), tuple(exclude), tuple(statuses), problems, tuple(unknown), text.strip()
-        )
+    def parse(cls, text: str, keys: Collection[str] | None = None) -> Filter:
+        """Read the filter box's text (``keys``: the metadata keys of the runs shown).
+
+        Raises:
+            QueryError: The text is not a query (with the span of the problem).
+        """
+        return cls(parse(text, keys))
+
+    @property
+    def text(self) -> str:
+        """The query as typed (without surrounding blanks)."""
+        return self.query.text.strip()
 
     @property
     def active(self) -> bool:
         """The filter removes something."""
-        return bool(
-            self.words or self.exclude or self.statuses or self.problems_only or self.unknown
-        )
+        return not self.query.empty
 
     def accepts(self, entry: Entry, label: str = "") -> bool:
-        """True when ``entry`` passes the filter."""
-        if self.unknown:
-            return False
+        """True when ``entry`` (a run summary or a problem) passes the filter; ``label``:
+        its source's, looked in by words."""
         if isinstance(entry, Problem):
-            if self.statuses:
-                return False
-            hay = f"{entry.message} {entry.line} {label}".casefold()
-            return all(w in hay for w in self.words) and not any(w in hay for w in self.exclude)
-        return self.accepts_row(lambda name: getattr(entry, name), label)
-
-    def status_matches(self, status: str | None, outcome: Outcome) -> bool:
-        """A run with this status word and outcome passes the ``status:`` words."""
-        word = (status or "").casefold()
-        return any(st in (word, outcome.value) or word.startswith(st) for st in self.statuses)
-
-    def accepts_row(self, value: Value, label: str = "") -> bool:
-        """True when the run whose fields ``value`` gives passes the filter."""
-        if self.unknown or self.problems_only:
-            return False
-        if self.statuses and not self.status_matches(value("status"), value("outcome")):
-            return False
-        if not self.words and not self.exclude:
-            return True
-        hay = f"{value('ref')} {value('title')} {label}".casefold()
-        return all(w in hay for w in self.words) and not any(w in hay for w in self.exclude)
+            return self.query.matches(facts_of_problem(entry, label))
+        return self.query.matches(facts_of_summary(entry, label))
 
 
 class TitlePrefix:

@@ -21,9 +21,10 @@ from typing import Any
 
 from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.passk import PassTally
+from trajtui.core.query import Columns
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.source import Source
-from trajtui.core.table import RUN, WORDS
+from trajtui.core.table import RUN
 from trajtui.core.workspace import Workspace
 from trajtui.ui.rows import ENTRY, HEADER, OPEN_PROBLEM, Row, Rows
 from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix, Value
@@ -164,29 +165,18 @@ def _selected(
 ) -> tuple[array[int], array[int]] | None:
     """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
     rest (problems; and every entry when not ``sorting``), by index. None when
-    ``stopped()`` turned true. Runs are judged a column at a time (statuses by their
-    palette code, words in ``hays()``: each row's ``ref title label``, casefolded)."""
+    ``stopped()`` turned true. Runs are judged a column at a time where the query allows
+    (:meth:`Query.select`: statuses by their palette code, numbers from their columns,
+    words in ``hays()``: each row's ``ref title label``, casefolded)."""
     table = source.table
     label = source.label if grouped else ""
-    runs: list[int] = [] if filt.unknown or filt.problems_only else table.run_rows(n)
+    runs = table.run_rows(n)
     if pinned is not None:
         runs = [i for i in runs if i in pinned]
-    if runs and filt.statuses:
-        codes, palette = table.word_codes()
-        allowed = {
-            code
-            for code, words in enumerate(palette)
-            if filt.status_matches(words[_STATUS], words[_OUTCOME])
-        }
-        runs = [i for i in runs if codes[i] in allowed]
-    if runs and (filt.words or filt.exclude):
+    if runs and filt.active:
         if stopped():
             return None
-        hay = hays()
-        for w in filt.words:
-            runs = [i for i in runs if w in hay[i]]
-        for w in filt.exclude:
-            runs = [i for i in runs if w not in hay[i]]
+        runs = filt.query.select(Columns(table, hays, label), runs)
     if stopped():
         return None
     titles = table.titles()
@@ -199,9 +189,6 @@ def _selected(
     if sorting:
         return array("q", runs), array("q", problems)
     return array("q"), array("q", heapq.merge(runs, problems))
-
-
-_STATUS, _OUTCOME = WORDS.index("status"), WORDS.index("outcome")
 
 
 class RunStore:
@@ -269,7 +256,7 @@ class RunStore:
         rows = Rows((OPEN_PROBLEM, -1, k) for k in range(len(self.ws.problems)))
         if pinned is not None:
             rows = Rows()
-        elif filt.active and not filt.problems_only:
+        elif filt.active:
             rows = Rows(r for r in rows if filt.accepts(self.ws.problems[r[2]]))
         runs: list[tuple[int, array[int]]] = []  # (source, run entries), when mixed
         problems: list[tuple[int, array[int]]] = []
@@ -500,9 +487,24 @@ class RunStore:
         ]
 
     def set_filter(self, text: str) -> None:
-        """Apply the filter box's text."""
-        self.filter = Filter.parse(text)
+        """Apply the filter box's text.
+
+        Raises:
+            QueryError: The text is not a query (nothing changes then).
+        """
+        self.filter = Filter.parse(text, self.metadata_keys())
         self.rebuild()
+
+    def metadata_keys(self) -> set[str] | None:
+        """The metadata keys of every run, once every source is read and counted (None
+        before: a key not read yet may still come)."""
+        keys: set[str] = set()
+        for s, source in enumerate(self.ws.sources):
+            if self.counts[s].seen < len(source) or not source.complete:
+                return None
+            for meta, _ in source.table.extra_codes()[1]:
+                keys.update(k for k, _ in meta)
+        return keys
 
     @property
     def shown(self) -> int:

@@ -22,7 +22,7 @@ from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.text import visible
 from trajtui.render import fmt
 from trajtui.render.show import score_text, tool_calls_text, tool_errors_text
-from trajtui.ui.store import ENTRY, FILTER_SYNTAX, HEADER, OPEN_PROBLEM, RunStore
+from trajtui.ui.store import ENTRY, HEADER, OPEN_PROBLEM, RunStore
 from trajtui.ui.widgets.vlist import VirtualList
 
 OUTCOME_CLASS = {o: f"runs--{o.value}" for o in Outcome}
@@ -201,18 +201,12 @@ class RunList(VirtualList):
         self.empty_text = "reading…"
 
     def empty_message(self) -> str:
-        """Why there are no rows: a filter that matches nothing (or that it does not
-        understand), files still being read, or no runs at all."""
+        """Why there are no rows: a filter that matches nothing, files still being read,
+        or no runs at all."""
         store = self.store
         if store is not None and store.filter.active:
-            f = store.filter
-            if f.unknown:
-                return (
-                    f"not understood: {' '.join(f.unknown)} · the filter knows {FILTER_SYNTAX}"
-                    " (a query language comes later) · esc clears it"
-                )
             more = " yet" if self.reading else ""
-            return f'no runs match "{f.text}"{more} · esc clears the filter'
+            return f"no runs match: {store.filter.text}{more} · esc clears the filter"
         return "reading…" if self.reading else "no runs"
 
     def attach(self, store: RunStore) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 from trajtui.core.detect import Sniffed
 from trajtui.core.formats.acp.compare import COMPARE, CompareFormat, is_compare
 from trajtui.core.formats.acp.lite import CaptureLite, SummaryLite, TrialsLite
-from trajtui.core.formats.acp.steps import build_steps, tool_counts
+from trajtui.core.formats.acp.steps import build_steps, tool_counts, tool_names_of
 from trajtui.core.formats.base import Certainty, Claim, Format, Opened
 from trajtui.core.formats.common import (
     boolean,
@@ -149,6 +149,8 @@ class CaptureFormat(_Base):
             passed=boolean(score.get("pass")),
             title=flat(text_of(obj.get("input"))),
             line=line,
+            metadata=flat_metadata(obj.get("metadata")),
+            tools=tool_names_of((obj.get("trajectory"),)),
         )
 
     def build(self, obj: dict[str, Any], ref: str, index: int, line: int) -> Run:
@@ -194,6 +196,7 @@ class SummaryFormat(_Base):
                 number=n,
                 kind=Kind.TOOL_CALL,
                 title=one_line(name if isinstance(name, str) else str(name)),
+                tool=name if isinstance(name, str) and name else None,
                 raw=name,
             )
             for n, name in enumerate(sequence(obj.get("toolCalls")), 1)
@@ -212,6 +215,7 @@ class SummaryFormat(_Base):
             duration_ms=num(obj.get("duration")),
             title=flat(text_of(obj.get("input"))),
             line=line,
+            tools=tuple(sorted({n for n in sequence(calls) if isinstance(n, str) and n})),
         )
 
     def build(self, obj: dict[str, Any], ref: str, index: int, line: int) -> Run:
@@ -358,6 +362,8 @@ class TrialsFormat(_Base):
             ),
             title=flat(text_of(obj.get("input"))),
             line=line,
+            metadata=flat_metadata(obj.get("metadata")),
+            tools=tool_names_of(mapping(t).get("trajectory") for t in trials),
         )
 
     def build(self, obj: dict[str, Any], ref: str, index: int, line: int) -> Run:

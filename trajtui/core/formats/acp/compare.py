@@ -88,6 +88,7 @@ class CompareFormat:
             score_label=f"score of {winner}, ranked #1" if score is not None else None,
             title=flat(text_of(obj.get("input"))),
             line=line,
+            metadata=_metadata(obj, winner),
         )
 
     def _steps(self, obj: dict[str, Any], ref: str) -> tuple[Step, ...]:
@@ -120,13 +121,16 @@ class CompareFormat:
     def build(self, obj: dict[str, Any], ref: str, index: int, line: int) -> Run:
         ranked = _ranked(obj)
         winner = _label(ranked[0].get("run")) if ranked else None
-        meta = list(flat_metadata(obj.get("metadata")))
-        if winner is not None:
-            meta.append(("winner", winner))
         return Run(
             summary=self.summarize(obj, ref, index, line),
             steps=self._steps(obj, ref),
             fields=fields(obj, ("input", "hint", "reasoning"), skip=("id", "rankings")),
             raw=obj,
-            metadata=tuple(meta),
+            metadata=_metadata(obj, winner),
         )
+
+
+def _metadata(obj: dict[str, Any], winner: str | None) -> tuple[tuple[str, str], ...]:
+    """The record's metadata, flat, and ``winner``: the run ranked first."""
+    meta = flat_metadata(obj.get("metadata"))
+    return (*meta, ("winner", winner)) if winner is not None else meta

@@ -18,10 +18,11 @@ from msgspec import UNSET, Struct, UnsetType, field
 
 
 class StepLite(Struct):
-    """A trajectory step: what tool-call counts need."""
+    """A trajectory step: what tool-call counts and tool names need."""
 
     type: Any = UNSET
     status: Any = UNSET
+    name: Any = UNSET
 
 
 class CaptureLite(Struct):
@@ -59,6 +60,7 @@ class TrialsLite(Struct):
     passRate: Any = UNSET
     passAtK: Any = UNSET
     passExpK: Any = UNSET
+    metadata: Any = UNSET
     trials: list[TrialLite] | UnsetType = UNSET
 
 

@@ -146,3 +146,17 @@ def tool_counts(trajectory: Any) -> tuple[int | None, int | None]:
             calls += 1
         failed += status == "failed"
     return calls, failed
+
+
+def tool_names_of(trajectories: Any) -> tuple[str, ...]:
+    """Names of the tools the trajectory arrays in ``trajectories`` called, sorted, each
+    once: the ``name`` of each tool-call step, except names that are call ids (a call's
+    completing half often carries its id as its name)."""
+    names: set[str] = set()
+    for trajectory in trajectories:
+        for s in sequence(trajectory):
+            if isinstance(s, dict) and s.get("type") == "tool_call":
+                name = s.get("name")
+                if isinstance(name, str) and name and not looks_like_call_id(name):
+                    names.add(name)
+    return tuple(sorted(names))

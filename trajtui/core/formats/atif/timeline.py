@@ -279,6 +279,7 @@ def summarize(
     cost = (
         sums.cost_usd.value if sums.cost_usd and sums.cost_usd.source.startswith("final") else None
     )
+    tokens_in, tokens_out = run_tokens(trajectory, trial)
     if cost is None and trial is not None and trial.agent_result is not None:
         value = trial.agent_result.get("cost_usd")
         cost = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
@@ -300,6 +301,19 @@ def summarize(
         if title is not None
         else _first_user_line(trajectory)
         or (one_line(trial.task_name, 160) if trial is not None and trial.task_name else ""),
+        metadata=run_metadata(trajectory, trial),
+        tools=_tools(trajectory),
+        tokens_in=tokens_in,
+        tokens_out=tokens_out,
+    )
+
+
+def _tools(trajectory: Trajectory | None) -> tuple[str, ...]:
+    """Names of the tools a trajectory called (copied context left out), sorted, once."""
+    if trajectory is None:
+        return ()
+    return tuple(
+        sorted({c.name for s in trajectory.steps if not s.copied for c in s.calls if c.name})
     )
 
 

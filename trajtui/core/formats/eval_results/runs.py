@@ -153,6 +153,9 @@ def summarize(file: ResultsFile, samples: Sequence[Sample], ref: str) -> RunSumm
         score_label="accuracy" if has_accuracy else None,
         cost=cost,
         title=run_title(file, samples),
+        metadata=run_metadata(file, samples),
+        tokens_in=tally.tokens_in,
+        tokens_out=tally.tokens_out,
     )
 
 

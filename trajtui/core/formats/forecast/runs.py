@@ -11,7 +11,7 @@ from trajtui.core.formats.forecast.board import SourceBoard
 from trajtui.core.formats.forecast.detail import ForecastRun
 from trajtui.core.formats.forecast.files import RunFiles
 from trajtui.core.formats.forecast.pool import MessagePool
-from trajtui.core.formats.forecast.steps import build_steps
+from trajtui.core.formats.forecast.steps import build_steps, call_facts
 from trajtui.core.formats.forecast.timeline import SPAN_LABEL, Timeline, run_duration, timeline
 from trajtui.core.model import Field, Outcome, Run, RunSummary
 from trajtui.core.source import FormatInfo
@@ -128,8 +128,10 @@ def summarize(
     entry: dict[str, Any] | None,
     files: RunFiles | None,
     line: Timeline | None,
+    eval_head: dict[str, Any] | None = None,
 ) -> RunSummary:
-    """The run-list row of a run, from its summary.json entry and/or its files."""
+    """The run-list row of a run, from its summary.json entry and/or its files
+    (``eval_head``: the eval's summary.json without its runs, for a run of an eval)."""
     info = files.info if files is not None else None
     status, outcome = status_of(entry, info)
     score = _score(entry, info)
@@ -137,6 +139,7 @@ def summarize(
     if not title and line is not None:
         title = problem_title(line.pool)
     duration = run_duration(line.pool) if line is not None else None
+    tools, tokens_in, tokens_out = call_facts(line) if line is not None else ((), None, None)
     return RunSummary(
         ref=ref,
         index=0,
@@ -152,6 +155,10 @@ def summarize(
         score_label="brier" if score is not None else None,
         cost=_cost(entry, info),
         title=flat(title or ""),
+        metadata=run_metadata(files, eval_head),
+        tools=tools,
+        tokens_in=tokens_in,
+        tokens_out=tokens_out,
     )
 
 
@@ -236,7 +243,7 @@ def build_run(
     """A whole run: summary, steps, pool, board, fields, metadata and problems (``eval_head``:
     the eval's summary.json without its runs, for a run of an eval)."""
     line = timeline(files, summary.ref) if files is not None else None
-    fresh = summarize(summary.ref, _format_of(summary), entry, files, line)
+    fresh = summarize(summary.ref, _format_of(summary), entry, files, line, eval_head)
     problems = (*(files.problems if files else ()), *(line.problems if line else ()))
     info = files.info if files is not None else None
     return Run(

@@ -201,7 +201,7 @@ class EvalSource(StaticSource):
     def _add(self, item: Listed) -> None:
         files = read_run_dir(self._reader, item.run_dir, item.ref) if item.run_dir else None
         line = timeline(files, item.ref) if files is not None else None
-        summary = summarize(item.ref, EVAL, item.entry, files, line)
+        summary = summarize(item.ref, EVAL, item.entry, files, line, self._head)
         listed = self.add_run(summary, partial(self._build, item))
         for p in (*(files.problems if files else ()), *(line.problems if line else ())):
             self.add_problem(replace(p, ref=listed.ref))

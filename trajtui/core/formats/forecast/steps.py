@@ -143,6 +143,26 @@ def _step_duration(pool: MessagePool, raw: RawStep, end: float | None) -> float 
     return (end - max(seen)) * 1000
 
 
+def call_facts(line: Timeline) -> tuple[tuple[str, ...], int | None, int | None]:
+    """What a run-list row says of a run's model calls: the tools they called (sorted, each
+    once), and their input and output tokens summed as :class:`~trajtui.core.model.Run`
+    sums its steps' (None when no call says)."""
+    pool = line.pool
+    tools: set[str] = set()
+    tokens: list[int | None] = [None, None]
+    for raw in line.steps:
+        out = pool.get(raw.output_key) if raw.output_key else None
+        if out is None:
+            continue
+        tools.update(c.name for c in out.tool_calls if c.name)
+        usage = _usage(out)
+        for k, key in enumerate(("prompt_tokens", "completion_tokens")):
+            n = count(usage.get(key))
+            if n is not None:
+                tokens[k] = n + (tokens[k] or 0)
+    return tuple(sorted(tools)), tokens[0], tokens[1]
+
+
 def build_steps(run_ref: str, line: Timeline) -> tuple[Step, ...]:
     """The steps of a run: one per model call, with lazily resolved keys."""
     pool = line.pool

@@ -361,6 +361,7 @@ class UltraplanSource(StaticSource):
             score=ok / known if known else None,
             score_label="tasks ok" if known else None,
             title=title,
+            metadata=plan_metadata(plan),
         )
 
     def _loader(self, plan_id: str) -> Callable[[str], Run]:

@@ -12,7 +12,6 @@ from typing import Any
 
 from textual import on, work
 from textual.widget import Widget
-from textual.widgets import Input
 
 from trajtui.ui.screens.export import ExportChoice
 from trajtui.ui.screens.goto import GotoScreen
@@ -94,9 +93,7 @@ class Actions(Finding):
             self._close_search()
             return
         if focused is not None and focused.id == "filter":
-            self.query_one("#filter", Input).value = ""
-            self._apply_filter("")
-            self.query_one("#filter", Input).display = False
+            self._close_filter()
             self.run_list.focus()
             return
         if self._back_extra(focused):

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
-from textual.widgets import Input
+from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from trajtui.core.query import QueryError
 from trajtui.core.source import Target
 from trajtui.core.text import visible
+from trajtui.ui.screens.fields import FieldsScreen
 from trajtui.ui.screens.grep import GrepResult, GrepScreen
 from trajtui.ui.screens.main.forecast import ForecastPanes
 from trajtui.ui.screens.sort import SortChoice, SortScreen
@@ -151,7 +154,35 @@ class Finding(ForecastPanes):
         self.run_list.focus()
 
     def _apply_filter(self, text: str) -> None:
-        self._arrange(self.store.sort, self.store.reverse, Filter.parse(text))
+        """Filter the run list by the query ``text``; a query that does not parse is
+        pointed at under the box and the list stays as it was. A ``?`` ending the text
+        lists the fields (and is taken out of the box)."""
+        asked = text.rstrip()
+        if asked == "?" or asked.endswith((" ?", "(?")):
+            box = self.query_one("#filter", Input)
+            box.value = asked[:-1]  # filters by the rest (Input.Changed)
+            box.cursor_position = len(box.value)
+
+            def back(_: None) -> None:
+                box.focus()
+
+            self.app.push_screen(FieldsScreen(), back)
+            return
+        try:
+            filt = Filter.parse(text, self.store.metadata_keys())
+        except QueryError as error:
+            box = self.query_one("#filter", Input)
+            room = box.content_region.width or box.size.width - 2
+            self._filter_hint(_error_lines(text, error, under_box=len(text) < room))
+            return
+        self._filter_hint(None)
+        self._arrange(self.store.sort, self.store.reverse, filt)
+
+    def _filter_hint(self, hint: Text | None) -> None:
+        """Show ``hint`` under the filter box (None hides it)."""
+        box = self.query_one("#filter-hint", Static)
+        box.display = hint is not None
+        box.update(hint if hint is not None else "")
 
     # -- sort and filter, off the UI thread when there are many runs -------------------------
 
@@ -195,10 +226,11 @@ class Finding(ForecastPanes):
     def _close_filter(self) -> None:
         """Empty the filter box and hide it."""
         box = self.query_one("#filter", Input)
-        if self.store.filter.active:
+        if self.store.filter.active or box.value:
             box.value = ""
             self._apply_filter("")
         box.display = False
+        self._filter_hint(None)
 
     # -- sort ------------------------------------------------------------------------------
 
@@ -228,3 +260,26 @@ class Finding(ForecastPanes):
         if unread > 0 and column:
             what += f"; {unread:,} runs not read yet are left out until they are"
         self._arrange(column, reverse, self.store.filter, what)
+
+
+def _error_lines(text: str, error: QueryError, *, under_box: bool) -> Text:
+    """The problem underlined, then the message::
+
+        tool:Read scroe<0.5          (the filter box)
+                  ^^^^^
+        col 11: unknown field 'scroe': did you mean score? · the list is unchanged
+
+    ``under_box``: the whole query shows in the box, so the carets go right under it;
+    else the query is shown again above them."""
+    start, end = min(error.start, len(text)), min(max(error.end, error.start + 1), len(text) + 1)
+    shown = visible(text, keep_newlines=False)
+    out = Text()
+    if len(shown) == len(text):  # the caret lines up with the text only when none was replaced
+        if not under_box:
+            out.append(shown[:start])
+            out.append(shown[start:end], style="bold reverse red")
+            out.append(shown[end:] + "\n")
+        out.append(" " * start + "^" * max(1, end - start) + "\n", style="bold red")
+    out.append(visible(str(error), keep_newlines=False), style="red")
+    out.append(" · the list is unchanged · ? lists fields", style="dim")
+    return out

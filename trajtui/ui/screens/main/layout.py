@@ -34,7 +34,7 @@ from trajtui.render import fmt
 from trajtui.ui import subjects
 from trajtui.ui.header import HeaderParts, header_line, progress_bar
 from trajtui.ui.literal import literal
-from trajtui.ui.store import RunStore
+from trajtui.ui.store import FILTER_SYNTAX, RunStore
 from trajtui.ui.subjects import NoSubject, Subject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.footer import FittingFooter
@@ -102,9 +102,8 @@ class MainLayout(Screen[None]):
                 self.run_list = RunList(id="runs")
                 yield ColumnHeader(self.run_list, id="columns")
                 yield self.run_list
-                yield Input(
-                    placeholder="filter: words, status:fail, is:problem, -word", id="filter"
-                )
+                yield Input(placeholder=f"filter: {FILTER_SYNTAX}", id="filter")
+                yield Static(id="filter-hint")
             with Vertical(id="timeline-pane", classes="pane"):
                 yield Static(id="run-header")
                 self.timeline = Timeline(id="timeline")

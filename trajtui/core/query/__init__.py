@@ -1,0 +1,100 @@
+"""One query language for choosing runs: the run-list filter, ``ls --where`` (and
+``grep``/``stats --where``).
+
+Syntax (see :data:`FIELDS` for every field)::
+
+    timeout "rate limit"          words and phrases: in the reference, title or input
+    status:timeout  is:fail       status word, or outcome: pass fail error timeout unknown
+    score<0.5 steps>30 cost>=0.1  comparisons: = != < <= > >=; field:value is =
+    duration>60s  tokens>100k     durations need a unit (ms s m h); counts take k and M
+    tool:Bash  tool:mcp__*        ran that tool
+    agent:codex metadata.cat:ui   any metadata key the file has
+    -word  -status:pass  NOT x    negation
+    a b   a AND b   a OR b   (a OR b) -c
+
+Text values match any case: unquoted they are found anywhere in the value
+(``agent:codex`` matches ``codex-cli``); quoted they must be the whole value
+(``agent:"codex"``); with ``*`` they are a glob over the whole value (``ref:web*``).
+Tool names match whole (any case) unless globbed. ``status:pass`` also matches a status
+word starting with it (``passed``). A run without the value a comparison needs does not
+match it (``-score>0.5`` does). Operators are in capitals; ``or`` is a word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from trajtui.core.query.facts import (
+    Facts,
+    RowFacts,
+    facts_of_problem,
+    facts_of_row,
+    facts_of_run,
+    facts_of_summary,
+)
+from trajtui.core.query.fields import FIELDS, FieldHelp
+from trajtui.core.query.lexer import QueryError
+from trajtui.core.query.nodes import Columns, Everything, Node
+from trajtui.core.query.parser import Parser
+
+__all__ = [
+    "FIELDS",
+    "Columns",
+    "Facts",
+    "FieldHelp",
+    "Query",
+    "QueryError",
+    "RowFacts",
+    "facts_of_problem",
+    "facts_of_row",
+    "facts_of_run",
+    "facts_of_summary",
+    "parse",
+]
+
+
+@dataclass(frozen=True)
+class Query:
+    """A parsed query.
+
+    Attributes:
+        text: The text it was parsed from.
+        root: Its tree.
+        named_keys: Metadata keys it names without ``metadata.`` (``agent:codex``).
+    """
+
+    text: str = ""
+    root: Node = field(default_factory=Everything)
+    named_keys: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        """The query matches everything (no text)."""
+        return isinstance(self.root, Everything)
+
+    def matches(self, facts: Facts) -> bool:
+        """True when the row ``facts`` describes matches."""
+        return self.root.matches(facts)
+
+    def select(self, cols: Columns, rows: list[int]) -> list[int]:
+        """Those of ``rows`` (ascending run rows of ``cols.table``) that match, in order,
+        reading whole columns where the query allows."""
+        return self.root.select(cols, rows)
+
+
+def parse(text: str, keys: Collection[str] | None = None) -> Query:
+    """Parse a query ("" parses to one that matches everything).
+
+    Args:
+        text: The query text.
+        keys: The metadata keys of the runs it will judge, when known: a name that is not a
+            field nor one of them is then an error. With None, only names spelled like a
+            field (``scroe``) are errors; any other names a metadata key.
+
+    Raises:
+        QueryError: With the span of the problem (``.start``, ``.end``) and a message.
+    """
+    parser = Parser(text, keys)
+    root = parser.parse()
+    return Query(text, root, tuple(parser.named))

@@ -1,0 +1,157 @@
+"""What a query reads about one run (or problem row): :class:`Facts`, and builders of them
+from a run summary, a whole run, a problem, or a row of a summary table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Protocol
+
+from trajtui.core.model import Problem, Run, RunSummary
+from trajtui.core.table import SummaryTable
+
+
+class Facts(Protocol):
+    """One row as a query sees it."""
+
+    @property
+    def is_problem(self) -> bool:
+        """The row is a problem (something in a file that could not be read), not a run."""
+        ...
+
+    def value(self, name: str) -> Any:
+        """A field of the run's summary by :class:`~trajtui.core.model.RunSummary` name
+        (``status``, ``outcome``, ``duration_ms``, ``tokens_in``...), None when absent."""
+        ...
+
+    def text(self) -> str:
+        """What words are looked for in: reference, title, input (and source label),
+        casefolded."""
+        ...
+
+    def input(self) -> str:
+        """The run's input text (its title when only the summary is known), casefolded."""
+        ...
+
+    def metadata(self) -> dict[str, str]:
+        """The run's metadata pairs, keys casefolded."""
+        ...
+
+    def tools(self) -> tuple[str, ...]:
+        """Names of the tools the run called, casefolded."""
+        ...
+
+
+class RowFacts:
+    """:class:`Facts` read through a field getter (a summary's attributes, a table row)."""
+
+    __slots__ = ("_input", "_label", "_meta", "_text", "_value", "problem")
+
+    def __init__(
+        self,
+        value: Callable[[str], Any],
+        *,
+        label: str = "",
+        input_text: str | None = None,
+        problem: Problem | None = None,
+    ) -> None:
+        self._value = value
+        self._label = label
+        self._input = input_text
+        self._text: str | None = None
+        self._meta: dict[str, str] | None = None
+        self.problem = problem
+
+    @property
+    def is_problem(self) -> bool:
+        return self.problem is not None
+
+    def value(self, name: str) -> Any:
+        if self.problem is not None:
+            return None
+        return self._value(name)
+
+    def text(self) -> str:
+        if self._text is None:
+            p = self.problem
+            if p is not None:
+                self._text = f"{p.message} {p.line} {p.ref or ''} {self._label}".casefold()
+            else:
+                extra = f" {self._input}" if self._input else ""
+                title = self._value("title") or ""
+                self._text = f"{self._value('ref')} {title} {self._label}{extra}".casefold()
+        return self._text
+
+    def input(self) -> str:
+        if self.problem is not None:
+            return ""
+        if self._input is not None:
+            return self._input.casefold()
+        return str(self._value("title") or "").casefold()
+
+    def metadata(self) -> dict[str, str]:
+        if self._meta is None:
+            pairs = () if self.problem is not None else self._value("metadata") or ()
+            self._meta = {k.casefold(): v for k, v in pairs}
+        return self._meta
+
+    def tools(self) -> tuple[str, ...]:
+        if self.problem is not None:
+            return ()
+        return tuple(t.casefold() for t in self._value("tools") or ())
+
+
+def facts_of_summary(summary: RunSummary, label: str = "") -> Facts:
+    """What a query reads of a run-list row (``label``: its source's, looked in by words)."""
+    return RowFacts(partial(getattr, summary), label=label)
+
+
+def facts_of_run(run: Run, label: str = "") -> Facts:
+    """What a query reads of a whole run: its summary, with its whole input text, metadata,
+    tools and token counts as the run has them."""
+    summary = run.summary
+    tools = summary.tools or _tools_of(run)
+    own = {
+        "metadata": run.metadata or summary.metadata,
+        "tools": tools,
+        "tokens_in": run.tokens_in,
+        "tokens_out": run.tokens_out,
+    }
+
+    def value(name: str) -> Any:
+        if name in own:
+            return own[name]
+        return getattr(summary, name)
+
+    return RowFacts(value, label=label, input_text=_input_of(run))
+
+
+def facts_of_problem(problem: Problem, label: str = "") -> Facts:
+    """What a query reads of a problem row: its message (words), ``is:problem``."""
+    return RowFacts(lambda name: None, label=label, problem=problem)
+
+
+def facts_of_row(table: SummaryTable, i: int, label: str = "") -> Facts:
+    """What a query reads of run row ``i`` of a summary table (no summary is built)."""
+    return RowFacts(partial(table.value, i), label=label)
+
+
+def _input_of(run: Run) -> str | None:
+    for field in run.fields:
+        if field.label == "input":
+            value = field.value
+            if isinstance(value, str):
+                return value
+            if isinstance(value, list):
+                return "\n".join(v for v in value if isinstance(v, str)) or None
+            return None
+    return None
+
+
+def _tools_of(run: Run) -> tuple[str, ...]:
+    names: set[str] = set()
+    for steps in (run.steps, *(a.steps for a in run.attempts)):
+        for step in steps:
+            if step.tool:
+                names.update(n.strip() for n in step.tool.split(", ") if n.strip())
+    return tuple(sorted(names))

@@ -1,0 +1,140 @@
+"""The fields a query can name: their kinds, how their values are read, and the help ``?``
+shows."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from difflib import get_close_matches
+
+from trajtui.core.query.lexer import QueryError
+
+TEXT, STATUS, NUMBER, COUNT, DURATION, FLAG, TOOL, IS, METADATA = (
+    "text",
+    "status",
+    "number",
+    "count",
+    "duration",
+    "flag",
+    "tool",
+    "is",
+    "metadata",
+)
+"""Kinds of field."""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldHelp:
+    """One field of the query language, as ``?`` lists it.
+
+    Attributes:
+        name: What to type before ``:`` (or a comparison).
+        kind: ``text``, ``status``, ``number``, ``count``, ``duration``, ``flag``, ``tool``,
+            ``is`` or ``metadata``.
+        example: A term using it.
+        meaning: What it matches, in a few words.
+        source: The run-list row's field it reads (``duration_ms``...), "" for none.
+    """
+
+    name: str
+    kind: str
+    example: str
+    meaning: str
+    source: str = ""
+
+
+FIELDS: tuple[FieldHelp, ...] = (
+    FieldHelp("word", TEXT, 'timeout  "rate limit"', "reference, title or input contains it"),
+    FieldHelp("ref", TEXT, "ref:websearch-1*", "the run's reference", "ref"),
+    FieldHelp("title", TEXT, "title:ceo", "the run's title (first line of its input)", "title"),
+    FieldHelp("input", TEXT, "input:vercel", "the run's input (its title in the run list)", ""),
+    FieldHelp("status", STATUS, "status:timeout", "status word or pass/fail/error/timeout/unknown"),
+    FieldHelp("is", IS, "is:problem  is:fail", "problem rows, or a status as status:"),
+    FieldHelp("format", TEXT, "format:acp-trials", "the file's format", "format"),
+    FieldHelp("pass", FLAG, "pass:true", "the file's pass/fail verdict", "passed"),
+    FieldHelp("score", NUMBER, "score<0.5", "score, pass rate, accuracy or Brier score", "score"),
+    FieldHelp("steps", COUNT, "steps>30", "steps in the timeline (all trials)", "steps"),
+    FieldHelp("duration", DURATION, "duration>60s", "run duration (ms, s, m, h)", "duration_ms"),
+    FieldHelp("cost", NUMBER, "cost>=0.1", "cost in USD", "cost"),
+    FieldHelp("tokens", COUNT, "tokens>100k", "input + output tokens (k, M)", ""),
+    FieldHelp("tokens_in", COUNT, "tokens_in>50k", "input tokens", "tokens_in"),
+    FieldHelp("tokens_out", COUNT, "tokens_out>2k", "output tokens", "tokens_out"),
+    FieldHelp("tool", TOOL, "tool:Bash  tool:mcp__*", "ran that tool (name, any case)"),
+    FieldHelp("tool_calls", COUNT, "tool_calls>=10", "tool calls made", "tool_calls"),
+    FieldHelp("tool_errors", COUNT, "tool_errors>0", "tool calls that failed", "failed_tool_calls"),
+    FieldHelp("trials", COUNT, "trials:5", "trials of a trials record", "attempts"),
+    FieldHelp("passes", COUNT, "passes<3", "passing trials", "passes"),
+    FieldHelp("line", COUNT, "line>1000", "line of the run in its file", "line"),
+    FieldHelp(
+        "metadata.KEY", METADATA, "metadata.category:ui  agent:codex", "the file's metadata value"
+    ),
+)
+"""Every field, in the order ``?`` lists them."""
+
+_BY_NAME = {f.name: f for f in FIELDS if f.name not in ("word", "metadata.KEY")}
+_ALIASES = {"s": "status", "errors": "tool_errors", "attempts": "trials", "calls": "tool_calls"}
+NAMES = tuple(sorted(_BY_NAME))
+"""Field names a query knows whatever the data (metadata keys come on top)."""
+
+
+def field_named(name: str) -> FieldHelp | None:
+    """The built-in field called ``name`` (any case, or an alias: ``s`` is ``status``),
+    or None."""
+    low = name.casefold()
+    return _BY_NAME.get(_ALIASES.get(low, low))
+
+
+def closest(name: str, known: Iterable[str], cutoff: float = 0.6) -> list[str]:
+    """Up to three of ``known`` spelled most like ``name`` (``cutoff``: how alike, 0 to 1)."""
+    return get_close_matches(name.casefold(), list(known), n=3, cutoff=cutoff)
+
+
+TYPO = 0.75
+"""How alike a name must be to a field's to be taken as a typo of it when the metadata
+keys are not known yet (``scroe``, ``stpes``: 0.8; ``phase``/``pass``: 0.67 is a key)."""
+
+
+def unknown_field(name: str, start: int, end: int, keys: Iterable[str]) -> QueryError:
+    """The error for a field that is neither built in nor a metadata key."""
+    keys = list(keys)
+    near = closest(name, [*NAMES, *keys])
+    hint = f": did you mean {' or '.join(near)}?" if near else ""
+    known = f" (fields: {', '.join(NAMES)}; metadata keys: {', '.join(keys[:8]) or 'none'})"
+    return QueryError(f"unknown field '{name}'{hint or known}", start, end)
+
+
+_COUNT = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)([kKmM]?)$")
+_DURATION = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(ms|s|m|h)$")
+_DURATION_UNITS = {"ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
+_COUNT_UNITS = {"": 1, "k": 1000, "m": 1_000_000}
+
+
+def number_value(kind: str, name: str, text: str, start: int, end: int) -> float:
+    """The number a value stands for: a plain number; a count with ``k``/``M``
+    (``100k``); a duration with its unit, in ms (``60s`` -> 60000).
+
+    Raises:
+        QueryError: The value is not one of these.
+    """
+    if kind == DURATION:
+        m = _DURATION.match(text)
+        if m is None:
+            raise QueryError(
+                f"{name} takes a duration with its unit: 500ms, 60s, 5m, 1h (not '{text}')",
+                start,
+                end,
+            )
+        return float(m.group(1)) * _DURATION_UNITS[m.group(2)]
+    if kind == COUNT:
+        m = _COUNT.match(text)
+        if m is None:
+            raise QueryError(f"{name} takes a count: 30, 100k, 2M (not '{text}')", start, end)
+        return float(m.group(1)) * _COUNT_UNITS[m.group(2).lower()]
+    try:
+        value = float(text)
+    except ValueError:
+        raise QueryError(f"{name} takes a number: 0.5, 10 (not '{text}')", start, end) from None
+    if value != value:
+        raise QueryError(f"{name} takes a number (not '{text}')", start, end)
+    return value
