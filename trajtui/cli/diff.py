@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -15,6 +16,7 @@ import click
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err
 from trajtui.cli.show import resolve_streaming
+from trajtui.cli.where import row_predicate, where_option
 from trajtui.core.align import Op, Pair
 from trajtui.core.compare import (
     Comparison,
@@ -105,8 +107,11 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
     default="text",
     help="text (default), json (as --json), markdown, or one self-contained html page (two runs).",
 )
+@where_option
 @no_cache_option
-def diff_cmd(args: tuple[str, ...], as_json: bool, form: str, no_cache: bool) -> None:
+def diff_cmd(
+    args: tuple[str, ...], as_json: bool, form: str, where: str | None, no_cache: bool
+) -> None:
     """Compare two runs step by step (PATH... REF_A REF_B), or two sources (PATH_A PATH_B).
 
     \b
@@ -137,6 +142,7 @@ def diff_cmd(args: tuple[str, ...], as_json: bool, form: str, no_cache: bool) ->
     \b
       trajtui diff codex.jsonl claude.jsonl
       trajtui diff before/ after/ --json | jq '.rows[] | select(.flip)'
+      trajtui diff codex.jsonl claude.jsonl --where 'metadata.category:ui'
 
     Exit status: 0 when the timelines (or the sources' verdicts and scores) are the same,
     1 when they differ, 2 on trouble.
@@ -148,7 +154,11 @@ def diff_cmd(args: tuple[str, ...], as_json: bool, form: str, no_cache: bool) ->
         if form in ("markdown", "html"):
             print_err(f"trajtui diff: --format {form} is for two runs; two sources: text or json")
             sys.exit(2)
-        sys.exit(diff_sources(paths[0], paths[1], as_json or form == "json"))
+        keep = row_predicate(where)
+        sys.exit(diff_sources(paths[0], paths[1], as_json or form == "json", keep))
+    if where is not None:
+        print_err("trajtui diff: --where selects the prompts of two sources; not with references")
+        sys.exit(2)
     if len(refs) != 2 or not paths:
         print_err(
             "trajtui diff: give two files or directories, or the files and two references "
@@ -183,7 +193,7 @@ def diff_cmd(args: tuple[str, ...], as_json: bool, form: str, no_cache: bool) ->
 # -- two sources ---------------------------------------------------------------------------
 
 
-def _runs_of(path: str) -> list[RunSummary] | None:
+def _runs_of(path: str, keep: Callable[[RunSummary], bool] | None) -> list[RunSummary] | None:
     """Every run of the sources under ``path`` (the first of a reference seen twice);
     None when nothing there could be read."""
     from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
@@ -196,6 +206,8 @@ def _runs_of(path: str) -> list[RunSummary] | None:
     try:
         for _, entry in drive(ws):
             if isinstance(entry, RunSummary) and entry.ref not in seen:
+                if keep is not None and not keep(entry):
+                    continue
                 seen.add(entry.ref)
                 runs.append(entry)
     finally:
@@ -264,10 +276,12 @@ def _row_json(r: Row) -> dict[str, Any]:
     }
 
 
-def diff_sources(path_a: str, path_b: str, as_json: bool) -> int:
+def diff_sources(
+    path_a: str, path_b: str, as_json: bool, keep: Callable[[RunSummary], bool] | None = None
+) -> int:
     """Compare the runs under two paths; returns the exit status (0 same, 1 differ, 2
     trouble)."""
-    runs_a, runs_b = _runs_of(path_a), _runs_of(path_b)
+    runs_a, runs_b = _runs_of(path_a, keep), _runs_of(path_b, keep)
     if runs_a is None or runs_b is None:
         return 2
     c = compare_sources(runs_a, runs_b)

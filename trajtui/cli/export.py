@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -12,6 +12,7 @@ import click
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err
 from trajtui.cli.show import resolve_streaming
+from trajtui.cli.where import row_predicate, where_option
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import RunSummary
 from trajtui.core.refs import RefError
@@ -22,11 +23,11 @@ from trajtui.render import export
 FORMATS = ("jsonl", "csv", "markdown", "html")
 
 
-def _table(ws: Workspace) -> Iterator[dict[str, Any]]:
+def _table(ws: Workspace, keep: Callable[[RunSummary], bool] | None) -> Iterator[dict[str, Any]]:
     from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
 
     for source, entry in drive(ws):
-        if isinstance(entry, RunSummary):
+        if isinstance(entry, RunSummary) and (keep is None or keep(entry)):
             yield export.table_record(entry, ws.ref(source, entry.ref))
 
 
@@ -76,8 +77,11 @@ def _target_text(ws: Workspace, target: Target, form: str) -> str:
     default=None,
     help="Write here instead of to standard output.",
 )
+@where_option
 @no_cache_option
-def export_cmd(args: tuple[str, ...], form: str | None, output: str | None, no_cache: bool) -> None:
+def export_cmd(
+    args: tuple[str, ...], form: str | None, output: str | None, where: str | None, no_cache: bool
+) -> None:
     """Take the run table, a run or a step out of trajtui.
 
     \b
@@ -93,6 +97,7 @@ def export_cmd(args: tuple[str, ...], form: str | None, output: str | None, no_c
       trajtui export results.jsonl -o runs.csv
       trajtui export results.jsonl websearch-17 -f markdown > judge.md
       trajtui export outputs/ websearch-17 -o websearch-17.html
+      trajtui export runs/ --where 'status:fail tool:Bash' -o failing.csv
 
     Nothing is written anywhere but to standard output or to -o's file.
     """
@@ -107,6 +112,10 @@ def export_cmd(args: tuple[str, ...], form: str | None, output: str | None, no_c
     if form is None:
         ext = os.path.splitext(output or "")[1].lower()
         form = {".csv": "csv", ".md": "markdown", ".html": "html", ".htm": "html"}.get(ext, "jsonl")
+    if where is not None and refs:
+        print_err("trajtui export: --where selects runs of the table; not with a REF")
+        sys.exit(2)
+    keep = row_predicate(where)
     use_cache(no_cache)
     ws = open_workspace(paths)
     if not ws.sources:
@@ -122,7 +131,7 @@ def export_cmd(args: tuple[str, ...], form: str | None, output: str | None, no_c
                 print_err(str(err.problem))
                 sys.exit(2)
         else:
-            rows = list(_table(ws))
+            rows = list(_table(ws, keep))
             if form == "csv":
                 text = export.table_csv(rows)
             elif form == "markdown":

@@ -12,6 +12,7 @@ import click
 
 from trajtui.cli.cache import no_cache_option, size_text, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.cli.where import run_predicate, where_option
 from trajtui.core import indexcache
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem
@@ -103,8 +104,7 @@ def run_grep(
     max_count: int | None = None,
 ) -> int:
     """Search ``paths`` for ``pattern`` and print the hits; returns the exit code (0: hits,
-    1: none, 2: an error). ``where`` selects the runs searched (``--where``, once the query
-    language is wired)."""
+    1: none, 2: an error). ``where`` selects the runs searched (``--where``)."""
     try:
         needle = compile_needle(pattern, regex=regex, ignore_case=ignore_case)
     except PatternError as err:
@@ -197,6 +197,7 @@ def _unreadable(problem: Problem) -> Problem:
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per hit.")
 @click.option("-m", "--max-count", type=click.IntRange(min=1), help="Stop after this many hits.")
+@where_option
 @no_cache_option
 def grep_cmd(
     args: tuple[str, ...],
@@ -205,6 +206,7 @@ def grep_cmd(
     kinds: str | None,
     as_json: bool,
     max_count: int | None,
+    where: str | None,
     no_cache: bool,
 ) -> None:
     """Search every text of every run: input, output, expected, each step's text, tool
@@ -216,13 +218,17 @@ def grep_cmd(
     bytes may hold a match are parsed. A record that may hold a match but cannot be read is
     reported on stderr as PATH:LINE: message; the rest is still searched.
 
+    --where QUERY searches only the runs that match it (trajtui grep out/ timeout
+    --where 'agent:codex status:fail').
+
     Exit status: 0 when something matched, 1 when nothing did, 2 on an error (an invalid
-    pattern, a path that cannot be opened).
+    pattern or query, a path that cannot be opened).
     """
     if len(args) < 2:
         raise click.UsageError("give at least one PATH and a PATTERN")
     use_cache(no_cache)
     *paths, pattern = args
+    predicate = run_predicate(where)  # a bad query: one line, exit 2, before any reading
     code = run_grep(
         paths,
         pattern,
@@ -231,5 +237,6 @@ def grep_cmd(
         kinds=parse_kinds(kinds),
         as_json=as_json,
         max_count=max_count,
+        where=predicate,
     )
     sys.exit(code)

@@ -7,17 +7,18 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import click
 
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.cli.where import parse_where
 from trajtui.core import indexcache, rowpool
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary
-from trajtui.core.query import Query, QueryError, facts_of_summary, parse
+from trajtui.core.query import facts_of_summary
 from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import Entry, Source
 from trajtui.core.text import visible
@@ -282,12 +283,4 @@ def ls_cmd(
         sys.exit(1)
 
 
-def _where(text: str, keys: Collection[str] | None) -> Query:
-    """The ``--where`` query (``keys``: the metadata keys of the runs read, once known);
-    a query that does not parse ends the command: ``trajtui: --where: col N: message``,
-    exit 2."""
-    try:
-        return parse(text, keys)
-    except QueryError as error:
-        print_err(f"trajtui: --where: {visible(str(error), keep_newlines=False)}")
-        sys.exit(2)
+_where = parse_where

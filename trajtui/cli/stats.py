@@ -11,6 +11,7 @@ import click
 
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.cli.where import run_predicate, where_option
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.stats.collect import NO_VALUE, RunPredicate, collect, grouped
 from trajtui.core.workspace import Workspace
@@ -74,14 +75,15 @@ def stats_of(
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per group (JSON Lines).")
 @click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
+@where_option
 @no_cache_option
 def stats_cmd(
     paths: tuple[str, ...],
     by: str | None,
     as_json: bool,
     quiet: bool,
+    where: str | None,
     no_cache: bool,
-    where: RunPredicate | None = None,
 ) -> None:
     """Figures across the runs of PATH...: outcomes, scores, pass@k, time, cost, tools.
 
@@ -111,16 +113,18 @@ def stats_cmd(
       trajtui stats trials.jsonl                   pass@1, pass@k, pass^k
       trajtui stats outputs/ --by agent            agents side by side
       trajtui stats runs/ --by source --json | jq '.trials.estimates'
+      trajtui stats out/ --where 'agent:codex -status:timeout'
 
     With --json each line is one group (the first is "all"); every rate carries its
     counts (num, den) and every figure the refs of the runs behind it. Exit 1 when no
     run could be read.
     """
+    predicate = run_predicate(where)  # a bad query: one line, exit 2, before any reading
     use_cache(no_cache)
     ws = open_workspace(paths)
     progress = _Progress()
     try:
-        groups, problems = stats_of(ws, by, where, progress)
+        groups, problems = stats_of(ws, by, predicate, progress)
         runs = len(groups[0].runs)
         if as_json:
             for g in groups:
