@@ -12,6 +12,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from textual.notifications import Notifications
+from textual.widgets._toast import ToastRack
+
 from tests.ui_helpers import settle
 from trajtui.demo import DATA
 from trajtui.ui.app import TrajtuiApp, make_app
@@ -155,6 +158,12 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     Scenario("help", (CAPTURE,), ("question_mark",), about="every key"),
     Scenario(
+        "bookmarks",
+        (CAPTURE,),
+        ("j", "b", "enter", "j", "j", "A", *"why retry?", "enter", "apostrophe"),
+        about="the bookmarks panel: a run bookmarked, a step with a note",
+    ),
+    Scenario(
         "search-all",
         EVERYTHING,
         ("slash", *"rate", "enter", "down"),
@@ -200,4 +209,7 @@ async def drive(pilot: Any, scenario: Scenario) -> None:
     # Toasts expire after a time of their own: whether one is still up would depend on the
     # machine's speed, so snapshots are taken without them (Pilot tests check the notices).
     pilot.app.clear_notifications()
+    for screen in pilot.app.screen_stack:  # a screen under a modal one keeps its toasts
+        for rack in screen.query(ToastRack):
+            rack.show(Notifications())
     await settle(pilot)

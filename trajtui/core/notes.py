@@ -34,7 +34,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from platformdirs import user_data_path
 
@@ -43,10 +43,8 @@ from trajtui.core.discover import inside
 from trajtui.core.jsonutil import JsonError, dumps_line, loads
 from trajtui.core.openfiles import FileChanged
 from trajtui.core.refs import RefError
+from trajtui.core.source import Source
 from trajtui.core.text import one_line
-
-if TYPE_CHECKING:
-    from trajtui.core.workspace import Workspace
 
 SUFFIX = ".json"
 VERSION = 1
@@ -456,7 +454,16 @@ class Located:
     found: bool | None = None
 
 
-def of_workspace(ws: Workspace, *, check: bool = True) -> list[Located]:
+class Opened(Protocol):
+    """What :func:`of_workspace` needs of a :class:`~trajtui.core.workspace.Workspace`
+    (named so, this module imports no format through it)."""
+
+    sources: list[Source]
+
+    def ref(self, source: Source, ref: str) -> str: ...
+
+
+def of_workspace(ws: Opened, *, check: bool = True) -> list[Located]:
     """The notes of every source of ``ws``, source by source; with ``check``, each
     reference resolved (this may read a run per note: call it off the UI thread)."""
     shelf = books()

@@ -309,7 +309,7 @@ class RunList(VirtualList):
     ) -> Text:
         cols = self.current_columns()
         status_style = self.cstyle(OUTCOME_CLASS[s.outcome])
-        text = Text(mark, self.cstyle("runs--mark"))
+        text = Text(mark, self.cstyle("runs--mark")) if mark != " " else Text(" ")
         word = visible(s.status, keep_newlines=False) if s.status else fmt.ABSENT
         text.append(
             fit(f"{fmt.OUTCOME_GLYPH[s.outcome]} {word}", cols["status"]) + " ", status_style
