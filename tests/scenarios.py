@@ -169,6 +169,18 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("slash", *"rate", "enter", "down"),
         about="search every text of every run: hits with reference, field and the match",
     ),
+    Scenario(
+        "stats-trials",
+        (TRIALS,),
+        ("a",),
+        about="the stats screen (a): outcomes, pass@k and pass^k by k with bars, tools",
+    ),
+    Scenario(
+        "stats-grouped",
+        EVERYTHING,
+        ("a", "b"),
+        about="stats over every format, grouped by format (b)",
+    ),
 )
 
 

@@ -173,3 +173,16 @@ def test_diff_of_a_source_with_itself_exits_0(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["diff", str(a), str(a)])
     assert out.exit_code == 0, out.output
     assert "flips: pass→fail 0 · fail→pass 0" in out.output
+
+
+def test_diff_as_markdown_and_html_says_the_same_escaped(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    md = CliRunner().invoke(cli, ["diff", str(path), "good", "bad", "-f", "markdown"])
+    assert md.exit_code == 1
+    assert "| score | 0.900 | 0.400 | -0.500 |" in md.output
+    assert "| ~ | step-3 | step-3 | WebFetch | input differs: url |" in md.output
+    page = CliRunner().invoke(cli, ["diff", str(path), "good", "bad", "-f", "html"]).output
+    assert page.startswith("<!doctype html>") and "<script" not in page
+    assert "<tr class='changed'><td>~</td><td>step-3</td>" in page
+    two = CliRunner().invoke(cli, ["diff", str(path), str(path), "-f", "html"])
+    assert two.exit_code == 2 and "two runs" in two.output

@@ -24,19 +24,16 @@ from trajtui.core.compare import (
     SourceComparison,
     compare,
     compare_sources,
-    difference,
     side,
 )
 from trajtui.core.jsonutil import dumps_line
-from trajtui.core.model import RunSummary, Step
+from trajtui.core.model import RunSummary
 from trajtui.core.refs import RefError
 from trajtui.core.source import LoadError, Target
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
-
-TITLE_CELLS = 60
-"""Characters of a step's title printed on its line."""
+from trajtui.render.compare import comparison_html, comparison_markdown, comparison_text
 
 
 def _side(ws: Workspace, ref: str) -> Side:
@@ -49,97 +46,6 @@ def _side(ws: Workspace, ref: str) -> Side:
     elif target.step is not None:
         shown = ws.ref(target.source, run.summary.ref)
     return side(run, shown, target.attempt)
-
-
-def _num(value: float | None, unit: str = "", digits: int = 2) -> str:
-    return "—" if value is None else f"{value:,.{digits}f}{unit}"
-
-
-def _signed(value: float | None, unit: str = "", digits: int = 2) -> str:
-    return "" if value is None or value == 0 else f"{value:+,.{digits}f}{unit}"
-
-
-def _duration(ms: float | None) -> str:
-    return "—" if ms is None else fmt.duration(ms)
-
-
-def _figures(s: Side) -> list[str]:
-    return [
-        s.verdict + (f" ({s.status})" if s.status and s.status != s.verdict else ""),
-        _num(s.score, digits=3),
-        _duration(s.duration_ms),
-        fmt.cost(s.cost),
-        "—" if s.tokens_in is None else f"{s.tokens_in:,}",
-        "—" if s.tokens_out is None else f"{s.tokens_out:,}",
-        f"{s.tool_calls:,} ({s.failed_tool_calls:,} failed)",
-        f"{len(s.steps):,}",
-    ]
-
-
-HEADS = ["outcome", "score", "duration", "cost", "tokens in", "tokens out", "tool calls", "steps"]
-
-
-def _deltas(c: Comparison) -> list[str]:
-    a, b = c.a, c.b
-    dur = difference(a.duration_ms, b.duration_ms)
-    return [
-        "same" if a.verdict == b.verdict else f"{a.verdict} → {b.verdict}",
-        _signed(difference(a.score, b.score), digits=3),
-        "" if not dur else ("+" if dur > 0 else "-") + fmt.duration(abs(dur)),
-        _signed(difference(a.cost, b.cost), digits=4),
-        _signed(difference(a.tokens_in, b.tokens_in), digits=0),
-        _signed(difference(a.tokens_out, b.tokens_out), digits=0),
-        _signed(b.tool_calls - a.tool_calls, digits=0),
-        _signed(len(b.steps) - len(a.steps), digits=0),
-    ]
-
-
-def _step_label(step: Step | None) -> str:
-    return "·" if step is None else f"step-{step.number}"
-
-
-def _describe(step: Step) -> str:
-    name = step.tool if step.tool else step.kind.value
-    title = visible(step.title or (step.text or ""), keep_newlines=False)
-    if len(title) > TITLE_CELLS:
-        title = title[: TITLE_CELLS - 1] + "…"
-    return f"{name}  {title}" if title and title != name else name
-
-
-def _print(c: Comparison) -> None:
-    out = sys.stdout
-    refs = [visible(c.a.ref, keep_newlines=False), visible(c.b.ref, keep_newlines=False)]
-    rows = [["", "A", "B", "B - A"]]
-    for k, head in enumerate(HEADS):
-        rows.append([head, _figures(c.a)[k], _figures(c.b)[k], _deltas(c)[k]])
-    out.write(f"A  {refs[0]}\nB  {refs[1]}\n\n")
-    widths = [max(len(r[k]) for r in rows) for k in range(4)]
-    for r in rows:
-        out.write("  ".join(cell.ljust(widths[k]) for k, cell in enumerate(r)).rstrip() + "\n")
-    al = c.alignment
-    out.write("\n")
-    if al.first_divergence is None:
-        out.write(f"the timelines are the same: {len(al.pairs):,} steps, step for step\n")
-    else:
-        p = al.pairs[al.first_divergence]
-        a = c.a.steps[p.a] if p.a is not None else None
-        b = c.b.steps[p.b] if p.b is not None else None
-        out.write(
-            f"first divergence: A {_step_label(a)} / B {_step_label(b)}"
-            + (f" ({p.why})" if p.why else "")
-            + f"; {al.count(Op.SAME):,} same, {al.count(Op.CHANGED):,} changed, "
-            f"{al.count(Op.ONLY_A):,} only in A, {al.count(Op.ONLY_B):,} only in B\n"
-        )
-    out.write("\n")
-    for p in al.pairs:
-        a = c.a.steps[p.a] if p.a is not None else None
-        b = c.b.steps[p.b] if p.b is not None else None
-        step = a if a is not None else b
-        assert step is not None
-        why = f"  [{visible(p.why, keep_newlines=False)}]" if p.why else ""
-        out.write(
-            f"{p.op.value}  {_step_label(a):<10} {_step_label(b):<10} {_describe(step)}{why}\n"
-        )
 
 
 def _pair_json(c: Comparison, p: Pair) -> dict[str, Any]:
@@ -191,8 +97,16 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
 @click.command("diff")
 @click.argument("args", nargs=-1, required=True, metavar="PATH... REF_A REF_B")
 @click.option("--json", "as_json", is_flag=True, help="The comparison as one JSON object.")
+@click.option(
+    "-f",
+    "--format",
+    "form",
+    type=click.Choice(["text", "json", "markdown", "html"]),
+    default="text",
+    help="text (default), json (as --json), markdown, or one self-contained html page (two runs).",
+)
 @no_cache_option
-def diff_cmd(args: tuple[str, ...], as_json: bool, no_cache: bool) -> None:
+def diff_cmd(args: tuple[str, ...], as_json: bool, form: str, no_cache: bool) -> None:
     """Compare two runs step by step (PATH... REF_A REF_B), or two sources (PATH_A PATH_B).
 
     \b
@@ -231,7 +145,10 @@ def diff_cmd(args: tuple[str, ...], as_json: bool, no_cache: bool) -> None:
     refs = [a for a in args if not os.path.exists(a)]
     use_cache(no_cache)
     if not refs and len(paths) == 2:
-        sys.exit(diff_sources(paths[0], paths[1], as_json))
+        if form in ("markdown", "html"):
+            print_err(f"trajtui diff: --format {form} is for two runs; two sources: text or json")
+            sys.exit(2)
+        sys.exit(diff_sources(paths[0], paths[1], as_json or form == "json"))
     if len(refs) != 2 or not paths:
         print_err(
             "trajtui diff: give two files or directories, or the files and two references "
@@ -250,10 +167,14 @@ def diff_cmd(args: tuple[str, ...], as_json: bool, no_cache: bool) -> None:
         except LoadError as err:
             print_err(str(err.problem))
             sys.exit(2)
-        if as_json:
+        if as_json or form == "json":
             click.echo(dumps_line(comparison_json(c)))
+        elif form == "markdown":
+            sys.stdout.write(comparison_markdown(c))
+        elif form == "html":
+            sys.stdout.write(comparison_html(c))
         else:
-            _print(c)
+            sys.stdout.write(comparison_text(c))
     finally:
         ws.close()
     sys.exit(0 if c.same else 1)

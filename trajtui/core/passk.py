@@ -1,100 +1,158 @@
-"""Pass shares over runs that have several trials each (acp-harness ``trials`` files).
+"""pass@k and pass^k over tasks that have several graded trials each (acp-harness
+``trials`` files), with the unbiased estimator of Chen et al. 2021.
 
-A trials record is one prompt run k times; each trial has a ``pass`` verdict (or none, when
-no grader ran). Three shares are counted over the prompts of a file (or of several), each
-named for exactly what it counts:
+A trials record is one task (prompt) run n times; each trial has a ``pass`` verdict (or
+none, when no grader ran). For a task with ``n`` graded trials of which ``c`` passed:
 
-* **pass@1**: of the graded trials, the share that passed (every trial counts once);
-* **pass@k**: of the prompts with a graded trial, the share where at least one of the k
-  trials passed;
-* **pass^k**: of the same prompts, the share where every one of the k trials passed.
+* **pass@k** = ``1 - C(n-c, k) / C(n, k)``: the chance that at least one of k trials
+  passes;
+* **pass^k** = ``C(c, k) / C(n, k)``: the chance that all k pass;
+* **pass@1** = ``c / n`` (pass@k and pass^k agree at k = 1).
 
-With k trials per prompt these are the unbiased estimators of pass@k and pass^k at k (the
-sample is the whole population of k trials), so they agree with what ``1 - C(n-c, k) /
-C(n, k)`` gives for ``k = n``; estimates at a smaller k are another matter (not here).
+Each is the mean over the tasks with at least k graded trials; tasks with fewer are left
+out and counted (:attr:`Estimate.excluded`). Every figure says its k: ``pass@3``, never a
+bare "pass".
 
-The records' own ``passRate``/``passAtK``/``passExpK`` are the file's numbers (per prompt,
-computed by the harness from the pass rate): they are kept as the file has them (see
-``RunSummary.file_metrics``), never mixed with these.
+The records' own ``passRate``/``passAtK``/``passExpK`` are the file's numbers (per task,
+computed by the harness): they are kept as the file has them (``RunSummary.file_metrics``)
+and shown beside these, never mixed with them.
 
-Nothing here imports a UI library: the run list, ``ls`` and any later statistics screen
-share it.
+Nothing here imports a UI library: the run list's title, ``trajtui stats`` and the stats
+screen share it.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 from trajtui.core.model import RunSummary
+from trajtui.core.stats.estimators import pass_at_k, pass_hat_k
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """One estimate over tasks.
+
+    Attributes:
+        name: ``pass@3``, ``pass^3``.
+        k: Its k.
+        value: The mean over the tasks counted.
+        tasks: Tasks counted (with at least k graded trials).
+        excluded: Tasks left out (fewer than k graded trials).
+    """
+
+    name: str
+    k: int
+    value: float
+    tasks: int
+    excluded: int
 
 
 @dataclass
 class PassTally:
-    """Counts of trials and prompts, added one trials summary at a time.
+    """Tasks by their (graded trials, passes), added one trials summary at a time.
 
     Attributes:
-        trials: Graded trials (trials with a ``pass`` verdict).
-        passed: Graded trials that passed.
-        prompts: Prompts with at least one graded trial.
-        any_passed: Those prompts where at least one trial passed.
-        all_passed: Those prompts where every trial passed (all of its trials graded).
-        ks: The numbers of trials per prompt seen (one value when every prompt has the same k).
+        tasks: How many tasks have each ``(n, c)``: n graded trials, c of them passed.
     """
 
-    trials: int = 0
-    passed: int = 0
-    prompts: int = 0
-    any_passed: int = 0
-    all_passed: int = 0
-    ks: set[int] = field(default_factory=set)
+    tasks: Counter[tuple[int, int]] = field(default_factory=Counter)
 
     def add(self, summary: RunSummary) -> bool:
         """Count one run; returns False (and counts nothing) when it has no graded trials."""
-        attempts, graded, passes = summary.attempts, summary.graded, summary.passes
-        if attempts is None or not graded or passes is None:
+        graded, passes = summary.graded, summary.passes
+        if summary.attempts is None or not graded or passes is None:
             return False
-        self.trials += graded
-        self.passed += passes
-        self.prompts += 1
-        self.any_passed += passes > 0
-        self.all_passed += passes == attempts
-        self.ks.add(attempts)
+        self.tasks[(graded, passes)] += 1
         return True
 
+    def add_counts(self, n: int, c: int) -> None:
+        """Count one task with ``n`` graded trials, ``c`` passed (n >= 1)."""
+        self.tasks[(n, c)] += 1
+
     def merge(self, other: PassTally) -> None:
-        """Add another tally's counts to this one."""
-        self.trials += other.trials
-        self.passed += other.passed
-        self.prompts += other.prompts
-        self.any_passed += other.any_passed
-        self.all_passed += other.all_passed
-        self.ks |= other.ks
+        """Add another tally's tasks to this one."""
+        self.tasks.update(other.tasks)
+
+    @property
+    def prompts(self) -> int:
+        """Tasks with at least one graded trial."""
+        return sum(self.tasks.values())
+
+    @property
+    def trials(self) -> int:
+        """Graded trials."""
+        return sum(n * m for (n, _), m in self.tasks.items())
+
+    @property
+    def passed(self) -> int:
+        """Graded trials that passed."""
+        return sum(c * m for (_, c), m in self.tasks.items())
 
     @property
     def k(self) -> int | None:
-        """The number of trials per prompt, when every prompt has the same."""
-        return next(iter(self.ks)) if len(self.ks) == 1 else None
+        """The number of graded trials per task, when every task has the same."""
+        ns = {n for n, _ in self.tasks}
+        return next(iter(ns)) if len(ns) == 1 else None
+
+    @property
+    def k_min(self) -> int | None:
+        """The fewest graded trials of a task (the largest k every task counts in)."""
+        return min((n for n, _ in self.tasks), default=None)
+
+    @property
+    def k_max(self) -> int | None:
+        """The most graded trials of a task."""
+        return max((n for n, _ in self.tasks), default=None)
+
+    def estimate(self, hat: bool, k: int) -> Estimate | None:
+        """pass^k (``hat``) or pass@k over the tasks with at least k graded trials; None
+        when no task has that many."""
+        fn = pass_hat_k if hat else pass_at_k
+        total = 0.0
+        counted = excluded = 0
+        for (n, c), m in self.tasks.items():
+            if n < k:
+                excluded += m
+                continue
+            total += fn(n, c, k) * m
+            counted += m
+        if not counted:
+            return None
+        name = f"pass^{k}" if hat else f"pass@{k}"
+        return Estimate(name, k, total / counted, counted, excluded)
 
     @property
     def pass_at_1(self) -> float | None:
-        """Share of graded trials that passed."""
-        return self.passed / self.trials if self.trials else None
+        """Mean over tasks of the share of their graded trials that passed."""
+        e = self.estimate(False, 1)
+        return e.value if e else None
 
     @property
     def pass_at_k(self) -> float | None:
-        """Share of prompts where at least one trial passed."""
-        return self.any_passed / self.prompts if self.prompts else None
+        """pass@k at k = :attr:`k_min` (every task counts)."""
+        k = self.k_min
+        e = self.estimate(False, k) if k else None
+        return e.value if e else None
 
     @property
     def pass_hat_k(self) -> float | None:
-        """Share of prompts where every trial passed (pass^k)."""
-        return self.all_passed / self.prompts if self.prompts else None
+        """pass^k at k = :attr:`k_min` (every task counts)."""
+        k = self.k_min
+        e = self.estimate(True, k) if k else None
+        return e.value if e else None
 
     def labels(self) -> tuple[str, str]:
-        """``("pass@5", "pass^5")``, or ``("pass@k", "pass^k")`` when k varies."""
-        k = self.k
+        """``("pass@5", "pass^5")``: the k of :attr:`pass_at_k` and :attr:`pass_hat_k`."""
+        k = self.k_min
         n = "k" if k is None else str(k)
         return f"pass@{n}", f"pass^{n}"
+
+    def disagreeing(self) -> int:
+        """Tasks whose trials disagree (some passed, some did not)."""
+        return sum(m for (n, c), m in self.tasks.items() if 0 < c < n)
 
 
 def tally(summaries: list[RunSummary]) -> PassTally:
@@ -103,3 +161,8 @@ def tally(summaries: list[RunSummary]) -> PassTally:
     for s in summaries:
         out.add(s)
     return out
+
+
+def close(a: float, b: float) -> bool:
+    """Two estimates are the same to 1e-9."""
+    return math.isclose(a, b, rel_tol=0, abs_tol=1e-9)

@@ -230,6 +230,23 @@ BASE_COMMANDS: tuple[Command, ...] = (
     ),
     Command("pager", "e", "pager", "Open in pager", "Open the current object in $PAGER", "Data"),
     Command(
+        "export",
+        "x",
+        "export",
+        "Export",
+        "Write the run table as listed, or the current run or step, to a file (csv, jsonl, "
+        "markdown, html)",
+        "Data",
+    ),
+    Command(
+        "stats",
+        "a",
+        "stats",
+        "Stats",
+        "Stats across the runs listed: outcomes, pass@k, time, cost, tools (⏎ on a row lists its runs)",
+        "Data",
+    ),
+    Command(
         "reload",
         "R",
         "reload",

@@ -123,6 +123,20 @@ class SourceCounts:
 
 
 @dataclass(frozen=True)
+class Pinned:
+    """An explicit set of runs the run list is narrowed to (the runs behind a figure of
+    the stats screen), whatever the filter's text.
+
+    Attributes:
+        picks: ``(source, entry index)`` of each run.
+        label: What the runs are (``pass@3``, ``tool Bash``), for the title.
+    """
+
+    picks: frozenset[tuple[int, int]]
+    label: str
+
+
+@dataclass(frozen=True)
 class Layout:
     """The rows for one sort and filter (:meth:`RunStore.plan`), ready to show."""
 
@@ -146,6 +160,7 @@ def _selected(
     hays: Callable[[], list[str]],
     *,
     sorting: bool,
+    pinned: frozenset[int] | None = None,
 ) -> tuple[array[int], array[int]] | None:
     """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
     rest (problems; and every entry when not ``sorting``), by index. None when
@@ -154,6 +169,8 @@ def _selected(
     table = source.table
     label = source.label if grouped else ""
     runs: list[int] = [] if filt.unknown or filt.problems_only else table.run_rows(n)
+    if pinned is not None:
+        runs = [i for i in runs if i in pinned]
     if runs and filt.statuses:
         codes, palette = table.word_codes()
         allowed = {
@@ -175,7 +192,7 @@ def _selected(
     titles = table.titles()
     prefix.add_all([titles[i] for i in runs])
     problems = []
-    for i in table.problem_rows(n):
+    for i in table.problem_rows(n) if pinned is None else ():
         e = source.peek(i)
         if e is not None and filt.accepts(e, label):
             problems.append(i)
@@ -195,6 +212,8 @@ class RunStore:
         self.sort: str | None = None
         self.reverse = False
         self.filter = Filter()
+        self.pinned: Pinned | None = None
+        """The runs the list is narrowed to besides the filter (from the stats screen)."""
         self.rows = Rows()
         self.counts = [SourceCounts() for _ in ws.sources]
         self.requests: deque[tuple[int, int]] = deque(maxlen=256)
@@ -216,7 +235,7 @@ class RunStore:
     @property
     def ordered(self) -> bool:
         """Rows are in file order and unfiltered (new entries are appended)."""
-        return self.sort is None and not self.filter.active
+        return self.sort is None and not self.filter.active and self.pinned is None
 
     # -- rows ------------------------------------------------------------------------------
 
@@ -244,10 +263,13 @@ class RunStore:
         """
         prefix = TitlePrefix()
         grouped = self.grouped
-        ordered = sort is None and not filt.active
+        pinned = self.pinned
+        ordered = sort is None and not filt.active and pinned is None
         mixed = grouped and sort is not None
         rows = Rows((OPEN_PROBLEM, -1, k) for k in range(len(self.ws.problems)))
-        if filt.active and not filt.problems_only:
+        if pinned is not None:
+            rows = Rows()
+        elif filt.active and not filt.problems_only:
             rows = Rows(r for r in rows if filt.accepts(self.ws.problems[r[2]]))
         runs: list[tuple[int, array[int]]] = []  # (source, run entries), when mixed
         problems: list[tuple[int, array[int]]] = []
@@ -274,6 +296,9 @@ class RunStore:
                 stopped,
                 partial(self._hays, s, n),
                 sorting=sort is not None,
+                pinned=None
+                if pinned is None
+                else frozenset(i for src, i in pinned.picks if src == s),
             )
             if found is None:
                 return None
@@ -282,7 +307,7 @@ class RunStore:
                 runs.append((s, mine))
                 problems.append((s, others))
                 continue
-            if grouped and (mine or others or not filt.active):
+            if grouped and (mine or others or not (filt.active or pinned is not None)):
                 rows.append((HEADER, s, -1))
                 headers += 1
             if mine:
@@ -466,6 +491,13 @@ class RunStore:
         self.sort = column
         self.reverse = reverse
         self.rebuild()
+
+    def listed_runs(self) -> list[tuple[int, int]]:
+        """``(source, entry index)`` of every run row shown (after the filter), in order."""
+        sources = self.ws.sources
+        return [
+            (s, i) for kind, s, i in self.rows if kind == ENTRY and sources[s].row_kind(i) == RUN
+        ]
 
     def set_filter(self, text: str) -> None:
         """Apply the filter box's text."""

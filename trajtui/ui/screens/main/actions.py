@@ -2,20 +2,24 @@
 table that binds them).
 
 Moving in the focused pane, drilling in and backing out, cycling panes and runs, the view
-toggles, copying, paging, reloading, the go-to prompt, help and the theme.
+toggles, copying, exporting, paging, reloading, the go-to prompt, help and the theme.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from textual import on
+from textual import on, work
 from textual.widget import Widget
 from textual.widgets import Input
 
+from trajtui.ui.screens.export import ExportChoice
 from trajtui.ui.screens.goto import GotoScreen
 from trajtui.ui.screens.help import HelpScreen
 from trajtui.ui.screens.main.finding import Finding
+from trajtui.ui.screens.stats import StatsChoice, StatsScreen
+from trajtui.ui.store import Pinned
 from trajtui.ui.subjects import RunSubject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.vlist import VirtualList
@@ -107,9 +111,38 @@ class Actions(Finding):
         elif focused is self.timeline:
             self.run_list.focus()
             self._show_subject(RunSubject())
+        elif self.store.pinned is not None:  # in the run list: esc lets go of stats' runs
+            self._pin(None)
         else:  # in the run list: esc clears the filter and closes its box
             self._close_filter()
         self._update_layout()
+
+    # -- stats ---------------------------------------------------------------------------
+
+    def action_stats(self) -> None:
+        """Open the stats screen over the runs the run list shows (after the filter)."""
+        picks = self.store.listed_runs()
+        what = "listed"
+        if self.store.filter.active:
+            what = f"matching {self.store.filter.text!r}"
+        if self.store.pinned is not None:
+            what = f"behind {self.store.pinned.label}"
+        self.app.push_screen(StatsScreen(self.ws, picks, what), self._stats_chosen)
+
+    def _stats_chosen(self, choice: StatsChoice | None) -> None:
+        if choice is not None:
+            self._pin(Pinned(frozenset(choice.picks), choice.label))
+            self.run_list.focus()
+
+    def _pin(self, pinned: Pinned | None) -> None:
+        """Narrow the run list to ``pinned``'s runs (None: to every run the filter keeps)."""
+        self.store.pinned = pinned
+        note = (
+            f"{len(pinned.picks):,} runs behind {pinned.label} (esc shows all)"
+            if pinned is not None
+            else "every run again"
+        )
+        self._arrange(self.store.sort, self.store.reverse, self.store.filter, note)
 
     # -- panes and runs ----------------------------------------------------------------------
 
@@ -213,6 +246,48 @@ class Actions(Finding):
         error = page(self.app, f"{ref}\n\n{text}")
         if error:
             self.notify(error, severity="error", timeout=6)
+
+    def action_export(self) -> None:
+        """``x``: the run table as listed (when the run list has the focus) or the object
+        shown, to a file the user names."""
+        from trajtui.ui.screens.export import OBJECT_FORMATS, TABLE_FORMATS, ExportScreen
+
+        opened = [*getattr(self.app, "paths", []), *(s.path for s in self.ws.sources)]
+        current = self._current_object()
+        if self.focused is self.run_list or current is None:
+            label = f"the run table ({len(self.store.rows):,} rows as listed)"
+            screen = ExportScreen("runs", label, TABLE_FORMATS, opened)
+            target: str | None = None
+        else:
+            target = current[0]
+            screen = ExportScreen(target, target, OBJECT_FORMATS, opened)
+
+        def done(choice: ExportChoice | None) -> None:
+            if choice is not None:
+                self.write_export(choice, target)
+
+        self.app.push_screen(screen, done)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def write_export(self, choice: ExportChoice, target: str | None) -> None:
+        """Write the export (off the UI thread) and say where it went."""
+        from trajtui.ui.exporting import export_text
+
+        try:
+            text = export_text(self.ws, self.store, choice.form, target)
+            folder = os.path.dirname(os.path.abspath(choice.path))
+            os.makedirs(folder, exist_ok=True)
+            with open(choice.path, "w", encoding="utf-8") as f:
+                f.write(text)
+        except (OSError, ValueError) as err:
+            why = getattr(err, "strerror", None) or str(err)
+            self.app.call_from_thread(
+                self.notify, f"{choice.path}: {why}", severity="error", timeout=8
+            )
+            return
+        self.app.call_from_thread(
+            self.notify, f"written {choice.path} ({len(text.encode()):,} bytes)", timeout=6
+        )
 
     def action_reload(self) -> None:
         reload = getattr(self.app, "reload", None)

@@ -236,9 +236,11 @@ class MainLayout(Screen[None]):
         self.query_one("#title", Static).update(literal(text))
         self._update_split()
         title = "Runs · " + self.store.summary_line()
-        if self.store.filter.active:
+        if self.store.filter.active or self.store.pinned is not None:
             shown = self.store.shown
             title += f" · {shown:,} shown" if shown else " · no runs match"
+        if self.store.pinned is not None:
+            title += f" · behind {self.store.pinned.label} (esc: all)"
         runs_pane = self.query_one("#runs-pane")
         runs_pane.border_title = literal(title)
         prefix = self.store.prefix.value.strip(" ⏎")

@@ -1,0 +1,145 @@
+"""``trajtui export``: the run table, a run or a step, as CSV, JSON Lines, Markdown or HTML."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from trajtui.cli.cache import no_cache_option, use_cache
+from trajtui.cli.output import open_workspace, print_err
+from trajtui.cli.show import resolve_streaming
+from trajtui.core.jsonutil import dumps_line
+from trajtui.core.model import RunSummary
+from trajtui.core.refs import RefError
+from trajtui.core.source import LoadError, Target
+from trajtui.core.workspace import Workspace
+from trajtui.render import export
+
+FORMATS = ("jsonl", "csv", "markdown", "html")
+
+
+def _table(ws: Workspace) -> Iterator[dict[str, Any]]:
+    from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
+
+    for source, entry in drive(ws):
+        if isinstance(entry, RunSummary):
+            yield export.table_record(entry, ws.ref(source, entry.ref))
+
+
+def _target_text(ws: Workspace, target: Target, form: str) -> str:
+    source = target.source
+    run = source.run(target.index)
+    shown = ws.ref(source, target.ref)
+    attempt = run.attempt(target.attempt) if target.attempt is not None else None
+    if target.step is not None:
+        step = run.timeline(target.attempt)[target.step - 1]
+        if form == "jsonl":
+            return dumps_line(step.raw) + "\n"
+        if form == "html":
+            return export.step_html(step)
+        if form == "markdown":
+            return export.step_markdown(step)
+    elif form == "jsonl":
+        if attempt is not None:
+            return dumps_line(attempt.raw) + "\n"
+        raw = getattr(getattr(source, "reader", None), "raw", None)
+        if raw is not None:  # the record's bytes exactly as in the file
+            return raw(target.index).decode("utf-8", "replace").rstrip("\r\n") + "\n"
+        return dumps_line(run.raw) + "\n"
+    elif form == "html":
+        return export.run_html(run, shown, attempt)
+    elif form == "markdown":
+        return export.run_markdown(run, shown, attempt)
+    raise click.UsageError(
+        f"--format {form} is for the run table; a run or a step takes jsonl, markdown or html"
+    )
+
+
+@click.command("export")
+@click.argument("args", nargs=-1, required=True, metavar="PATH... [REF]")
+@click.option(
+    "-f",
+    "--format",
+    "form",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="jsonl, csv, markdown or html (default: from -o's extension, else jsonl).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write here instead of to standard output.",
+)
+@no_cache_option
+def export_cmd(args: tuple[str, ...], form: str | None, output: str | None, no_cache: bool) -> None:
+    """Take the run table, a run or a step out of trajtui.
+
+    \b
+    Without REF: the run table of PATH... (every run, the run list's columns) as CSV,
+    JSON Lines or a Markdown table. With REF (a run, trial or step as ls prints it):
+      jsonl     the object exactly as it is in the file
+      markdown  acp-harness's evaluation-record layout ([→RUN-step-N] step ids)
+      html      one self-contained page: no script, no network, every value escaped,
+                long values folded; opens offline in any browser
+
+    \b
+    Examples:
+      trajtui export results.jsonl -o runs.csv
+      trajtui export results.jsonl websearch-17 -f markdown > judge.md
+      trajtui export outputs/ websearch-17 -o websearch-17.html
+
+    Nothing is written anywhere but to standard output or to -o's file.
+    """
+    paths = [a for a in args if os.path.exists(a)]
+    refs = [a for a in args if not os.path.exists(a)]
+    if not paths or len(refs) > 1:
+        print_err(
+            "trajtui export: give the files or directories, then at most one reference "
+            f"(got {len(paths)} path(s) and {len(refs)} reference(s))"
+        )
+        sys.exit(2)
+    if form is None:
+        ext = os.path.splitext(output or "")[1].lower()
+        form = {".csv": "csv", ".md": "markdown", ".html": "html", ".htm": "html"}.get(ext, "jsonl")
+    use_cache(no_cache)
+    ws = open_workspace(paths)
+    if not ws.sources:
+        sys.exit(2)
+    try:
+        if refs:
+            try:
+                text = _target_text(ws, resolve_streaming(ws, refs[0]), form)
+            except RefError as err:
+                print_err(f"trajtui export: {err}")
+                sys.exit(2)
+            except LoadError as err:
+                print_err(str(err.problem))
+                sys.exit(2)
+        else:
+            rows = list(_table(ws))
+            if form == "csv":
+                text = export.table_csv(rows)
+            elif form == "markdown":
+                text = export.table_markdown(rows)
+            elif form == "jsonl":
+                text = export.table_jsonl(rows)
+            else:
+                raise click.UsageError("the run table is exported as csv, jsonl or markdown")
+    finally:
+        ws.close()
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as err:
+        print_err(f"{output}: {err.strerror or err}")
+        sys.exit(2)
+    print_err(f"{output}: written ({len(text.encode()):,} bytes)")

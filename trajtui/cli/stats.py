@@ -1,0 +1,153 @@
+"""``trajtui stats``: figures across runs (outcomes, scores, pass@k, durations, costs,
+tokens, tool calls, per-format figures), grouped with ``--by``, as text or JSON."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import click
+
+from trajtui.cli.cache import no_cache_option, use_cache
+from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.core.jsonutil import dumps_line
+from trajtui.core.stats.collect import NO_VALUE, RunPredicate, collect, grouped
+from trajtui.core.workspace import Workspace
+
+PROGRESS_AFTER = 1.0
+"""Seconds of loading after which progress is shown on stderr."""
+
+
+class _Progress:
+    """``stats: reading runs 1,200/10,848`` on stderr, rewritten in place, once loading
+    has taken over :data:`PROGRESS_AFTER` seconds (only on a terminal)."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.shown = False
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if time.monotonic() - self.started < PROGRESS_AFTER:
+            return
+        self.shown = True
+        if self.tty:
+            sys.stderr.write(f"\rstats: reading runs {done:,}/{total:,}")
+        elif done == total or not done % 1000:
+            sys.stderr.write(f"stats: reading runs {done:,}/{total:,}\n")
+        sys.stderr.flush()
+
+    def scanning(self, path: str, fraction: float) -> None:
+        if time.monotonic() - self.started < PROGRESS_AFTER or not self.tty:
+            return
+        self.shown = True
+        sys.stderr.write(f"\rstats: indexing {path[-40:]} {fraction * 100:.0f}%   ")
+        sys.stderr.flush()
+
+    def end(self) -> None:
+        if self.shown and self.tty:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def stats_of(
+    ws: Workspace, by: str | None, where: RunPredicate | None, progress: _Progress
+) -> tuple[list[Any], list[Any]]:
+    """Scan, read and count; returns (figures of each group, problems)."""
+    for source, p in ws.scan():
+        if p.total:
+            progress.scanning(source.path, p.done / p.total)
+    collected = collect(ws.sources, ws.ref, where=where, progress=progress)
+    progress.end()
+    return grouped(collected.runs, by), collected.problems
+
+
+@click.command("stats")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
+@click.option(
+    "--by",
+    "by",
+    metavar="FIELD",
+    help="Group the figures by FIELD, side by side: a metadata key (agent, model, category, "
+    "method...; metadata.KEY also works), format, source (the file), status or outcome.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per group (JSON Lines).")
+@click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
+@no_cache_option
+def stats_cmd(
+    paths: tuple[str, ...],
+    by: str | None,
+    as_json: bool,
+    quiet: bool,
+    no_cache: bool,
+    where: RunPredicate | None = None,
+) -> None:
+    """Figures across the runs of PATH...: outcomes, scores, pass@k, time, cost, tools.
+
+    \b
+    What it prints, and how each figure is computed:
+      outcomes     pass, fail, error, timeout, unknown: share of runs (n/N)
+      score        mean per kind of score, 95% t interval (n-1 df)
+      trials       pass@k and pass^k for k = 1 .. trials per task, the unbiased
+                   estimator of Chen et al. 2021 (pass@k = mean over tasks of
+                   1 - C(n-c,k)/C(n,k); pass^k = mean of C(c,k)/C(n,k)); tasks
+                   with fewer than k graded trials left out and counted; the
+                   file's own passRate/passAtK/passExpK beside them; tasks whose
+                   trials disagree, listed
+      duration, cost, tokens
+                   total, p50, p90, max per run (percentiles by linear
+                   interpolation between closest ranks), with n
+      tool calls   in all and by tool: calls, failures, failure rate, median
+                   duration
+      eval samples accuracy, confusion table (gt -> verdict), AUPRC (average
+                   precision, step-wise) for gt >= High and gt >= Critical
+      forecasts    mean Brier score, 95% t interval
+      ultraplan    results by validity (VALID, VALID_WITH_WARNINGS, INVALID) and
+                   task success
+
+    \b
+    Examples:
+      trajtui stats trials.jsonl                   pass@1, pass@k, pass^k
+      trajtui stats outputs/ --by agent            agents side by side
+      trajtui stats runs/ --by source --json | jq '.trials.estimates'
+
+    With --json each line is one group (the first is "all"); every rate carries its
+    counts (num, den) and every figure the refs of the runs behind it. Exit 1 when no
+    run could be read.
+    """
+    use_cache(no_cache)
+    ws = open_workspace(paths)
+    progress = _Progress()
+    try:
+        groups, problems = stats_of(ws, by, where, progress)
+        runs = len(groups[0].runs)
+        if as_json:
+            for g in groups:
+                obj = dict(g.data)
+                if by is not None and g.name != "all":
+                    obj["by"] = by
+                sys.stdout.write(dumps_line(obj) + "\n")
+        elif runs:
+            from trajtui.render.stats import report_lines
+
+            for line in report_lines(groups, by):
+                sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        ws.close()
+        sys.exit(0)
+    finally:
+        progress.end()
+        for source in ws.sources:
+            report_problems(source.problems(), verbose=not quiet)
+        ws.close()
+    report_problems(problems, verbose=not quiet)
+    if by is not None and runs and [g.name for g in groups[1:]] == [NO_VALUE]:
+        keys = sorted({k for r in groups[0].runs for k, _ in r.metadata})
+        known = ", ".join(["format", "source", "status", "outcome", *keys])
+        print_err(f"no run has a value for {by!r} (fields: {known})")
+    if runs == 0:
+        print_err("no runs could be read" if ws.sources else "nothing to count")
+        sys.exit(1)

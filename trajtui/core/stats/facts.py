@@ -1,0 +1,229 @@
+"""What the statistics read of one run (:class:`RunFacts`): small, kept for every run
+counted, built from the whole run (:func:`facts_of_run`) or only its row
+(:func:`facts_of_summary`) when per-step figures are not needed or cannot be read.
+
+Everything is read from the neutral model; no format is imported:
+
+* tool calls: the steps that call a tool (``Kind.TOOL_CALL``, and model calls that name
+  the tools they called), a call's pending and completed halves once (``Step.pair``), its
+  state and duration those of its completed half. A step that calls several tools counts
+  once under each (formats that keep one call per step, acp-harness, count exactly);
+* eval samples: ``Kind.SAMPLE`` steps with their ``gt_verdict``/``verdict`` fields and
+  their outcome (correct: pass, wrong: fail);
+* ultraplan results: ``Kind.TASK`` steps with a ``validation`` field (the protocol's
+  VALID / VALID_WITH_WARNINGS / INVALID) and their outcome (success: pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step, StepState, Verdict
+
+VALIDITY = ("VALID", "VALID_WITH_WARNINGS", "INVALID")
+"""The ultraplan protocol's validation verdicts, in this order."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool call.
+
+    Attributes:
+        tool: The tool's name (None when the file does not name it).
+        state: ok, failed, pending or unknown.
+        duration_ms: The call's duration, when the file says (or its halves' timestamps).
+    """
+
+    tool: str | None
+    state: StepState
+    duration_ms: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One eval sample: its ground truth and verdict labels (None: null or absent) and
+    whether it was graded correct (None: not graded, or failed)."""
+
+    gt: str | None
+    verdict: str | None
+    correct: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class RunFacts:
+    """What the statistics count of one run.
+
+    Attributes:
+        ref: The run's reference as the workspace names it (``SOURCE::REF`` when several
+            sources are open).
+        source: Index of its source in the workspace.
+        index: Its entry index in the source.
+        path: The source's path.
+        format: The format id.
+        summary: The run's row.
+        metadata: The run's grouping facts (agent, model, category...), as the file names
+            them.
+        tokens_in: Input tokens of the run (None when nothing says).
+        tokens_out: Output tokens.
+        calls: Its tool calls (empty when the run was not loaded whole: see ``loaded``).
+        samples: Its eval samples.
+        validity: The validation verdict of each of its ultraplan results.
+        results: The outcome of each of its ultraplan results.
+        loaded: The run was read whole (per-step figures counted).
+    """
+
+    ref: str
+    source: int
+    index: int
+    path: str
+    format: str
+    summary: RunSummary
+    metadata: tuple[tuple[str, str], ...] = ()
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    calls: tuple[ToolCall, ...] = ()
+    samples: tuple[Sample, ...] = ()
+    validity: tuple[str, ...] = ()
+    results: tuple[Outcome, ...] = ()
+    loaded: bool = False
+
+    @property
+    def verdict(self) -> Verdict:
+        """pass, fail, error, timeout or unknown."""
+        return self.summary.outcome.verdict
+
+    @property
+    def pick(self) -> tuple[int, int]:
+        """``(source, entry index)``: where the run is, for the run list."""
+        return (self.source, self.index)
+
+    def field(self, name: str) -> str | None:
+        """The run's value for a grouping field: ``format``, ``source``/``file``,
+        ``status``, ``outcome``, or a metadata key (``agent``, ``metadata.agent``)."""
+        if name == "format":
+            return self.format
+        if name in ("source", "file"):
+            return self.path
+        if name == "status":
+            return self.summary.status
+        if name == "outcome":
+            return self.verdict.value
+        key = name.removeprefix("metadata.")
+        for k, v in self.metadata:
+            if k == key:
+                return v
+        return None
+
+
+def facts_of_summary(
+    summary: RunSummary, *, ref: str, source: int, index: int, path: str
+) -> RunFacts:
+    """The facts of a run from its row alone (no per-step figures)."""
+    return RunFacts(ref, source, index, path, summary.format, summary)
+
+
+def facts_of_run(run: Run, *, ref: str, source: int, index: int, path: str) -> RunFacts:
+    """The facts of a whole run."""
+    steps = list(_all_steps(run))
+    return RunFacts(
+        ref=ref,
+        source=source,
+        index=index,
+        path=path,
+        format=run.summary.format,
+        summary=run.summary,
+        metadata=run.metadata,
+        tokens_in=run.tokens_in,
+        tokens_out=run.tokens_out,
+        calls=tuple(_calls(run)),
+        samples=tuple(_samples(steps)),
+        validity=tuple(v for s in steps if (v := _validity(s)) is not None),
+        results=tuple(s.outcome for s in steps if _validity(s) is not None),
+        loaded=True,
+    )
+
+
+def _all_steps(run: Run) -> Iterator[Step]:
+    yield from run.steps
+    for attempt in run.attempts:
+        yield from attempt.steps
+
+
+def _timelines(run: Run) -> Iterator[tuple[Step, ...]]:
+    if run.steps:
+        yield run.steps
+    for attempt in run.attempts:
+        yield attempt.steps
+
+
+def _calls(run: Run) -> Iterator[ToolCall]:
+    for steps in _timelines(run):
+        for step in steps:
+            if step.kind not in (Kind.TOOL_CALL, Kind.MODEL_CALL):
+                continue
+            if step.kind is Kind.MODEL_CALL and not step.tool:
+                continue
+            if step.pair is not None and step.pair < step.number:
+                continue  # the completing half of a call counted at its opening
+            end = step
+            if step.pair is not None and 0 < step.pair <= len(steps):
+                end = steps[step.pair - 1]
+            duration = None
+            if step.kind is Kind.TOOL_CALL:
+                duration = _duration(step, end)
+            names = step.tool.split(", ") if step.tool else [None]
+            for name in names:
+                yield ToolCall(name, end.state, duration)
+
+
+def _duration(start: Step, end: Step) -> float | None:
+    """A call's duration: what its completing (or only) half says, else the time between
+    its halves' timestamps."""
+    if end.duration_ms is not None:
+        return end.duration_ms
+    if start.duration_ms is not None:
+        return start.duration_ms
+    if end is not start and start.offset_ms is not None and end.offset_ms is not None:
+        return end.offset_ms - start.offset_ms
+    return None
+
+
+def _field(step: Step, label: str) -> tuple[bool, Any]:
+    for f in step.fields:
+        if f.label == label:
+            return True, f.value
+    return False, None
+
+
+def _label(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return str(value)
+
+
+def _samples(steps: list[Step]) -> Iterator[Sample]:
+    for step in steps:
+        if step.kind is not Kind.SAMPLE:
+            continue
+        _, gt = _field(step, "gt_verdict")
+        _, verdict = _field(step, "verdict")
+        correct = (
+            True
+            if step.outcome is Outcome.PASS
+            else False
+            if step.outcome is Outcome.FAIL
+            else None
+        )
+        yield Sample(_label(gt), _label(verdict), correct)
+
+
+def _validity(step: Step) -> str | None:
+    if step.kind is not Kind.TASK:
+        return None
+    found, value = _field(step, "validation")
+    if not found or not isinstance(value, str):
+        return None
+    word = value.split(":", 1)[0].strip()
+    return word if word in VALIDITY else None

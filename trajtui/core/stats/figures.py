@@ -1,0 +1,327 @@
+"""The figures of a group of runs (:func:`figures`): sections of labelled lines, each with
+its counts and the runs behind it, and the same as JSON data.
+
+Every rate carries its numerator and denominator (:class:`Rate`); every line knows the
+runs it counts (``picks``: ``(source, entry index)`` pairs), so the stats screen opens
+them and ``--json`` lists their refs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trajtui.core.model import StepState, Verdict
+from trajtui.core.passk import PassTally
+from trajtui.core.stats.estimators import (
+    INTERVAL_METHOD,
+    PERCENTILE_METHOD,
+    mean_interval,
+    percentile,
+)
+from trajtui.core.stats.facts import RunFacts
+from trajtui.core.stats.lines import Line, Pick, Rate, Section
+from trajtui.core.stats.lines import num as _num
+from trajtui.core.stats.lines import picks as _picks
+from trajtui.core.stats.lines import rate_line as _rate_line
+from trajtui.core.stats.lines import refs as _refs
+from trajtui.core.stats.per_format import eval_figures, forecast_figures, ultraplan_figures
+
+__all__ = ["Figures", "Line", "Pick", "Rate", "Section", "figures"]
+
+VERDICTS = (Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.TIMEOUT, Verdict.UNKNOWN)
+
+
+@dataclass(slots=True)
+class Figures:
+    """The figures of one group of runs.
+
+    Attributes:
+        name: The group (``all``, or the field's value).
+        runs: The runs counted.
+        sections: The figures, for reading.
+        data: The same, as JSON data (every rate with its counts, refs behind each).
+    """
+
+    name: str
+    runs: list[RunFacts]
+    sections: list[Section]
+    data: dict[str, Any]
+
+
+def figures(name: str, runs: Sequence[RunFacts]) -> Figures:
+    """The figures of ``runs`` (a group called ``name``)."""
+    sections: list[Section] = []
+    data: dict[str, Any] = {"group": name, "runs": len(runs), "refs": _refs(runs)}
+    for part in (
+        _outcomes,
+        _scores,
+        _trials,
+        _measures,
+        _tools,
+        eval_figures,
+        forecast_figures,
+        ultraplan_figures,
+    ):
+        part(runs, sections, data)
+    return Figures(name, list(runs), sections, data)
+
+
+Part = Callable[[Sequence[RunFacts], list[Section], dict[str, Any]], None]
+
+
+def _outcomes(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
+    by: dict[Verdict, list[RunFacts]] = defaultdict(list)
+    for r in runs:
+        by[r.verdict].append(r)
+    sec = Section("outcomes", note="of the runs; trials records: pass = every trial passed")
+    out: dict[str, Any] = {}
+    for v in VERDICTS:
+        members = by.get(v, [])
+        rate = Rate(len(members), len(runs))
+        sec.lines.append(_rate_line(v.value, rate, "runs", [m.pick for m in members]))
+        out[v.value] = {**rate.to_json(), "refs": _refs(members)}
+    sections.append(sec)
+    data["outcomes"] = out
+
+
+def _scores(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
+    by: dict[str, list[RunFacts]] = defaultdict(list)
+    for r in runs:
+        s = r.summary
+        if s.score is not None and s.score == s.score and s.score_label is not None:
+            by[s.score_label].append(r)
+    if not by:
+        return
+    sec = Section("score", note=f"mean with a {INTERVAL_METHOD}, by what the score is")
+    out: dict[str, Any] = {}
+    for label in sorted(by):
+        members = by[label]
+        iv = mean_interval([m.summary.score for m in members if m.summary.score is not None])
+        assert iv is not None
+        if iv.low is None or iv.high is None:
+            detail = f"(n={iv.n}; no interval from one value)"
+        else:
+            detail = f"95% CI [{_num(iv.low)}, {_num(iv.high)}]  (t, n={iv.n})"
+        sec.lines.append(Line(f"mean {label}", _num(iv.mean), detail, None, _picks(members)))
+        out[label] = {
+            "mean": iv.mean,
+            "ci95": [iv.low, iv.high],
+            "interval": "t",
+            "n": iv.n,
+            "refs": _refs(members),
+        }
+    sections.append(sec)
+    data["score"] = out
+
+
+def _trials(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
+    tally = PassTally()
+    counted: list[RunFacts] = []
+    for r in runs:
+        if tally.add(r.summary):
+            counted.append(r)
+    if not counted:
+        return
+    k_max = tally.k_max
+    assert k_max is not None
+    same_n = tally.k
+    sec = Section(
+        "trials",
+        note="unbiased estimator of Chen et al. 2021: pass@k = mean of 1-C(n-c,k)/C(n,k), "
+        "pass^k = mean of C(c,k)/C(n,k) over tasks with at least k graded trials",
+    )
+    estimates: list[dict[str, Any]] = []
+    picks = _picks(counted)
+    for hat in (False, True):
+        for k in range(1, k_max + 1):
+            if k == 1 and hat:
+                continue  # pass^1 is pass@1
+            e = tally.estimate(hat, k)
+            if e is None:
+                continue
+            if k == 1 and same_n is not None:
+                detail = f"({tally.passed:,}/{tally.trials:,} trials)"
+            else:
+                detail = f"(mean over {e.tasks:,} tasks)"
+            if e.excluded:
+                detail += f"; {e.excluded:,} with fewer than {k} trials left out"
+            sec.lines.append(Line(e.name, _num(e.value), detail, e.value, picks))
+            estimates.append(
+                {
+                    "name": e.name,
+                    "k": e.k,
+                    "value": e.value,
+                    "tasks": e.tasks,
+                    "excluded": e.excluded,
+                }
+            )
+    file_metrics: dict[str, Any] = {}
+    for key in ("passRate", "passAtK", "passExpK"):
+        having = [(r, v) for r in counted for k, v in r.summary.file_metrics if k == key]
+        if not having:
+            continue
+        mean = sum(v for _, v in having) / len(having)
+        sec.lines.append(
+            Line(
+                f"file {key}",
+                _num(mean),
+                f"(the file's own, mean over {len(having):,} tasks)",
+                mean,
+                _picks([r for r, _ in having]),
+            )
+        )
+        file_metrics[key] = {
+            "mean": mean,
+            "tasks": len(having),
+            "refs": _refs([r for r, _ in having]),
+        }
+    disagree = [
+        r
+        for r in counted
+        if r.summary.passes is not None
+        and r.summary.graded is not None
+        and 0 < r.summary.passes < r.summary.graded
+    ]
+    rate = Rate(len(disagree), len(counted))
+    shown = ", ".join(r.ref for r in disagree[:8]) + (" …" if len(disagree) > 8 else "")
+    sec.lines.append(
+        Line(
+            "trials disagree",
+            f"{len(disagree):,}",
+            f"({len(disagree):,}/{len(counted):,} tasks){': ' + shown if shown else ''}",
+            rate.value,
+            _picks(disagree),
+        )
+    )
+    sections.append(sec)
+    data["trials"] = {
+        "tasks": len(counted),
+        "trials": tally.trials,
+        "passed": tally.passed,
+        "estimator": "chen2021",
+        "estimates": estimates,
+        "file": file_metrics,
+        "disagree": {**rate.to_json(), "refs": _refs(disagree)},
+    }
+
+
+MEASURES: tuple[tuple[str, Callable[[RunFacts], float | None], Callable[[float], str]], ...] = (
+    ("duration", lambda r: r.summary.duration_ms, lambda v: _duration(v)),
+    ("cost", lambda r: r.summary.cost, lambda v: f"${v:,.4f}"),
+    ("tokens in", lambda r: r.tokens_in, lambda v: f"{v:,.0f}"),
+    ("tokens out", lambda r: r.tokens_out, lambda v: f"{v:,.0f}"),
+)
+
+
+def _duration(ms: float) -> str:
+    s = ms / 1000
+    if s < 1:
+        return f"{ms:.0f}ms"
+    if s < 60:
+        return f"{s:.1f}s"
+    if s < 3600:
+        return f"{s / 60:.1f}m"
+    return f"{s / 3600:.1f}h"
+
+
+def _measures(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
+    sec = Section("duration, cost, tokens", note=f"per run; percentiles: {PERCENTILE_METHOD}")
+    out: dict[str, Any] = {}
+    for name, get, show in MEASURES:
+        having = [(r, v) for r in runs if (v := get(r)) is not None and v == v]
+        if not having:
+            continue
+        values = [float(v) for _, v in having]
+        total, p50, p90, top = (
+            sum(values),
+            percentile(values, 50),
+            percentile(values, 90),
+            max(values),
+        )
+        sec.lines.append(
+            Line(
+                name,
+                show(total),
+                f"total · p50 {show(p50)} · p90 {show(p90)} · max {show(top)}  "
+                f"(n={len(values):,} runs)",
+                None,
+                _picks([r for r, _ in having]),
+            )
+        )
+        out[name.replace(" ", "_")] = {
+            "total": total,
+            "p50": p50,
+            "p90": p90,
+            "max": top,
+            "n": len(values),
+            "refs": _refs([r for r, _ in having]),
+        }
+    if sec.lines:
+        sections.append(sec)
+        data["measures"] = out
+        data["percentile_method"] = PERCENTILE_METHOD
+
+
+def _tools(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
+    having = [r for r in runs if r.summary.tool_calls is not None]
+    loaded = [r for r in runs if r.loaded]
+    by: dict[str, list[tuple[RunFacts, bool, float | None]]] = defaultdict(list)
+    for r in loaded:
+        for c in r.calls:
+            by[c.tool or "(unnamed)"].append((r, c.state is StepState.FAILED, c.duration_ms))
+    if not having and not by:
+        return
+    sec = Section(
+        "tool calls",
+        note="all: as each format counts them; by tool: tool-call steps "
+        "(a step calling several tools counts under each)",
+    )
+    out: dict[str, Any] = {}
+    if having:
+        calls = sum(r.summary.tool_calls or 0 for r in having)
+        failed = sum(r.summary.failed_tool_calls or 0 for r in having)
+        rate = Rate(failed, calls)
+        failing = [r for r in having if r.summary.failed_tool_calls]
+        sec.lines.append(
+            Line(
+                "all",
+                f"{calls:,}",
+                f"calls · {failed:,} failed · failure rate "
+                f"{'—' if rate.value is None else _num(rate.value)} ({failed:,}/{calls:,})",
+                rate.value,
+                _picks(failing or having),
+            )
+        )
+        out["all"] = {"calls": calls, "failures": {**rate.to_json()}, "runs": len(having)}
+    rows: dict[str, Any] = {}
+    for tool in sorted(by, key=lambda t: (-len(by[t]), t)):
+        items = by[tool]
+        failures = sum(1 for _, f, _ in items if f)
+        durations = [d for _, _, d in items if d is not None]
+        median = percentile(durations, 50) if durations else None
+        rate = Rate(failures, len(items))
+        members = list(dict.fromkeys(r.pick for r, _, _ in items))
+        med = "—" if median is None else _duration(median)
+        sec.lines.append(
+            Line(
+                tool,
+                f"{len(items):,}",
+                f"calls · {failures:,} failed ({_num(rate.value or 0)}) · median {med}"
+                f" (n={len(durations):,})",
+                rate.value,
+                tuple(members),
+            )
+        )
+        rows[tool] = {
+            "calls": len(items),
+            "failures": rate.to_json(),
+            "median_duration_ms": median,
+            "durations": len(durations),
+            "refs": [r.ref for r in dict.fromkeys(r for r, _, _ in items)],
+        }
+    out["by_tool"] = rows
+    sections.append(sec)
+    data["tools"] = out

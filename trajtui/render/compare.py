@@ -1,0 +1,197 @@
+"""Two runs compared, in words: the same wording for ``trajtui diff``, the TUI's compare
+screen and exports (text, Markdown, HTML)."""
+
+from __future__ import annotations
+
+import html
+import io
+
+from trajtui.core.align import Op
+from trajtui.core.compare import Comparison, Side, difference
+from trajtui.core.model import Step
+from trajtui.core.text import visible
+from trajtui.render import fmt
+
+TITLE_CELLS = 60
+"""Characters of a step's title printed on its line."""
+
+
+def _num(value: float | None, unit: str = "", digits: int = 2) -> str:
+    return "—" if value is None else f"{value:,.{digits}f}{unit}"
+
+
+def _signed(value: float | None, unit: str = "", digits: int = 2) -> str:
+    return "" if value is None or value == 0 else f"{value:+,.{digits}f}{unit}"
+
+
+def _duration(ms: float | None) -> str:
+    return "—" if ms is None else fmt.duration(ms)
+
+
+def figures(s: Side) -> list[str]:
+    return [
+        s.verdict + (f" ({s.status})" if s.status and s.status != s.verdict else ""),
+        _num(s.score, digits=3),
+        _duration(s.duration_ms),
+        fmt.cost(s.cost),
+        "—" if s.tokens_in is None else f"{s.tokens_in:,}",
+        "—" if s.tokens_out is None else f"{s.tokens_out:,}",
+        f"{s.tool_calls:,} ({s.failed_tool_calls:,} failed)",
+        f"{len(s.steps):,}",
+    ]
+
+
+HEADS = ["outcome", "score", "duration", "cost", "tokens in", "tokens out", "tool calls", "steps"]
+
+
+def deltas(c: Comparison) -> list[str]:
+    a, b = c.a, c.b
+    dur = difference(a.duration_ms, b.duration_ms)
+    return [
+        "same" if a.verdict == b.verdict else f"{a.verdict} → {b.verdict}",
+        _signed(difference(a.score, b.score), digits=3),
+        "" if not dur else ("+" if dur > 0 else "-") + fmt.duration(abs(dur)),
+        _signed(difference(a.cost, b.cost), digits=4),
+        _signed(difference(a.tokens_in, b.tokens_in), digits=0),
+        _signed(difference(a.tokens_out, b.tokens_out), digits=0),
+        _signed(b.tool_calls - a.tool_calls, digits=0),
+        _signed(len(b.steps) - len(a.steps), digits=0),
+    ]
+
+
+def step_label(step: Step | None) -> str:
+    """``step-N``, or ``·`` for the side that has no step."""
+    return "·" if step is None else f"step-{step.number}"
+
+
+def describe(step: Step) -> str:
+    """The tool (or kind) and the title of a step, on one line, cut with an ellipsis."""
+    name = step.tool if step.tool else step.kind.value
+    title = visible(step.title or (step.text or ""), keep_newlines=False)
+    if len(title) > TITLE_CELLS:
+        title = title[: TITLE_CELLS - 1] + "…"
+    return f"{name}  {title}" if title and title != name else name
+
+
+def comparison_text(c: Comparison) -> str:
+    """The comparison as ``trajtui diff`` prints it: both sides' figures, the first
+    divergence, one line per aligned pair."""
+    out = io.StringIO()
+    refs = [visible(c.a.ref, keep_newlines=False), visible(c.b.ref, keep_newlines=False)]
+    rows = figure_rows(c)
+    out.write(f"A  {refs[0]}\nB  {refs[1]}\n\n")
+    widths = [max(len(r[k]) for r in rows) for k in range(4)]
+    for r in rows:
+        out.write("  ".join(cell.ljust(widths[k]) for k, cell in enumerate(r)).rstrip() + "\n")
+    al = c.alignment
+    out.write("\n" + divergence_line(c) + "\n\n")
+    for p in al.pairs:
+        a = c.a.steps[p.a] if p.a is not None else None
+        b = c.b.steps[p.b] if p.b is not None else None
+        step = a if a is not None else b
+        assert step is not None
+        why = f"  [{visible(p.why, keep_newlines=False)}]" if p.why else ""
+        out.write(f"{p.op.value}  {step_label(a):<10} {step_label(b):<10} {describe(step)}{why}\n")
+    return out.getvalue()
+
+
+def pair_steps(c: Comparison, k: int) -> tuple[Step | None, Step | None]:
+    """The two steps of aligned pair ``k`` (None on the side that has none)."""
+    p = c.alignment.pairs[k]
+    return (
+        c.a.steps[p.a] if p.a is not None else None,
+        c.b.steps[p.b] if p.b is not None else None,
+    )
+
+
+def divergence_line(c: Comparison) -> str:
+    """``first divergence: A step-3 / B step-3 (input differs: url); 3 same, ...`` or
+    ``the timelines are the same: N steps, step for step``."""
+    al = c.alignment
+    if al.first_divergence is None:
+        return f"the timelines are the same: {len(al.pairs):,} steps, step for step"
+    p = al.pairs[al.first_divergence]
+    a, b = pair_steps(c, al.first_divergence)
+    return (
+        f"first divergence: A {step_label(a)} / B {step_label(b)}"
+        + (f" ({visible(p.why, keep_newlines=False)})" if p.why else "")
+        + f"; {al.count(Op.SAME):,} same, {al.count(Op.CHANGED):,} changed, "
+        f"{al.count(Op.ONLY_A):,} only in A, {al.count(Op.ONLY_B):,} only in B"
+    )
+
+
+def figure_rows(c: Comparison) -> list[list[str]]:
+    """``[figure, A, B, B - A]`` rows, a header row first."""
+    fa, fb, d = figures(c.a), figures(c.b), deltas(c)
+    return [["", "A", "B", "B - A"]] + [[h, fa[k], fb[k], d[k]] for k, h in enumerate(HEADS)]
+
+
+def _md(text: str) -> str:
+    one = visible(text, keep_newlines=False)
+    return one.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+
+
+def comparison_markdown(c: Comparison) -> str:
+    """The comparison as Markdown: the figures table, the first divergence, the aligned
+    steps as a table (op, A, B, step, what differs)."""
+    lines = [f"## Compare: {_md(c.a.ref)} vs {_md(c.b.ref)}", ""]
+    rows = figure_rows(c)
+    lines.append("| " + " | ".join(_md(x) for x in rows[0]) + " |")
+    lines.append("|---|---|---|---|")
+    lines += ["| " + " | ".join(_md(x) for x in r) + " |" for r in rows[1:]]
+    lines += [
+        "",
+        _md(divergence_line(c)),
+        "",
+        "| op | A | B | step | differs |",
+        "|---|---|---|---|---|",
+    ]
+    for k, p in enumerate(c.alignment.pairs):
+        a, b = pair_steps(c, k)
+        step = a if a is not None else b
+        assert step is not None
+        op = p.op.value if p.op.value not in "+-" else "\\" + p.op.value
+        lines.append(
+            f"| {op} | {step_label(a)} | {step_label(b)} | {_md(describe(step))} | {_md(p.why)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def comparison_html(c: Comparison) -> str:
+    """The comparison as one self-contained HTML page (escaped; no script, no network)."""
+
+    def h(text: str) -> str:
+        return html.escape(visible(text), quote=True)
+
+    rows = figure_rows(c)
+    table = "".join("<tr>" + "".join(f"<td>{h(x)}</td>" for x in r) + "</tr>" for r in rows)
+    steps = []
+    for k, p in enumerate(c.alignment.pairs):
+        a, b = pair_steps(c, k)
+        cells = [
+            p.op.value,
+            step_label(a),
+            describe(a) if a else "",
+            step_label(b),
+            describe(b) if b else "",
+            p.why,
+        ]
+        steps.append(
+            f"<tr class='{p.op.name.lower()}'>"
+            + "".join(f"<td>{h(x)}</td>" for x in cells)
+            + "</tr>"
+        )
+    css = (
+        "body{font:14px/1.4 system-ui,sans-serif;margin:2rem}td{padding:.15rem .5rem;"
+        "vertical-align:top;border-bottom:1px solid #ddd}.changed{background:#fff6d6}"
+        ".only_a{background:#fde4e4}.only_b{background:#e2f6e2}"
+    )
+    return (
+        "<!doctype html>\n<html><head><meta charset='utf-8'>"
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'\">"
+        f"<title>{h(c.a.ref)} vs {h(c.b.ref)}</title><style>{css}</style></head><body>"
+        f"<h1>{h(c.a.ref)} vs {h(c.b.ref)}</h1><table>{table}</table>"
+        f"<p>{h(divergence_line(c))}</p><table>{''.join(steps)}</table>"
+        "<p>exported by trajtui</p></body></html>\n"
+    )

@@ -1,0 +1,322 @@
+"""Views taken out of trajtui: the run table, a run or a step, as files other tools read.
+
+* the run table as CSV, JSON Lines or a Markdown table, with the columns the run list shows;
+* a run (or a trial) as Markdown in acp-harness's evaluation-record layout (``## Evaluation
+  Record: ID``, numbered steps each ending ``[→ID-step-N]``), so a judge's markdown and
+  trajtui name steps alike; or as one self-contained HTML file: no script, no network, every
+  value escaped, long values folded in ``<details>``, readable offline;
+* a step the same ways.
+
+Everything from the file is untrusted: control characters and escape sequences are made
+visible (never written raw: an export may end up printed on a terminal), Markdown output
+keeps text as text (code fences around values, fences longer than any run of backticks in
+them), HTML is escaped.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from trajtui.core.jsonutil import dumps_line
+from trajtui.core.model import Attempt, Kind, Run, RunSummary, Step
+from trajtui.core.text import visible
+from trajtui.render import fmt
+
+PREVIEW = 100
+"""Characters of a step's text in a Markdown trajectory line (as acp-harness writes it)."""
+FOLD_LINES = 12
+"""Values longer than this many lines are folded in the HTML export."""
+
+TABLE_COLUMNS = (
+    "ref",
+    "status",
+    "steps",
+    "tool_calls",
+    "failed_tool_calls",
+    "duration_ms",
+    "score",
+    "score_label",
+    "cost",
+    "title",
+)
+"""The run list's columns, under the names ``ls --json`` uses."""
+
+_TAGS = {
+    Kind.THOUGHT: "THOUGHT",
+    Kind.MESSAGE: "MESSAGE",
+    Kind.PLAN: "PLAN",
+    Kind.MODEL_CALL: "MODEL",
+    Kind.TASK: "TASK",
+    Kind.SAMPLE: "SAMPLE",
+    Kind.RESULT: "RESULT",
+    Kind.OTHER: "STEP",
+}
+
+
+def safe(text: str) -> str:
+    """``text`` with every terminal-active character made visible (newlines kept)."""
+    return visible(text, tab="\t")
+
+
+def _value_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return dumps_line(value) if not isinstance(value, (dict, list)) else _pretty(value)
+
+
+def _pretty(value: Any) -> str:
+    import json
+
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+# -- the run table -----------------------------------------------------------------------------
+
+
+def table_record(s: RunSummary, ref: str) -> dict[str, Any]:
+    """One row of the run table, as data (``ref`` as shown: qualified when several
+    sources are open)."""
+    row = {name: getattr(s, name) for name in TABLE_COLUMNS}
+    row["ref"] = ref
+    row["status"] = s.status
+    return row
+
+
+def table_csv(rows: Iterable[dict[str, Any]]) -> str:
+    """The rows as CSV with a header (values made visible; a cell starting with ``=``, ``+``,
+    ``-`` or ``@`` is prefixed with ``'`` so a spreadsheet does not run it as a formula)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(TABLE_COLUMNS)
+    for row in rows:
+        writer.writerow([_csv_cell(row.get(name)) for name in TABLE_COLUMNS])
+    return out.getvalue()
+
+
+def _csv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    text = safe(str(value)) if not isinstance(value, float) else repr(value)
+    if text[:1] in ("=", "+", "-", "@") and not _NUMBER.match(text):
+        return "'" + text
+    return text
+
+
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+def table_jsonl(rows: Iterable[dict[str, Any]]) -> str:
+    """The rows as JSON Lines."""
+    return "".join(dumps_line(row) + "\n" for row in rows)
+
+
+def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
+    """The rows as a Markdown table (cells on one line, pipes escaped)."""
+    heads = ["ref", "status", "steps", "tool calls", "tool errors", "duration", "score", "title"]
+    lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    for row in rows:
+        cells = [
+            row["ref"],
+            row["status"] or "",
+            _count(row["steps"]),
+            _count(row["tool_calls"]),
+            _count(row["failed_tool_calls"]),
+            fmt.duration(row["duration_ms"]) if row["duration_ms"] is not None else "",
+            fmt.number(row["score"]) if row["score"] is not None else "",
+            row["title"] or "",
+        ]
+        lines.append("| " + " | ".join(_md_cell(str(c)) for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _count(n: int | None) -> str:
+    return "" if n is None else f"{n:,}"
+
+
+def _md_cell(text: str) -> str:
+    return _md_text(visible(text, keep_newlines=False)).replace("|", "\\|")
+
+
+def _md_text(text: str) -> str:
+    """Text outside a code fence, kept as text: the HTML a Markdown renderer would run or
+    hide (``<web-search>``, ``<script>``) escaped."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# -- a run or a step as Markdown ---------------------------------------------------------------
+
+
+def _fence(text: str, lang: str = "") -> str:
+    ticks = "```"
+    while ticks in text:
+        ticks += "`"
+    return f"{ticks}{lang}\n{safe(text)}\n{ticks}"
+
+
+def _inline(text: str, limit: int) -> str:
+    one = visible(text, keep_newlines=False)
+    return _md_text(one[:limit]) + ("..." if len(one) > limit else "")
+
+
+def step_line(step: Step) -> str:
+    """A step as acp-harness's markdown writes it: ``N. [TOOL:name] -> status (Nms)
+    [→REF]``, ``N. [THOUGHT] first 100 characters... [→REF]``."""
+    if step.kind is Kind.TOOL_CALL:
+        duration = f" ({step.duration_ms:g}ms)" if step.duration_ms else ""
+        name = visible(step.tool or step.title, keep_newlines=False)
+        status = visible(step.status or "—", keep_newlines=False)
+        return f"{step.number}. [TOOL:{name}] -> {status}{duration} [→{step.ref}]"
+    text = step.text if step.text is not None else step.title
+    return f"{step.number}. [{_TAGS.get(step.kind, 'STEP')}] {_inline(text, PREVIEW)} [→{step.ref}]"
+
+
+def run_markdown(run: Run, ref: str, attempt: Attempt | None = None) -> str:
+    """A run (or one trial) as an evaluation record."""
+    s = run.summary
+    steps = attempt.steps if attempt is not None else run.timeline()
+    inp = next((f.value for f in run.fields if f.label == "input"), None)
+    lines = [f"## Evaluation Record: {visible(ref, keep_newlines=False)}", ""]
+    if inp is not None:
+        lines += [f"**Input:** {_inline(_value_text(inp), 2000)}", ""]
+    lines.append("**Trajectory:**")
+    for step in steps:
+        lines.append(step_line(step))
+        if step.kind is Kind.TOOL_CALL and step.input is not None:
+            lines.append("   " + _fence(_value_text(step.input), "json").replace("\n", "\n   "))
+    lines.append("")
+    out = next((f.value for f in run.fields if f.label == "output"), None)
+    if attempt is not None:
+        out = next((f.value for f in attempt.fields if f.label == "output"), out)
+    if out is not None:
+        lines += [f"**Output:** {_inline(_value_text(out), 200)}", ""]
+    if run.metadata:
+        meta = ", ".join(f"{k}={v}" for k, v in run.metadata)
+        lines.append(f"**Metadata:** {_inline(meta, 2000)}")
+    status = attempt.status if attempt is not None else s.status
+    lines.append(f"**Status:** {visible(status or '—', keep_newlines=False)}")
+    duration = attempt.duration_ms if attempt is not None else s.duration_ms
+    if duration is not None:
+        lines.append(f"**Duration:** {duration:g}ms")
+    score = attempt.score if attempt is not None else s.score
+    if score is not None:
+        lines.append(f"**Score:** {fmt.number(score)}")
+    reasoning = next(
+        (f.value for f in (attempt.fields if attempt else run.fields) if f.label == "reasoning"),
+        None,
+    )
+    if reasoning is not None:
+        lines.append(f"**Reasoning:** {_inline(_value_text(reasoning), 2000)}")
+    lines += ["", "---", ""]
+    return "\n".join(lines)
+
+
+def step_markdown(step: Step) -> str:
+    """One step whole: its line, then each value in a fence."""
+    parts = [f"### {visible(step.ref, keep_newlines=False)}", "", step_line(step), ""]
+    for label, value in _step_values(step):
+        parts += [f"**{label}:**", "", _fence(_value_text(value)), ""]
+    return "\n".join(parts)
+
+
+def _step_values(step: Step) -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    if step.text is not None:
+        out.append(("text", step.text))
+    if step.input is not None:
+        out.append(("input", step.input))
+    if step.output is not None:
+        out.append(("output", step.output))
+    if step.error is not None:
+        out.append(("error", step.error))
+    out.extend((f.label, f.value) for f in step.fields)
+    return out
+
+
+# -- HTML --------------------------------------------------------------------------------------
+
+_CSS = """
+body{font:14px/1.45 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;
+color:#1b1b1b;background:#fff}
+h1{font-size:1.3rem} table{border-collapse:collapse} td,th{padding:.2rem .6rem;
+text-align:left;vertical-align:top;border-bottom:1px solid #ddd}
+pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.5rem;margin:.3rem 0}
+details>summary{cursor:pointer;color:#555} .k{color:#777;font-size:.85em} .ref{font-family:
+monospace;color:#555}
+@media (prefers-color-scheme:dark){body{color:#ddd;background:#161616}pre{background:#222}
+td,th{border-color:#333}}
+"""
+
+
+def _h(text: str) -> str:
+    return html.escape(visible(text), quote=True)
+
+
+def _value_html(value: Any) -> str:
+    text = _value_text(value)
+    block = f"<pre>{_h(text)}</pre>"
+    lines = text.count("\n") + 1
+    if lines > FOLD_LINES:
+        return f"<details><summary>{lines:,} lines</summary>{block}</details>"
+    return block
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        "<!doctype html>\n<html><head><meta charset='utf-8'>"
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'\">"
+        f"<title>{_h(title)}</title><style>{_CSS}</style></head><body>\n{body}\n"
+        "<p class='k'>exported by trajtui</p></body></html>\n"
+    )
+
+
+def _facts_html(pairs: Sequence[tuple[str, str]]) -> str:
+    cells = "".join(f"<tr><th>{_h(k)}</th><td>{_h(v)}</td></tr>" for k, v in pairs)
+    return f"<table>{cells}</table>"
+
+
+def _step_html(step: Step) -> str:
+    head = f"<span class='ref'>{_h(step.ref)}</span> {_h(step_line(step))}"
+    values = "".join(
+        f"<div class='k'>{_h(label)}</div>{_value_html(value)}"
+        for label, value in _step_values(step)
+    )
+    return f"<details id='{_h(step.ref)}'><summary>{head}</summary>{values}</details>"
+
+
+def run_html(run: Run, ref: str, attempt: Attempt | None = None) -> str:
+    """A run (or one trial) as one self-contained HTML page: facts, fields, the timeline
+    with every step folded."""
+    s = run.summary
+    steps = attempt.steps if attempt is not None else run.timeline()
+    facts = [
+        ("reference", ref),
+        ("status", (attempt.status if attempt else s.status) or "—"),
+        ("steps", f"{len(steps):,}"),
+        ("duration", fmt.duration(attempt.duration_ms if attempt else s.duration_ms)),
+        ("score", fmt.number(attempt.score if attempt else s.score)),
+    ]
+    if attempt is None:
+        facts += [("tool calls", _count(s.tool_calls) or "—"), ("cost", fmt.cost(s.cost))]
+    facts += [(k, v) for k, v in run.metadata]
+    fields = attempt.fields if attempt is not None else run.fields
+    body = [f"<h1>{_h(ref)}</h1>", _facts_html(facts)]
+    body += [f"<h2 class='k'>{_h(f.label)}</h2>{_value_html(f.value)}" for f in fields]
+    body.append(f"<h2>Timeline ({len(steps):,} steps)</h2>")
+    body += [_step_html(step) for step in steps]
+    return _page(ref, "\n".join(body))
+
+
+def step_html(step: Step) -> str:
+    """One step as a self-contained HTML page, unfolded."""
+    return _page(step.ref, _step_html(step).replace("<details ", "<details open ", 1))

@@ -1,0 +1,63 @@
+"""What ``x`` writes: the run table as the run list lists it, or one run, trial or step
+(the same renderings as ``trajtui export``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trajtui.core.jsonutil import dumps_line
+from trajtui.core.model import RunSummary
+from trajtui.core.workspace import Workspace
+from trajtui.render import export
+from trajtui.ui.store import ENTRY, RunStore
+
+
+def table_rows(ws: Workspace, store: RunStore) -> list[dict[str, Any]]:
+    """The runs in the order and with the filter the run list has now (rows not read yet
+    are read here: call it off the UI thread)."""
+    rows = []
+    for kind, s, i in list(store.rows):
+        if kind != ENTRY:
+            continue
+        source = ws.sources[s]
+        entry = source.entry(i)
+        if isinstance(entry, RunSummary):
+            rows.append(export.table_record(entry, ws.ref(source, entry.ref)))
+    return rows
+
+
+def export_text(ws: Workspace, store: RunStore, form: str, target: str | None) -> str:
+    """The text of an export: the table when ``target`` is None, else that object.
+
+    Raises:
+        ValueError: The format does not apply to what is exported.
+        RefError, LoadError: The target cannot be read (its file changed).
+    """
+    if target is None:
+        rows = table_rows(ws, store)
+        if form == "csv":
+            return export.table_csv(rows)
+        if form == "markdown":
+            return export.table_markdown(rows)
+        if form == "jsonl":
+            return export.table_jsonl(rows)
+        raise ValueError(f"the run table is not exported as {form}")
+    found = ws.resolve(target)
+    source = found.source
+    run = source.run(found.index)
+    attempt = run.attempt(found.attempt) if found.attempt is not None else None
+    if found.step is not None:
+        step = run.timeline(found.attempt)[found.step - 1]
+        if form == "html":
+            return export.step_html(step)
+        if form == "markdown":
+            return export.step_markdown(step)
+        return dumps_line(step.raw) + "\n"
+    shown = ws.ref(source, found.ref)
+    if form == "html":
+        return export.run_html(run, shown, attempt)
+    if form == "markdown":
+        return export.run_markdown(run, shown, attempt)
+    if attempt is not None:
+        return dumps_line(attempt.raw) + "\n"
+    return dumps_line(run.raw) + "\n"

@@ -1,0 +1,255 @@
+"""The stats screen (a key from the run list): the figures of ``trajtui stats`` over the
+runs the run list shows, with bars; enter on a figure goes back to the run list narrowed
+to the runs behind it.
+
+Runs are read and counted in a worker thread (never on the UI thread); the screen shows
+the progress while it reads, and a later grouping (``b``) is computed in a worker too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from trajtui.core.stats.collect import collect, grouped
+from trajtui.core.stats.facts import RunFacts
+from trajtui.core.stats.figures import Figures, Line, Pick
+from trajtui.core.text import visible
+from trajtui.core.workspace import Workspace
+from trajtui.ui.literal import literal
+
+BAR = 24
+"""Cells of a full bar."""
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(share: float | None, width: int = BAR) -> str:
+    """A horizontal bar of ``share`` (0 to 1) in ``width`` cells, in eighths of a cell
+    (blank when there is no share)."""
+    if share is None or share != share:
+        return " " * width
+    share = min(1.0, max(0.0, share))
+    eighths = round(share * width * 8)
+    full, part = divmod(eighths, 8)
+    text = "█" * full + (_EIGHTHS[part] if part else "")
+    return text.ljust(width)
+
+
+@dataclass(frozen=True, slots=True)
+class StatsChoice:
+    """The runs behind the figure picked, and what the figure is."""
+
+    picks: tuple[Pick, ...]
+    label: str
+
+
+class StatsScreen(Screen[StatsChoice | None]):
+    """The figures of the listed runs: outcomes, scores, pass@k by k, durations, tools,
+    per-format figures and groups, each a row with its bar; ⏎ opens the runs behind a
+    row in the run list, ``b`` groups by the next field, esc goes back."""
+
+    BINDINGS = [
+        Binding("escape,q,h", "back", "Back"),
+        Binding("enter,l", "pick", "Open runs"),
+        Binding("b", "group", "Group by"),
+        Binding("j", "cursor_down", show=False),
+        Binding("k", "cursor_up", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    StatsScreen > Vertical { height: 1fr; }
+    StatsScreen #stats-title { height: 1; background: $boost; padding: 0 1; }
+    StatsScreen #stats-note { height: auto; color: $text-muted; padding: 0 1; }
+    StatsScreen OptionList { height: 1fr; border: none; }
+    """
+
+    def __init__(self, ws: Workspace, picks: list[Pick], what: str) -> None:
+        super().__init__()
+        self.ws = ws
+        self.picks = picks
+        self.what = what
+        self.facts: list[RunFacts] | None = None
+        self.by: str | None = None
+        self.groups: list[Figures] = []
+        self._lines: dict[str, Line] = {}
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(literal(f"Stats · {len(self.picks):,} runs {self.what}"), id="stats-title")
+            yield Static(literal("reading runs…"), id="stats-note")
+            yield OptionList(id="stats-rows")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self._read()
+
+    # -- workers ---------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
+    def _read(self) -> None:
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._progress, done, total)
+
+        got = collect(
+            self.ws.sources,
+            self.ws.ref,
+            picks=self.picks,
+            progress=progress,
+            stopped=lambda: worker.is_cancelled,
+        )
+        if worker.is_cancelled:
+            return
+        groups = grouped(got.runs, self.by)
+        problems = len(got.problems)
+        self.app.call_from_thread(self._show, got.runs, groups, problems)
+
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
+    def _regroup(self, by: str | None) -> None:
+        facts = self.facts or []
+        groups = grouped(facts, by)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show, facts, groups, None)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _progress(self, done: int, total: int) -> None:
+        self.query_one("#stats-note", Static).update(literal(f"reading runs {done:,}/{total:,}…"))
+
+    def _show(self, facts: list[RunFacts], groups: list[Figures], problems: int | None) -> None:
+        self.facts = facts
+        self.groups = groups
+        note = "⏎ opens the runs behind a row · b groups by a field · esc back"
+        if self.by:
+            note = f"grouped by {self.by} · " + note
+        if problems:
+            note = f"{problems:,} runs could not be read whole (counted from their rows) · " + note
+        if not facts:
+            note = "no runs to count (the run list shows none)"
+        self.query_one("#stats-note", Static).update(literal(note))
+        options = self.query_one(OptionList)
+        highlighted = options.highlighted
+        options.clear_options()
+        self._lines.clear()
+        if not groups:
+            return
+        width = max(
+            (
+                len(visible(ln.label, keep_newlines=False))
+                for s in groups[0].sections
+                for ln in s.lines
+            ),
+            default=8,
+        )
+        width = min(max(width, 8), 28)
+        items: list[Option] = []
+        if self.by is not None and len(groups) > 1:
+            items.append(
+                self._header(f"groups by {self.by}", "share of the group's runs that passed")
+            )
+            for n, g in enumerate(groups[1:]):
+                outcome = g.data["outcomes"]["pass"]
+                label = g.name
+                share = outcome["value"]
+                line = Line(
+                    label,
+                    "—" if share is None else f"{share:.3f}",
+                    f"({outcome['num']:,}/{outcome['den']:,} runs passed)",
+                    share,
+                    tuple(r.pick for r in g.runs),
+                )
+                oid = f"group:{n}"
+                self._lines[oid] = Line(
+                    f"{self.by} {label}", line.value, line.detail, line.share, line.picks
+                )
+                items.append(Option(self._row(line, width), id=oid))
+        for section in groups[0].sections:
+            items.append(self._header(section.title, section.note))
+            for n, line in enumerate(section.lines):
+                oid = f"{section.title}:{n}"
+                self._lines[oid] = line
+                items.append(Option(self._row(line, width), id=oid))
+        options.add_options(items)
+        if highlighted is not None and highlighted < options.option_count:
+            options.highlighted = highlighted
+        elif options.option_count:
+            options.highlighted = 1
+
+    @staticmethod
+    def _header(title: str, note: str) -> Option:
+        text = Text(
+            visible(title, keep_newlines=False), style="bold", no_wrap=True, overflow="ellipsis"
+        )
+        if note:
+            text.append("  " + visible(note, keep_newlines=False), style="dim")
+        return Option(text, disabled=True)
+
+    @staticmethod
+    def _row(line: Line, width: int) -> Text:
+        label = visible(line.label, keep_newlines=False)
+        if len(label) > width:
+            label = label[: width - 1] + "…"
+        text = Text(f"  {label:<{width}} {line.value:>9} ", no_wrap=True, overflow="ellipsis")
+        text.append(bar(line.share), style="green")
+        text.append(" " + visible(line.detail, keep_newlines=False), style="dim")
+        return text
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.workers.cancel_group(self, "stats")
+        self.dismiss(None)
+
+    def action_cursor_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
+
+    def action_pick(self) -> None:
+        options = self.query_one(OptionList)
+        if options.highlighted is None:
+            return
+        self._open(options.get_option_at_index(options.highlighted).id)
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._open(event.option.id)
+
+    def _open(self, oid: str | None) -> None:
+        line = self._lines.get(oid or "")
+        if line is None:
+            return
+        if not line.picks:
+            self.app.notify("no runs behind this row", timeout=2)
+            return
+        self.dismiss(StatsChoice(line.picks, line.label))
+
+    def fields(self) -> list[str | None]:
+        """The fields ``b`` cycles through: none, format, source, then every metadata key
+        of the runs counted (most common first)."""
+        keys: dict[str, int] = {}
+        for f in self.facts or []:
+            for k, _ in f.metadata:
+                keys[k] = keys.get(k, 0) + 1
+        return [None, "format", "source", *sorted(keys, key=lambda k: (-keys[k], k))]
+
+    def action_group(self) -> None:
+        if self.facts is None:
+            return
+        fields = self.fields()
+        pos = fields.index(self.by) if self.by in fields else 0
+        self.by = fields[(pos + 1) % len(fields)]
+        self._regroup(self.by)
