@@ -12,7 +12,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from textual.notifications import Notifications
 from textual.widgets import Input
+from textual.widgets._toast import ToastRack
 
 from tests.ui_helpers import settle
 from trajtui.demo import DATA
@@ -157,6 +159,12 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     Scenario("help", (CAPTURE,), ("question_mark",), about="every key"),
     Scenario(
+        "bookmarks",
+        (CAPTURE,),
+        ("j", "b", "enter", "j", "j", "A", *"why retry?", "enter", "apostrophe"),
+        about="the bookmarks panel: a run bookmarked, a step with a note",
+    ),
+    Scenario(
         "search-all",
         EVERYTHING,
         ("slash", *"rate", "enter", "down"),
@@ -230,4 +238,7 @@ async def drive(pilot: Any, scenario: Scenario) -> None:
     # A text box's cursor blinks on a clock of its own: shown steadily for the picture.
     for box in pilot.app.screen.query(Input):
         box.cursor_blink = False
+    for screen in pilot.app.screen_stack:  # a screen under a modal one keeps its toasts
+        for rack in screen.query(ToastRack):
+            rack.show(Notifications())
     await settle(pilot)

@@ -110,6 +110,7 @@ async def test_commands_and_a_tui_session_change_nothing(
         cli(root, "show", str(root / "forecast"), "fed/msg:A0"),
         cli(root, "validate", str(root / "plans")),
         cli(root, "validate", str(root / "plans"), "--json"),
+        cli(root, "notes", str(root)),
         cli(root, "show", str(root), "nope"),
     ]
     assert all("Traceback" not in o.stderr for o in outputs), [o.stderr for o in outputs]
@@ -128,6 +129,7 @@ async def test_commands_and_a_tui_session_change_nothing(
             ["f", "p", "a", "s", "s", "enter", "slash", "a", "enter"],  # search every run
             ["down", "enter", "n", "N"],  # open a hit, then the next and back
             ["R"],
+            ["b", "A", "x", "enter", "apostrophe", "escape"],  # a bookmark and a note
             ["T"],
         ):
             await pilot.press(*keys)
@@ -148,6 +150,8 @@ async def test_commands_and_a_tui_session_change_nothing(
     assert files_under(tmp_path / "tmp") == set()
     settings = home / ".config" / "trajtui" / "settings.json"
     assert settings.is_file() and '"textual-light"' in settings.read_text()
+    (notes_file,) = (home / ".local/share/trajtui/notes").iterdir()  # the bookmark and note
+    assert oct(notes_file.stat().st_mode & 0o777) == "0o600"
 
     # ...and is read back from there by the next session
     async with running([str(root)]) as (pilot, app, screen):

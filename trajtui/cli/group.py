@@ -16,6 +16,7 @@ from trajtui.cli.diff import diff_cmd
 from trajtui.cli.export import export_cmd
 from trajtui.cli.grep import grep_cmd
 from trajtui.cli.ls import ls_cmd
+from trajtui.cli.notes import notes_cmd
 from trajtui.cli.show import show_cmd
 from trajtui.cli.stats import stats_cmd
 from trajtui.cli.validate import validate_cmd
@@ -42,6 +43,7 @@ Examples:
   trajtui grep outputs/ -i "rate limit"       search every text of every run
   trajtui diff trials.jsonl task-7/trial-1 task-7/trial-2  two trials, step by step
   trajtui export results.jsonl websearch-17 -o run.html      a run as one HTML page
+  trajtui notes results.jsonl                bookmarks and notes made in the TUI
   trajtui --demo                             try it on bundled data
   trajtui cache info                         the index that makes a second open instant
 """
@@ -131,6 +133,7 @@ for command in (
     diff_cmd,
     export_cmd,
     validate_cmd,
+    notes_cmd,
     cache_group,
 ):
     cli.add_command(command)

@@ -37,6 +37,7 @@ class Command(ViewCommand):
             "shift+tab": "⇧tab",
             "left_square_bracket": "[",
             "right_square_bracket": "]",
+            "apostrophe": "'",
         }
         return " / ".join(names.get(k, k) for k in self.keys.split(","))
 
@@ -252,6 +253,31 @@ BASE_COMMANDS: tuple[Command, ...] = (
         "Reload",
         "Read the files again (after they changed on disk)",
         "Data",
+    ),
+    # Marks
+    Command(
+        "bookmark",
+        "b",
+        "bookmark",
+        "Bookmark",
+        "Bookmark the run, trial or step under the cursor (b again removes it)",
+        "Marks",
+    ),
+    Command(
+        "note",
+        "A",
+        "note",
+        "Note…",
+        "Write a short note on the run, trial or step under the cursor (empty clears it)",
+        "Marks",
+    ),
+    Command(
+        "bookmarks",
+        "apostrophe",
+        "bookmarks",
+        "Bookmarks",
+        "List the bookmarks and notes of every open source; enter goes to one",
+        "Marks",
     ),
     # App
     Command("help", "question_mark", "help", "Help", "Show every key", "App", footer="help"),

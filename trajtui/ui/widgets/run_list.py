@@ -172,6 +172,7 @@ class RunList(VirtualList):
         "runs--header",
         "runs--dim",
         "runs--placeholder",
+        "runs--mark",
     }
 
     DEFAULT_CSS = """
@@ -190,12 +191,15 @@ class RunList(VirtualList):
         & > .runs--header { color: $accent; text-style: bold; }
         & > .runs--dim { color: $text-muted; }
         & > .runs--placeholder { color: $text-muted; text-style: italic; }
+        & > .runs--mark { color: $warning; }
     }
     """
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.store: RunStore | None = None
+        self.run_marks: dict[tuple[int, str], str] = {}
+        """``(source index, run reference)`` -> the mark drawn before the row (★ ✎)."""
         self.reading = True
         """Sources are still being read (an empty list may still fill)."""
         self.empty_text = "reading…"
@@ -291,12 +295,15 @@ class RunList(VirtualList):
                 (f" {fmt.PROBLEM_GLYPH} {where:<12}", style),
                 (visible(entry.message, keep_newlines=False), self.cstyle("runs--dim")),
             )
-        return self._run_row(entry, width, source.label if store.mixed else None)
+        mark = self.run_marks.get((s, entry.ref), " ")
+        return self._run_row(entry, width, source.label if store.mixed else None, mark)
 
-    def _run_row(self, s: RunSummary, width: int, label: str | None = None) -> Text:
+    def _run_row(
+        self, s: RunSummary, width: int, label: str | None = None, mark: str = " "
+    ) -> Text:
         cols = self.current_columns()
         status_style = self.cstyle(OUTCOME_CLASS[s.outcome])
-        text = Text(" ")
+        text = Text(mark, self.cstyle("runs--mark")) if mark != " " else Text(" ")
         word = visible(s.status, keep_newlines=False) if s.status else fmt.ABSENT
         text.append(
             fit(f"{fmt.OUTCOME_GLYPH[s.outcome]} {word}", cols["status"]) + " ", status_style

@@ -86,6 +86,7 @@ class Timeline(VirtualList):
         "timeline--pass",
         "timeline--fail",
         "timeline--done",
+        "timeline--mark",
     }
 
     DEFAULT_CSS = """
@@ -98,6 +99,7 @@ class Timeline(VirtualList):
         & > .timeline--pass { color: $success; }
         & > .timeline--fail { color: $error; }
         & > .timeline--done { color: $success; }
+        & > .timeline--mark { color: $warning; }
     }
     """
 
@@ -105,6 +107,8 @@ class Timeline(VirtualList):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.run: Run | None = None
         self.rows: list[TimelineRow] = []
+        self.step_marks: dict[str, str] = {}
+        """Reference of a trial or step -> the mark drawn on its row (★ ✎)."""
         self.merge = False
         self._longest = 0.0
         self._has_status = self._has_offsets = self._has_durations = True
@@ -207,7 +211,12 @@ class Timeline(VirtualList):
             a = row.attempt
             assert a is not None
             text = Text()
-            text.append(f" ▾ trial {a.number} ", self.cstyle("timeline--attempt"))
+            mark = self.step_marks.get(a.ref)
+            if mark:
+                text.append(mark, self.cstyle("timeline--mark"))
+            text.append(
+                f"{'' if mark else ' '}▾ trial {a.number} ", self.cstyle("timeline--attempt")
+            )
             text.append(
                 fmt.status(a.status, a.outcome) + "  ", self.cstyle(f"timeline--{_tone(a.outcome)}")
             )
@@ -225,7 +234,12 @@ class Timeline(VirtualList):
         number = (
             f"{step.number}" if row.first == row.last else f"{step.number}–{steps[row.last].number}"
         )
-        left.append(f"{number:>5} ", dim)
+        mark = self.step_marks.get(step.ref)
+        if mark:
+            left.append(mark, self.cstyle("timeline--mark"))
+            left.append(f"{number:>4} ", dim)
+        else:
+            left.append(f"{number:>5} ", dim)
         left.append(fmt.KIND_GLYPH[step.kind] + " ")
         left.append(f"{fmt.KIND_LABEL[step.kind]:<7} ", dim)
         if row.text is not None:

@@ -1,0 +1,109 @@
+"""``trajtui notes``: REF  NOTE lines, JSON Lines, "no longer found", --all, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.builders import capture, step_message, write_jsonl
+from tests.ui_helpers import capture_fixture, hostile_fixture, trials_fixture
+from trajtui.core import notes
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "trajtui", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_lines_with_bookmarks_notes_and_targets_gone(tmp_path: Path) -> None:
+    path = capture_fixture(tmp_path)
+    notes.set_note(str(path), "websearch-2-step-3", "step", "the search that failed")
+    notes.set_bookmark(str(path), "websearch-1", "run")
+    notes.set_bookmark(str(path), "websearch-3", "run")
+    write_jsonl(path, [capture("websearch-1", [step_message("hi", 1)])])  # rewritten
+    out = run("notes", str(path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "websearch-2-step-3  the search that failed  (no longer found)",
+        "websearch-1  ★",
+        "websearch-3  ★  (no longer found)",
+    ]
+
+
+def test_json_lines_name_the_reference_show_accepts(tmp_path: Path) -> None:
+    capture_fixture(tmp_path)
+    b = trials_fixture(tmp_path)
+    notes.set_note(str(b), "search-1/trial-2", "trial", "flaky")
+    out = run("notes", str(tmp_path), "--json")
+    assert out.returncode == 0, out.stderr
+    (obj,) = [json.loads(x) for x in out.stdout.splitlines()]
+    assert obj["ref"] == "trials.jsonl::search-1/trial-2"
+    assert (obj["note"], obj["bookmarked"], obj["found"], obj["kind"]) == (
+        "flaky",
+        False,
+        True,
+        "trial",
+    )
+    shown = run("show", str(tmp_path), obj["ref"])
+    assert shown.returncode == 0
+    assert shown.stdout.splitlines()[0] == "trials.jsonl::search-1/trial-2"
+
+
+def test_none_is_exit_1_and_said_on_stderr(tmp_path: Path) -> None:
+    path = capture_fixture(tmp_path)
+    out = run("notes", str(path))
+    assert (out.returncode, out.stdout) == (1, "")
+    assert "no bookmarks or notes" in out.stderr
+
+
+def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    out = run("notes", str(tmp_path / "nope.jsonl"))
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"{tmp_path / 'nope.jsonl'}: no such file or directory"
+
+
+def test_all_lists_sources_with_counts(tmp_path: Path) -> None:
+    assert run("notes", "--all").returncode == 1
+    a = capture_fixture(tmp_path)
+    b = trials_fixture(tmp_path)
+    notes.set_bookmark(str(a), "websearch-1", "run")
+    notes.set_bookmark(str(a), "websearch-2", "run")
+    notes.set_note(str(b), "search-2", "run", "x")
+    out = run("notes", "--all")
+    assert out.returncode == 0
+    assert out.stdout.splitlines() == [f"{a.resolve()}  2", f"{b.resolve()}  1"]
+    js = [json.loads(x) for x in run("notes", "--all", "--json").stdout.splitlines()]
+    assert js == [{"path": str(a.resolve()), "count": 2}, {"path": str(b.resolve()), "count": 1}]
+
+
+def test_hostile_notes_and_refs_print_inert(tmp_path: Path) -> None:
+    path = hostile_fixture(tmp_path)
+    notes.set_note(str(path), "evil-[bold]1", "run", "\x1b]52;c;aGk=\x07 \x1b[31mred")
+    out = run("notes", str(path))
+    assert out.returncode == 0
+    assert "\x1b" not in out.stdout and "\x07" not in out.stdout
+    assert out.stdout.startswith("evil-[bold]1  ")
+
+
+def test_corrupt_notes_file_is_a_warning_not_a_failure(tmp_path: Path) -> None:
+    path = capture_fixture(tmp_path)
+    notes.set_bookmark(str(path), "websearch-1", "run")
+    (notes.directory() / "zz.json").write_bytes(b"\x00garbage")
+    out = run("notes", str(path))
+    assert out.returncode == 0
+    assert out.stdout.splitlines() == ["websearch-1  ★"]
+    (warning,) = out.stderr.splitlines()
+    assert warning.startswith("warning: ") and "zz.json: not a notes file, ignored" in warning
+
+
+def test_help_teaches() -> None:
+    out = run("notes", "--help")
+    assert out.returncode == 0
+    for words in ("no longer found", "--all", "--json", "Exit status", "renamed"):
+        assert words in out.stdout

@@ -1,0 +1,154 @@
+"""``trajtui notes``: the bookmarks and notes kept on the opened sources (JSON Lines with
+``--json``), or every source that has some (``--all``); exit codes like grep's.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+
+import click
+
+from trajtui.cli.output import open_workspace, print_err, silence_stdout
+from trajtui.core import indexcache, notes
+from trajtui.core.jsonutil import dumps_line
+from trajtui.core.text import visible
+from trajtui.core.workspace import Workspace
+
+BOOKMARK = "★"
+GONE = "(no longer found)"
+
+EPILOG = """\b
+Output: one line per entry, REF  MARK NOTE
+  REF                the reference (what show and --goto open)
+  ★                  bookmarked
+  (no longer found)  the reference names nothing in the file as it is now
+                     (it changed, or the run is gone); the entry is kept
+
+\b
+Examples:
+  trajtui notes results.jsonl                 what was marked in this file
+  trajtui notes outputs/ --json | jq -r .ref  JSON Lines for scripts
+  trajtui notes --all                         every source with notes, and how many
+  trajtui show results.jsonl websearch-2      open a bookmark's reference
+
+\b
+In the TUI: b bookmarks the run, trial or step under the cursor, A writes its note,
+' lists the bookmarks of every open source (enter goes there).
+"""
+
+
+def _scan(ws: Workspace, show_progress: bool) -> None:
+    """Index every source (references resolve against the whole file)."""
+    started = time.monotonic()
+    for source, progress in ws.scan():
+        if show_progress and time.monotonic() - started > 1.0:
+            click.echo(
+                f"\rindexing {visible(source.label, keep_newlines=False)}: "
+                f"{progress.fraction:.0%}   ",
+                err=True,
+                nl=False,
+            )
+    if indexcache.enabled():
+        for source in ws.sources:
+            source.save_index()
+    if show_progress and time.monotonic() - started > 1.0:
+        click.echo("\r\x1b[K", err=True, nl=False)
+
+
+def _warn() -> None:
+    for line in notes.warnings():
+        print_err(f"warning: {line}")
+
+
+def line(loc: notes.Located) -> str:
+    """One entry as ``notes`` prints it: ``REF  ★ NOTE  (no longer found)``."""
+    parts = [visible(loc.ref, keep_newlines=False)]
+    mark = (BOOKMARK + " " if loc.note.bookmarked else "") + visible(
+        loc.note.text, keep_newlines=False
+    )
+    if mark.strip():
+        parts.append(mark.strip())
+    if loc.found is False:
+        parts.append(GONE)
+    return "  ".join(parts)
+
+
+def run_notes(paths: Sequence[str], *, as_json: bool = False) -> int:
+    """Print the notes of ``paths``; returns the exit code (0: some, 1: none, 2: an error)."""
+    ws = open_workspace(paths)
+    errors = bool(ws.problems)
+    if not ws.sources:
+        return 2
+    out = sys.stdout
+    count = 0
+    try:
+        _scan(ws, sys.stderr.isatty())
+        found = notes.of_workspace(ws)
+        _warn()
+        for loc in found:
+            if as_json:
+                obj = loc.note.to_json()
+                obj.update(ref=loc.ref, source=ws.sources[loc.source].label, found=loc.found)
+                out.write(dumps_line(obj) + "\n")
+            else:
+                out.write(line(loc) + "\n")
+            count += 1
+        out.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        return 0
+    finally:
+        ws.close()
+    if not count:
+        print_err("no bookmarks or notes on " + ", ".join(s.path for s in ws.sources))
+    if errors:
+        return 2
+    return 0 if count else 1
+
+
+def run_all(*, as_json: bool = False) -> int:
+    """Print every source with notes (path, count); 0 when there is one, else 1."""
+    listed = notes.all_sources()
+    _warn()
+    try:
+        for path, count in listed:
+            if as_json:
+                sys.stdout.write(dumps_line({"path": path, "count": count}) + "\n")
+            else:
+                sys.stdout.write(f"{visible(path, keep_newlines=False)}  {count}\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        return 0
+    if not listed:
+        print_err(f"no bookmarks or notes yet (they are kept in {notes.directory()})")
+    return 0 if listed else 1
+
+
+@click.command("notes", epilog=EPILOG)
+@click.argument("paths", nargs=-1, metavar="PATH...", type=click.Path(readable=False))
+@click.option(
+    "--all", "every", is_flag=True, help="List every source that has notes, and how many."
+)
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per entry.")
+def notes_cmd(paths: tuple[str, ...], every: bool, as_json: bool) -> None:
+    """Print the bookmarks and notes kept on PATH... (files or directories).
+
+    Bookmarks and notes are made in the TUI and kept in trajtui's data directory, never
+    beside the data, one file per source. A source is known by its path and by a
+    fingerprint of its content, so a file that was renamed or moved keeps its notes (a copy
+    does not). An entry whose reference no longer resolves is printed with "(no longer
+    found)", never dropped.
+
+    Exit status: 0 when there are entries, 1 when there are none, 2 on an error (a path
+    that cannot be opened).
+    """
+    if every:
+        if paths:
+            raise click.UsageError("give PATH... or --all, not both")
+        sys.exit(run_all(as_json=as_json))
+    if not paths:
+        raise click.UsageError("give a file or directory (or --all)")
+    sys.exit(run_notes(paths, as_json=as_json))

@@ -1,0 +1,482 @@
+"""Bookmarks and short notes on runs, trials and steps, kept in platformdirs' data dir.
+
+Where they live: ``$XDG_DATA_HOME/trajtui/notes/`` on Linux (``platformdirs.user_data_path``),
+one JSON file per source (a file or directory trajtui opened), never beside the data. The
+directory is used only when it is ours (a real directory of this user, mode 0700); files are
+written 0600, atomically (a private temporary file, then ``os.replace``), and never when the
+notes directory is inside a path the user opened (``trajtui ~``).
+
+Which notes belong to which source (its *identity*): a notes file records the source's real
+path and a fingerprint of its content (size, a hash of its first 64 KB and one of its last
+64 KB; for a directory, its top-level names and sizes). The notes of an opened source are
+
+1. those recorded for its real path (a file that grew or changed keeps its notes: the
+   references that no longer resolve are reported as "no longer found", never dropped);
+2. else those of a source that was moved or renamed: recorded under a path that no longer
+   holds it (gone, or holding other content), with the same size and hashes, or (a file
+   that grew since) whose first bytes are the same as the recorded head. A copy, whose
+   original is still in place, does not take the original's notes.
+
+Each entry is keyed by the reference inside its source (what ``trajtui show PATH REF`` and
+``--goto`` accept with that one path open). Notes files are untrusted data: read through
+:mod:`trajtui.core.safeio` with a size cap, decoded with the project's JSON reader, every
+field type-checked; anything else is ignored with a one-line warning (:func:`warnings`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import stat
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from platformdirs import user_data_path
+
+from trajtui.core import safeio
+from trajtui.core.discover import inside
+from trajtui.core.jsonutil import JsonError, dumps_line, loads
+from trajtui.core.openfiles import FileChanged
+from trajtui.core.refs import RefError
+from trajtui.core.source import Source
+from trajtui.core.text import one_line
+
+SUFFIX = ".json"
+VERSION = 1
+MAX_NOTE = 280
+"""A note is one line of at most this many characters (longer text is cut, with ``…``)."""
+MAX_FILE = 1 << 20
+"""A notes file bigger than this is not read."""
+MAX_ENTRIES = 10_000
+"""Entries kept per source."""
+HASHED = 64 << 10
+"""Bytes hashed at each end of a file for its fingerprint."""
+MAX_LISTED = 10_000
+"""Directory entries a directory's fingerprint looks at."""
+
+
+class NotesError(Exception):
+    """Notes cannot be saved (no usable data dir, or it is inside an opened path)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A bookmark and/or a note on one object of a source.
+
+    Attributes:
+        ref: The object's reference inside its source (``task-7/trial-2/step-5``).
+        path: The source's path (as last seen; for display).
+        kind: What the reference named when it was marked (``run``, ``trial``, ``step``...).
+        bookmarked: It is bookmarked.
+        text: The note (one line, at most :data:`MAX_NOTE` characters; "" for none).
+        created: When the entry was made (seconds since the epoch).
+        updated: When it last changed.
+    """
+
+    ref: str
+    path: str
+    kind: str = "run"
+    bookmarked: bool = False
+    text: str = ""
+    created: float = 0.0
+    updated: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as a JSON object (what ``trajtui notes --json`` prints)."""
+        return {
+            "ref": self.ref,
+            "path": self.path,
+            "kind": self.kind,
+            "bookmarked": self.bookmarked,
+            "note": self.text,
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+
+@dataclass(slots=True)
+class Book:
+    """The notes of one source, as kept in one notes file.
+
+    Attributes:
+        file: The notes file (None until first saved).
+        path: The source's real path when last saved.
+        fingerprint: The source's fingerprint when last saved.
+        entries: By reference, in the order they were made.
+    """
+
+    file: Path | None
+    path: str
+    fingerprint: dict[str, Any] = field(default_factory=dict)
+    entries: dict[str, Note] = field(default_factory=dict)
+
+
+# -- the directory ---------------------------------------------------------------------------
+
+
+def directory() -> Path:
+    """Where notes files live (``$XDG_DATA_HOME/trajtui/notes`` on Linux)."""
+    return user_data_path("trajtui") / "notes"
+
+
+def usable_dir(create: bool) -> Path | None:
+    """The notes directory when it is ours (a real directory of this user, private; made
+    0700 when ``create``), else None."""
+    d = directory()
+    try:
+        if create:
+            d.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            d.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(d)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        return None
+    if st.st_mode & 0o077:
+        try:
+            os.chmod(d, 0o700)
+        except OSError:
+            return None
+    return d
+
+
+# -- identity --------------------------------------------------------------------------------
+
+
+def real(path: str) -> str:
+    """``path`` with links resolved (as it is recorded)."""
+    return os.path.realpath(path)
+
+
+def fingerprint(path: str) -> dict[str, Any] | None:
+    """What identifies the source at ``path`` when it moves: for a file its size and the
+    BLAKE2b hashes of its first and last :data:`HASHED` bytes; for a directory a hash of
+    its top-level names and sizes. None when it cannot be read."""
+    try:
+        if os.path.isdir(path):
+            h = hashlib.blake2b(digest_size=16)
+            with os.scandir(path) as it:
+                names = []
+                for k, e in enumerate(it):
+                    if k >= MAX_LISTED:
+                        break
+                    try:
+                        size = e.stat(follow_symlinks=False).st_size if e.is_file() else -1
+                    except OSError:
+                        size = -2
+                    names.append(f"{e.name}\0{size}")
+            for line in sorted(names):
+                h.update(line.encode("utf-8", "surrogateescape") + b"\n")
+            return {"kind": "dir", "size": len(names), "head": h.hexdigest(), "tail": ""}
+        with safeio.open_regular(path) as f:
+            fd = f.fd
+            size = os.fstat(fd).st_size
+            head = os.pread(fd, HASHED, 0)
+            tail = os.pread(fd, HASHED, max(0, size - HASHED))
+    except OSError:
+        return None
+    return {"kind": "file", "size": size, "head": _hash(head), "tail": _hash(tail)}
+
+
+def _hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _starts_with(path: str, recorded: dict[str, Any]) -> bool:
+    """The file at ``path`` is at least as long as the recorded one and begins with the
+    same bytes (a moved file that grew since)."""
+    size = recorded.get("size")
+    if recorded.get("kind") != "file" or type(size) is not int or size <= 0:
+        return False
+    try:
+        with safeio.open_regular(path) as f:
+            if os.fstat(f.fd).st_size < size:
+                return False
+            return _hash(os.pread(f.fd, min(size, HASHED), 0)) == recorded.get("head")
+    except OSError:
+        return False
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+_warned: list[str] = []
+
+
+def warnings() -> list[str]:
+    """One line per notes file that was ignored since the last call (``PATH: why``)."""
+    out = list(dict.fromkeys(_warned))
+    _warned.clear()
+    return out
+
+
+def _read(file: Path) -> Book | None:
+    """The book in ``file``, or None (with a warning) when it is not a notes file."""
+    try:
+        data, _ = loads(safeio.read_bytes(str(file), limit=MAX_FILE, follow_links=False))
+    except (OSError, JsonError) as err:
+        _warned.append(f"{file}: not a notes file, ignored ({one_line(str(err))[:80]})")
+        return None
+    book = _book(file, data)
+    if book is None:
+        _warned.append(f"{file}: not a notes file, ignored (unexpected content)")
+    return book
+
+
+def _book(file: Path, data: Any) -> Book | None:
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        return None
+    path, fp, raw = data.get("path"), data.get("fingerprint"), data.get("entries")
+    if type(path) is not str or not isinstance(raw, list):
+        return None
+    if not isinstance(fp, dict):
+        fp = {}
+    book = Book(file, path, {k: v for k, v in fp.items() if type(v) in (str, int)})
+    for item in raw[:MAX_ENTRIES]:
+        note = _note(item, path)
+        if note is not None:
+            book.entries[note.ref] = note
+    return book
+
+
+def _note(item: Any, path: str) -> Note | None:
+    if not isinstance(item, dict):
+        return None
+    ref, kind, text = item.get("ref"), item.get("kind", "run"), item.get("note", "")
+    bookmarked = item.get("bookmarked", False)
+    created, updated = item.get("created", 0.0), item.get("updated", 0.0)
+    if type(ref) is not str or not ref or type(kind) is not str or type(text) is not str:
+        return None
+    if type(bookmarked) is not bool:
+        return None
+    if type(created) not in (int, float) or type(updated) not in (int, float):
+        return None
+    text = clean(text)
+    if not bookmarked and not text:
+        return None
+    return Note(ref, path, kind[:20], bookmarked, text, float(created), float(updated))
+
+
+def clean(text: str) -> str:
+    """``text`` as a note: one line, trimmed, at most :data:`MAX_NOTE` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_NOTE else line[: MAX_NOTE - 1] + "…"
+
+
+def books() -> list[Book]:
+    """Every readable notes file (unreadable ones are warned about and skipped)."""
+    d = usable_dir(create=False)
+    if d is None:
+        return []
+    try:
+        names = sorted(os.listdir(d))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if name.startswith(".") or not name.endswith(SUFFIX):
+            continue
+        book = _read(d / name)
+        if book is not None:
+            out.append(book)
+    return out
+
+
+def find_book(path: str, shelf: Sequence[Book] | None = None) -> Book:
+    """The notes of the source at ``path`` (an empty, unsaved book when it has none): see
+    the module's docstring for how a source is recognised."""
+    here = real(path)
+    shelf = books() if shelf is None else shelf
+    mine = [b for b in shelf if b.path == here]
+    if mine:
+        return max(mine, key=lambda b: len(b.entries))
+    now: dict[str, Any] | None = None
+    for book in shelf:
+        fp = book.fingerprint
+        if not fp or (os.path.exists(book.path) and fingerprint(book.path) == fp):
+            continue  # the recorded source is still in place: this is not it
+        if now is None:
+            now = fingerprint(path)
+            if now is None:
+                break
+        if now == fp or (now.get("kind") == "file" and _starts_with(path, fp)):
+            return book
+    return Book(None, here)
+
+
+# -- the API ---------------------------------------------------------------------------------
+
+
+def notes_for(path: str) -> list[Note]:
+    """Bookmarks and notes of the source at ``path``, in the order they were made (what
+    exports include; empty when it has none). Each note's ``path`` is ``path``."""
+    return [replace(n, path=path) for n in find_book(path).entries.values()]
+
+
+def all_sources() -> list[tuple[str, int]]:
+    """``(source path as last seen, number of entries)`` of every source with notes."""
+    return sorted((b.path, len(b.entries)) for b in books() if b.entries)
+
+
+def get(path: str, ref: str) -> Note | None:
+    """The entry on ``ref`` of the source at ``path``, or None."""
+    return find_book(path).entries.get(ref)
+
+
+def toggle_bookmark(path: str, ref: str, kind: str, *, opened: Sequence[str] = ()) -> bool:
+    """Bookmark ``ref`` of the source at ``path``, or remove its bookmark (a note on it
+    stays). Returns whether it is bookmarked now.
+
+    Raises:
+        NotesError: It cannot be saved.
+    """
+    book = find_book(path)
+    old = book.entries.get(ref)
+    on = not (old is not None and old.bookmarked)
+    _put(book, path, ref, kind, opened, bookmarked=on)
+    return on
+
+
+def set_bookmark(
+    path: str, ref: str, kind: str, on: bool = True, *, opened: Sequence[str] = ()
+) -> None:
+    """Add (``on``) or remove the bookmark on ``ref``.
+
+    Raises:
+        NotesError: It cannot be saved.
+    """
+    _put(find_book(path), path, ref, kind, opened, bookmarked=on)
+
+
+def set_note(path: str, ref: str, kind: str, text: str, *, opened: Sequence[str] = ()) -> Note:
+    """Set the note on ``ref`` (cleaned by :func:`clean`; "" clears it). Returns the entry
+    (``text`` and ``bookmarked`` both empty when nothing is left of it).
+
+    Raises:
+        NotesError: It cannot be saved.
+    """
+    return _put(find_book(path), path, ref, kind, opened, text=clean(text))
+
+
+def _put(
+    book: Book,
+    path: str,
+    ref: str,
+    kind: str,
+    opened: Sequence[str],
+    *,
+    bookmarked: bool | None = None,
+    text: str | None = None,
+) -> Note:
+    now = time.time()
+    old = book.entries.get(ref) or Note(ref, path, kind, created=now)
+    new = replace(
+        old,
+        bookmarked=old.bookmarked if bookmarked is None else bookmarked,
+        text=old.text if text is None else text,
+        updated=now,
+    )
+    if new.bookmarked or new.text:
+        book.entries[ref] = new
+    else:
+        book.entries.pop(ref, None)
+    if len(book.entries) > MAX_ENTRIES:
+        raise NotesError(f"more than {MAX_ENTRIES:,} notes on one source")
+    _save(book, path, opened)
+    return new
+
+
+def _save(book: Book, path: str, opened: Sequence[str]) -> None:
+    d = usable_dir(create=False)
+    if d is not None and not _outside(d, opened):
+        raise NotesError(f"not saved: the notes directory {d} is inside an opened path")
+    d = d or usable_dir(create=True)
+    if d is None:
+        raise NotesError(f"not saved: {directory()} is not a private directory of this user")
+    if not _outside(d, opened):
+        raise NotesError(f"not saved: the notes directory {d} is inside an opened path")
+    book.path = real(path)
+    book.fingerprint = fingerprint(path) or {}
+    data = {
+        "version": VERSION,
+        "path": book.path,
+        "fingerprint": book.fingerprint,
+        "entries": [
+            {k: v for k, v in n.to_json().items() if k != "path"} for n in book.entries.values()
+        ],
+    }
+    target = book.file or d / f"{secrets.token_hex(12)}{SUFFIX}"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=d)  # mode 0600
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(dumps_line(data))
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError as err:
+        raise NotesError(f"not saved: {target}: {err.strerror or err}") from None
+    book.file = target
+
+
+def _outside(d: Path, opened: Sequence[str]) -> bool:
+    for root in opened:
+        try:
+            if inside(os.path.realpath(root), str(d)):
+                return False
+        except (OSError, ValueError):
+            return False
+    return True
+
+
+# -- notes of opened sources -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A note of an opened source, and whether its reference still resolves.
+
+    Attributes:
+        note: The entry.
+        source: Index of its source in the workspace.
+        ref: Its reference as typed with these sources open (``SOURCE::REF`` when several).
+        found: The reference resolves (False: "no longer found"; None: not checked).
+    """
+
+    note: Note
+    source: int
+    ref: str
+    found: bool | None = None
+
+
+class Opened(Protocol):
+    """What :func:`of_workspace` needs of a :class:`~trajtui.core.workspace.Workspace`
+    (named so, this module imports no format through it)."""
+
+    sources: list[Source]
+
+    def ref(self, source: Source, ref: str) -> str: ...
+
+
+def of_workspace(ws: Opened, *, check: bool = True) -> list[Located]:
+    """The notes of every source of ``ws``, source by source; with ``check``, each
+    reference resolved (this may read a run per note: call it off the UI thread)."""
+    shelf = books()
+    out = []
+    for s, source in enumerate(ws.sources):
+        for note in find_book(source.path, shelf).entries.values():
+            note = replace(note, path=source.path)
+            found: bool | None = None
+            if check:
+                try:
+                    source.resolve(note.ref)
+                    found = True
+                except (RefError, OSError, FileChanged):
+                    found = False
+            out.append(Located(note, s, ws.ref(source, note.ref), found))
+    return out
