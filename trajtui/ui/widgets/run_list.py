@@ -199,6 +199,9 @@ class RunList(VirtualList):
         self.reading = True
         """Sources are still being read (an empty list may still fill)."""
         self.empty_text = "reading…"
+        self.marked: tuple[int, int] | None = None
+        """``(source, entry)`` of the run marked as side A of a compare (``c``): its row
+        starts with ``A``."""
 
     def empty_message(self) -> str:
         """Why there are no rows: a filter that matches nothing (or that it does not
@@ -297,7 +300,10 @@ class RunList(VirtualList):
                 (f" {fmt.PROBLEM_GLYPH} {where:<12}", style),
                 (visible(entry.message, keep_newlines=False), self.cstyle("runs--dim")),
             )
-        return self._run_row(entry, width, source.label if store.mixed else None)
+        row = self._run_row(entry, width, source.label if store.mixed else None)
+        if self.marked == (s, i):
+            row = Text.assemble(("A", self.cstyle("runs--header")), row[1:])
+        return row
 
     def _run_row(self, s: RunSummary, width: int, label: str | None = None) -> Text:
         cols = self.current_columns()

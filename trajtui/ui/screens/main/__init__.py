@@ -11,6 +11,7 @@ below it (the workers the selection starts are declared in :mod:`.layout`):
 :mod:`.forecast`    extra panes (Messages, Sources) of the formats whose view declares them
 :mod:`.finding`     search, filter and sort
 :mod:`.actions`     what the keys do
+:mod:`.comparing`   marking a run and comparing two (``c``), two sources (``C``)
 ==================  ==========================================================================
 
 All reading happens in thread workers, which only post messages: nothing here waits on I/O.
@@ -19,13 +20,13 @@ All reading happens in thread workers, which only post messages: nothing here wa
 from __future__ import annotations
 
 from trajtui.ui import commands
-from trajtui.ui.screens.main.actions import Actions
+from trajtui.ui.screens.main.comparing import Comparing
 from trajtui.ui.screens.main.loading import FOLLOW_EVERY
 
 __all__ = ["MainScreen"]
 
 
-class MainScreen(Actions):
+class MainScreen(Comparing):
     """Runs, steps and details of everything that was opened."""
 
     BINDINGS = commands.bindings()  # type: ignore[assignment]

@@ -1,0 +1,308 @@
+"""Comparing in the TUI: c marks a run as A, c on another aligns the two; C compares two
+sources prompt by prompt. Hand-made pairs whose right answer is obvious."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.builders import capture, step_message, step_thought, step_tool, trials, write_jsonl
+from tests.ui_helpers import running, screen_lines, settle
+from trajtui.core.align import Op
+from trajtui.ui.screens.compare import CompareScreen, PairList
+from trajtui.ui.screens.compare_sources import SourceRows, SourcesScreen
+from trajtui.ui.screens.compare_step import PairScreen
+from trajtui.ui.widgets.detail import DetailView
+
+
+def think() -> dict[str, Any]:
+    return step_thought("I will look up the CEO of Anthropic.", 100)
+
+
+def search() -> dict[str, Any]:
+    return step_tool(
+        "WebSearch", "completed", 200, input={"query": "anthropic ceo"}, output="Dario Amodei"
+    )
+
+
+def fetch(url: str = "https://anthropic.com/company") -> dict[str, Any]:
+    return step_tool("WebFetch", "completed", 300, input={"url": url}, output="<html>team</html>")
+
+
+def answer() -> dict[str, Any]:
+    return step_message("The CEO of Anthropic is Dario Amodei.", 400)
+
+
+def read_notes() -> dict[str, Any]:
+    return step_tool("Read", "completed", 250, input={"path": "notes.md"}, output="...")
+
+
+def pairs_fixture(directory: Path) -> Path:
+    """base; inserted (a Read after the search); changed (another URL); early (stops after
+    the search); and a run whose id tries markup."""
+    return write_jsonl(
+        directory / "pairs.jsonl",
+        [
+            capture("base", [think(), search(), fetch(), answer()], score={"pass": True}),
+            capture("inserted", [think(), search(), read_notes(), fetch(), answer()]),
+            capture(
+                "changed",
+                [think(), search(), fetch("https://anthropic.com/team"), answer()],
+                score={"pass": False},
+            ),
+            capture("early", [think(), search()], output="", duration=400),
+        ],
+    )
+
+
+async def open_compare(pilot: Any, app: Any, screen: Any, a: int, b: int) -> CompareScreen:
+    """Mark row ``a`` with c, go to row ``b``, c again: the compare screen, aligned."""
+    screen.run_list.set_cursor(a)
+    await settle(pilot)
+    await pilot.press("c")
+    await settle(pilot)
+    screen.run_list.set_cursor(b)
+    await settle(pilot)
+    await pilot.press("c")
+    await settle(pilot)
+    compare = app.screen
+    assert isinstance(compare, CompareScreen)
+    return compare
+
+
+async def test_c_marks_a_run_visibly_and_says_so(tmp_path: Path) -> None:
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)], notifications=True) as (pilot, app, screen):
+        screen.run_list.set_cursor(1)
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        assert any("marked inserted as A" in m for m in said)
+        rows = [line for line in screen_lines(app) if "inserted" in line and "done" in line]
+        assert rows and rows[0].split("│")[1].startswith("A• done")
+        others = [line for line in screen_lines(app) if "base" in line and "pass" in line]
+        assert others and others[0].split("│")[1].startswith(" ✓ pass")
+        await pilot.press("c")  # again on the same run: unmarked
+        await settle(pilot)
+        assert screen.marked is None
+        assert any("no longer marked" in n.message for n in app._notifications)
+
+
+async def test_an_inserted_step_opens_on_the_gap_and_n_N_move_between_differences(
+    tmp_path: Path,
+) -> None:
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)], notifications=True) as (pilot, app, screen):
+        compare = await open_compare(pilot, app, screen, 0, 1)
+        plist = compare.pair_list
+        ops = [p.op for p in plist.pairs]
+        assert ops == [Op.SAME, Op.SAME, Op.ONLY_B, Op.SAME, Op.SAME]
+        assert plist.cursor == 2  # on the first divergence
+        text = "\n".join(screen_lines(app))
+        assert "first divergence: A · / B step-3" in text
+        row = next(line for line in screen_lines(app) if "▶+" in line)
+        assert "Read" in row and row.index("Read") > row.index("▶+")  # only B's side
+        assert row[: row.index("▶+")].strip() == ""  # A's cell is blank
+        await pilot.press("g")
+        await settle(pilot)
+        assert plist.cursor == 0
+        await pilot.press("n")
+        await settle(pilot)
+        assert plist.cursor == 2
+        await pilot.press("n")  # no more: stays, says so
+        await settle(pilot)
+        assert plist.cursor == 2
+        assert any("no more differences" in n.message for n in app._notifications)
+        await pilot.press("G", "N")
+        await settle(pilot)
+        assert plist.cursor == 2
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        assert screen.marked is not None and screen.marked.ref == "base"
+
+
+async def test_the_header_gives_both_figures_and_their_differences(tmp_path: Path) -> None:
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        await open_compare(pilot, app, screen, 0, 3)
+        lines = screen_lines(app)
+        text = "\n".join(lines)
+        for head in ("outcome", "duration", "tool calls", "steps"):
+            assert head in text
+        delta = next(line for line in lines if line.lstrip().startswith("B - A"))
+        assert "-2" in delta  # B has two steps fewer
+        assert "-834ms" in delta or "-0.8s" in delta or "-834" in delta
+
+
+async def test_a_changed_input_is_a_tilde_row_saying_which_field_and_enter_opens_both(
+    tmp_path: Path,
+) -> None:
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        compare = await open_compare(pilot, app, screen, 0, 2)
+        plist: PairList = compare.pair_list
+        assert plist.pairs[plist.cursor].op is Op.CHANGED
+        row = next(line for line in screen_lines(app) if "▶~" in line)
+        assert "input differs: url" in row
+        await pilot.press("enter")
+        await settle(pilot)
+        pair = app.screen
+        assert isinstance(pair, PairScreen)
+        a = pair.query_one("#detail-a", DetailView)
+        b = pair.query_one("#detail-b", DetailView)
+        assert "anthropic.com/company" in a.text
+        assert "anthropic.com/team" in b.text
+        assert app.focused is a
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is compare
+
+
+async def test_enter_on_a_step_only_b_has_shows_b_and_says_a_has_none(tmp_path: Path) -> None:
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        await open_compare(pilot, app, screen, 0, 1)
+        await pilot.press("enter")
+        await settle(pilot)
+        pair = app.screen
+        assert isinstance(pair, PairScreen)
+        a = pair.query_one("#detail-a", DetailView)
+        b = pair.query_one("#detail-b", DetailView)
+        assert "only B has this step" in a.text
+        assert "notes.md" in b.text
+        assert app.focused is b
+
+
+async def test_a_run_that_stops_early_ends_in_steps_only_a_has(tmp_path: Path) -> None:
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        compare = await open_compare(pilot, app, screen, 0, 3)
+        ops = [p.op for p in compare.pair_list.pairs]
+        assert ops == [Op.SAME, Op.SAME, Op.ONLY_A, Op.ONLY_A]
+        assert compare.pair_list.cursor == 2
+
+
+async def test_c_in_the_timeline_on_a_trial_compares_trials(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "t.jsonl", [trials("search-1", [True, False])])
+    async with running([str(path)], notifications=True) as (pilot, app, screen):
+        await pilot.press("enter")  # into the timeline: trial 1's header
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        assert screen.marked is not None and screen.marked.ref == "search-1/trial-1"
+        row = screen.timeline.row_of_attempt(2)
+        assert row is not None
+        screen.timeline.set_cursor(row)
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        compare = app.screen
+        assert isinstance(compare, CompareScreen)
+        assert compare.comparison is not None
+        assert compare.comparison.b.ref == "search-1/trial-2"
+        assert any(p.op is not Op.SAME for p in compare.pair_list.pairs)
+
+
+async def test_compare_with_marked_is_in_the_palette_only_once_a_run_is_marked(
+    tmp_path: Path,
+) -> None:
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        assert screen.check_action("compare_marked", ()) is None
+        await pilot.press("c")
+        await settle(pilot)
+        assert screen.check_action("compare_marked", ()) is True
+        screen.run_list.set_cursor(2)
+        await settle(pilot)
+        await screen.run_action("compare_marked")
+        await settle(pilot)
+        assert isinstance(app.screen, CompareScreen)
+
+
+def sources_fixture(directory: Path) -> tuple[Path, Path]:
+    """Four prompts run before and after: p1 flips pass to fail, p2 fail to pass, p3 the
+    same, p4 only before; p5 only after."""
+
+    def rec(rid: str, passed: bool, score: float, steps: list[Any] | None = None) -> Any:
+        return capture(rid, steps, score={"pass": passed, "score": score})
+
+    before = write_jsonl(
+        directory / "before.jsonl",
+        [
+            rec("p1", True, 0.9, [think(), search(), answer()]),
+            rec("p2", False, 0.2),
+            rec("p3", True, 0.8),
+            rec("p4", True, 1.0),
+        ],
+    )
+    after = write_jsonl(
+        directory / "after.jsonl",
+        [
+            rec("p1", False, 0.1, [think(), search()]),
+            rec("p2", True, 0.7),
+            rec("p3", True, 0.8),
+            rec("p5", True, 1.0),
+        ],
+    )
+    return before, after
+
+
+async def test_C_lists_flips_first_with_the_summary_and_enter_compares_the_prompt(
+    tmp_path: Path,
+) -> None:
+    before, after = sources_fixture(tmp_path)
+    async with running([str(before), str(after)], notifications=True) as (pilot, app, screen):
+        await pilot.press("C")
+        await settle(pilot)
+        srcs = app.screen
+        assert isinstance(srcs, SourcesScreen)
+        rows: SourceRows = srcs.rows
+        assert [r.ref for r in rows.rows] == ["p1", "p2", "p3", "p4", "p5"]
+        text = "\n".join(screen_lines(app))
+        assert "pass rate over prompts both judged: A 67% (2/3) · B 67% (2/3)" in text
+        assert "flips: pass→fail 1 · fail→pass 1" in text
+        assert "paired difference" in text and "95% interval" in text
+        first = next(line for line in screen_lines(app) if " p1 " in line)
+        assert "pass→fail" in first and "-0.800" in first
+        await pilot.press("G")
+        await pilot.press("enter")  # only in B: nothing to compare
+        await settle(pilot)
+        assert app.screen is srcs
+        assert any("only in B" in n.message for n in app._notifications)
+        await pilot.press("g", "enter")
+        await settle(pilot)
+        compare = app.screen
+        assert isinstance(compare, CompareScreen)
+        assert [p.op for p in compare.pair_list.pairs] == [Op.SAME, Op.SAME, Op.ONLY_A]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is srcs
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+
+
+async def test_C_with_one_source_says_two_are_needed(tmp_path: Path) -> None:
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)], notifications=True) as (pilot, app, screen):
+        await pilot.press("C")
+        await settle(pilot)
+        assert app.screen is screen
+        assert any("needs two sources" in n.message for n in app._notifications)
+
+
+async def test_run_ids_with_markup_are_shown_as_they_are(tmp_path: Path) -> None:
+    path = write_jsonl(
+        tmp_path / "evil.jsonl",
+        [
+            capture("[bold]x[/bold]", [think(), search()]),
+            capture("[@click=app.quit]y[/]", [think(), fetch()]),
+        ],
+    )
+    async with running([str(path)]) as (pilot, app, screen):
+        await open_compare(pilot, app, screen, 0, 1)
+        text = "\n".join(screen_lines(app))
+        assert "[bold]x[/bold]" in text
+        assert "[@click=app.quit]y[/]" in text
