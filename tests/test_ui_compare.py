@@ -273,7 +273,7 @@ async def test_C_lists_flips_first_with_the_summary_and_enter_compares_the_promp
         assert any("only in B" in n.message for n in app._notifications)
         await pilot.press("g", "enter")
         await settle(pilot)
-        compare = app.screen
+        compare: object = app.screen
         assert isinstance(compare, CompareScreen)
         assert [p.op for p in compare.pair_list.pairs] == [Op.SAME, Op.SAME, Op.ONLY_A]
         await pilot.press("escape")
