@@ -155,6 +155,18 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     Scenario("help", (CAPTURE,), ("question_mark",), about="every key"),
     Scenario(
+        "compare-runs",
+        (CAPTURE,),
+        ("c", "j", "j", "c", "n"),
+        about="two runs compared: figures with B - A, timelines aligned, n: next difference",
+    ),
+    Scenario(
+        "compare-steps",
+        (CAPTURE,),
+        ("c", "j", "j", "c", "n", "enter"),
+        about="a compared pair of steps, side by side",
+    ),
+    Scenario(
         "search-all",
         EVERYTHING,
         ("slash", *"rate", "enter", "down"),

@@ -6,53 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.builders import capture, step_message, step_thought, step_tool, trials, write_jsonl
+from tests.builders import capture, trials, write_jsonl
+from tests.builders_compare import fetch, pairs_fixture, search, sources_fixture, think
 from tests.ui_helpers import running, screen_lines, settle
 from trajtui.core.align import Op
 from trajtui.ui.screens.compare import CompareScreen, PairList
 from trajtui.ui.screens.compare_sources import SourceRows, SourcesScreen
 from trajtui.ui.screens.compare_step import PairScreen
 from trajtui.ui.widgets.detail import DetailView
-
-
-def think() -> dict[str, Any]:
-    return step_thought("I will look up the CEO of Anthropic.", 100)
-
-
-def search() -> dict[str, Any]:
-    return step_tool(
-        "WebSearch", "completed", 200, input={"query": "anthropic ceo"}, output="Dario Amodei"
-    )
-
-
-def fetch(url: str = "https://anthropic.com/company") -> dict[str, Any]:
-    return step_tool("WebFetch", "completed", 300, input={"url": url}, output="<html>team</html>")
-
-
-def answer() -> dict[str, Any]:
-    return step_message("The CEO of Anthropic is Dario Amodei.", 400)
-
-
-def read_notes() -> dict[str, Any]:
-    return step_tool("Read", "completed", 250, input={"path": "notes.md"}, output="...")
-
-
-def pairs_fixture(directory: Path) -> Path:
-    """base; inserted (a Read after the search); changed (another URL); early (stops after
-    the search); and a run whose id tries markup."""
-    return write_jsonl(
-        directory / "pairs.jsonl",
-        [
-            capture("base", [think(), search(), fetch(), answer()], score={"pass": True}),
-            capture("inserted", [think(), search(), read_notes(), fetch(), answer()]),
-            capture(
-                "changed",
-                [think(), search(), fetch("https://anthropic.com/team"), answer()],
-                score={"pass": False},
-            ),
-            capture("early", [think(), search()], output="", duration=400),
-        ],
-    )
 
 
 async def open_compare(pilot: Any, app: Any, screen: Any, a: int, b: int) -> CompareScreen:
@@ -219,34 +180,6 @@ async def test_compare_with_marked_is_in_the_palette_only_once_a_run_is_marked(
         await screen.run_action("compare_marked")
         await settle(pilot)
         assert isinstance(app.screen, CompareScreen)
-
-
-def sources_fixture(directory: Path) -> tuple[Path, Path]:
-    """Four prompts run before and after: p1 flips pass to fail, p2 fail to pass, p3 the
-    same, p4 only before; p5 only after."""
-
-    def rec(rid: str, passed: bool, score: float, steps: list[Any] | None = None) -> Any:
-        return capture(rid, steps, score={"pass": passed, "score": score})
-
-    before = write_jsonl(
-        directory / "before.jsonl",
-        [
-            rec("p1", True, 0.9, [think(), search(), answer()]),
-            rec("p2", False, 0.2),
-            rec("p3", True, 0.8),
-            rec("p4", True, 1.0),
-        ],
-    )
-    after = write_jsonl(
-        directory / "after.jsonl",
-        [
-            rec("p1", False, 0.1, [think(), search()]),
-            rec("p2", True, 0.7),
-            rec("p3", True, 0.8),
-            rec("p5", True, 1.0),
-        ],
-    )
-    return before, after
 
 
 async def test_C_lists_flips_first_with_the_summary_and_enter_compares_the_prompt(
