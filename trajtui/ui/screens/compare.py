@@ -182,7 +182,7 @@ class CompareScreen(Screen[None]):
         Binding("n", "next_difference", "next diff"),
         Binding("N", "prev_difference", "prev diff"),
         Binding("enter,l", "open_pair", "open steps"),
-        Binding("question_mark", "app.push_screen('help')", "help", show=False),
+        Binding("question_mark", "help", "help", show=False),
         Binding("q", "app.quit", "quit"),
     ]
 
@@ -285,6 +285,11 @@ class CompareScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+    def action_help(self) -> None:
+        from trajtui.ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
 
     def _starts(self) -> list[int]:
         """Rows where a stretch that differs starts."""
