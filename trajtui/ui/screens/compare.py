@@ -40,6 +40,8 @@ from trajtui.ui.widgets.vlist import VirtualList
 
 WHY_MIN_WIDTH = 90
 """From this width on, each row says what differs in a column of its own."""
+ROOMY = 110
+"""From this width on, the header shows every figure, even those neither side has."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,24 +154,24 @@ class PairList(VirtualList):
         return " ".join(parts)
 
 
-def figures_table(c: Comparison) -> Table:
-    """Both sides' figures and their differences, one row each (A, B, B - A)."""
+def figures_table(c: Comparison, width: int = 120) -> Table:
+    """Both sides' figures and their differences, one row each (A, B, B - A). Under
+    :data:`ROOMY` cells, the figures neither side has (``—`` on both) make room for the
+    others."""
+    fa, fb, deltas = words.figures(c.a), words.figures(c.b), words.deltas(c)
+    keep = [
+        k
+        for k in range(len(words.HEADS))
+        if width >= ROOMY or not (fa[k] == fb[k] == "—" and not deltas[k])
+    ]
     table = Table(box=None, padding=(0, 1), show_edge=False, expand=False)
     table.add_column("", style="bold", no_wrap=True)
-    table.add_column("run", no_wrap=True, overflow="ellipsis", max_width=32)
-    for head in words.HEADS:
-        table.add_column(head, no_wrap=True, overflow="ellipsis", justify="right")
-    for name, s in (("A", c.a), ("B", c.b)):
-        table.add_row(
-            Text(name),
-            Text(visible(s.ref, keep_newlines=False)),
-            *(Text(visible(f, keep_newlines=False)) for f in words.figures(s)),
-        )
-    deltas = words.deltas(c)
+    for k in keep:
+        table.add_column(words.HEADS[k], no_wrap=True, overflow="ellipsis", justify="right")
+    for name, cells in (("A", fa), ("B", fb)):
+        table.add_row(Text(name), *(Text(visible(cells[k], keep_newlines=False)) for k in keep))
     table.add_row(
-        Text("B - A"),
-        Text(""),
-        *(Text(visible(d, keep_newlines=False), style="bold") for d in deltas),
+        Text("B - A"), *(Text(visible(deltas[k], keep_newlines=False), style="bold") for k in keep)
     )
     return table
 
@@ -189,7 +191,7 @@ class CompareScreen(Screen[None]):
     DEFAULT_CSS = """
     CompareScreen #compare-title { height: 1; background: $panel; text-style: bold; padding: 0 1; }
     CompareScreen #compare-figures { height: auto; padding: 0 1; }
-    CompareScreen #compare-status { height: 1; padding: 0 1; color: $accent; }
+    CompareScreen #compare-status { height: auto; padding: 0 1; color: $accent; }
     CompareScreen #compare-heads { height: 1; padding: 0 0; color: $text-muted; text-style: bold; background: $panel; }
     CompareScreen #compare-status.-error { color: $error; }
     """
@@ -256,7 +258,7 @@ class CompareScreen(Screen[None]):
 
     def _aligned(self, c: Comparison, runs: tuple[Run, Run]) -> None:
         self.comparison, self.runs = c, runs
-        self.query_one("#compare-figures", Static).update(figures_table(c))
+        self._draw_figures()
         self.query_one("#compare-status", Static).update(literal(words.divergence_line(c)))
         plist = self.pair_list
         plist.comparison = c
@@ -269,6 +271,12 @@ class CompareScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._draw_heads()
+        self._draw_figures()
+
+    def _draw_figures(self) -> None:
+        if self.comparison is not None:
+            table = figures_table(self.comparison, self.size.width)
+            self.query_one("#compare-figures", Static).update(table)
 
     def _draw_heads(self) -> None:
         """Column names over the rows, each side's above its half."""
