@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.builders import capture, trials, write_jsonl
+from textual.widgets import OptionList
+
+from tests.builders import capture, step_message, trials, write_jsonl
 from tests.builders_compare import fetch, pairs_fixture, search, sources_fixture, think
-from tests.ui_helpers import running, screen_lines, settle
+from tests.ui_helpers import foreign_controls, running, screen_lines, settle, terminal_output
 from trajtui.core.align import Op
 from trajtui.ui.screens.compare import CompareScreen, PairList
-from trajtui.ui.screens.compare_sources import SourceRows, SourcesScreen
+from trajtui.ui.screens.compare_sources import PickSource, SourceRows, SourcesScreen
 from trajtui.ui.screens.compare_step import PairScreen
 from trajtui.ui.widgets.detail import DetailView
 
@@ -239,3 +241,45 @@ async def test_run_ids_with_markup_are_shown_as_they_are(tmp_path: Path) -> None
         text = "\n".join(screen_lines(app))
         assert "[bold]x[/bold]" in text
         assert "[@click=app.quit]y[/]" in text
+
+
+async def test_C_with_three_sources_asks_which_is_A_and_which_B(tmp_path: Path) -> None:
+    before, after = sources_fixture(tmp_path)
+    third = write_jsonl(tmp_path / "third.jsonl", [capture("p1", [think()])])
+    paths = [str(third), str(before), str(after)]
+    async with running(paths) as (pilot, app, screen):
+        labels = [s.label for s in screen.ws.sources]
+        await pilot.press("C")
+        await settle(pilot)
+        assert isinstance(app.screen, PickSource)
+        await pilot.press("j", "enter")  # A: the second source
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, PickSource)
+        shown = [str(o.prompt) for o in picker.query_one(OptionList)._options]
+        assert len(shown) == 2 and shown[1].startswith(labels[2])
+        assert not any(s.startswith(labels[1]) for s in shown)  # A is not offered as B
+        await pilot.press("j", "enter")  # B: the third (the second offered)
+        await settle(pilot)
+        srcs = app.screen
+        assert isinstance(srcs, SourcesScreen)
+        assert (srcs.a, srcs.b) == (1, 2)
+        assert [r.ref for r in srcs.rows.rows][:2] == ["p1", "p2"]
+
+
+async def test_escape_sequences_in_steps_never_reach_the_terminal(tmp_path: Path) -> None:
+    evil = "\x1b]0;title\x07 \x1b[31mred\x1b[0m \u202edesrever"
+    path = write_jsonl(
+        tmp_path / "evil.jsonl",
+        [
+            capture("one", [step_message(evil, 10), search()]),
+            capture("two", [step_message(evil + " more", 10), search()]),
+        ],
+    )
+    async with running([str(path)]) as (pilot, app, screen):
+        await open_compare(pilot, app, screen, 0, 1)
+        assert foreign_controls(terminal_output(app)) == []
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PairScreen)
+        assert foreign_controls(terminal_output(app)) == []
