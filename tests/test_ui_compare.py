@@ -155,6 +155,8 @@ async def test_c_in_the_timeline_on_a_trial_compares_trials(tmp_path: Path) -> N
         await pilot.press("c")
         await settle(pilot)
         assert screen.marked is not None and screen.marked.ref == "search-1/trial-1"
+        headers = [line for line in screen_lines(app) if "▾ trial" in line]
+        assert "A▾ trial 1" in headers[0] and "A▾" not in headers[1]
         row = screen.timeline.row_of_attempt(2)
         assert row is not None
         screen.timeline.set_cursor(row)

@@ -109,6 +109,9 @@ class Timeline(VirtualList):
         self._longest = 0.0
         self._has_status = self._has_offsets = self._has_durations = True
         self.empty_text = "no run selected"
+        self.marked: tuple[str, int] | None = None
+        """``(run reference, trial number)`` of the trial marked as side A of a compare
+        (``c``): its header row starts with ``A``."""
 
     def show_run(self, run: Run | None, *, keep_cursor: bool = False) -> None:
         """Show ``run``'s steps (None: nothing)."""
@@ -207,7 +210,9 @@ class Timeline(VirtualList):
             a = row.attempt
             assert a is not None
             text = Text()
-            text.append(f" ▾ trial {a.number} ", self.cstyle("timeline--attempt"))
+            run_ref = self.run.ref if self.run is not None else None
+            mark = "A" if self.marked == (run_ref, a.number) else " "
+            text.append(f"{mark}▾ trial {a.number} ", self.cstyle("timeline--attempt"))
             text.append(
                 fmt.status(a.status, a.outcome) + "  ", self.cstyle(f"timeline--{_tone(a.outcome)}")
             )

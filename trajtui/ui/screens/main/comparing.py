@@ -64,6 +64,11 @@ class Comparing(Actions):
         self.marked = spec
         self.run_list.marked = (spec.source, spec.index) if spec is not None else None
         self.run_list.redraw()
+        marked_trial = None
+        if spec is not None and spec.attempt is not None and self.run is not None:
+            marked_trial = (self.run.ref, spec.attempt)
+        self.timeline.marked = marked_trial
+        self.timeline.redraw()
         if spec is not None:
             self.notify(
                 f"marked {spec.ref} as A: c on another run (or trial) compares it with A · "
