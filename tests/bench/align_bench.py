@@ -8,8 +8,9 @@ tools with varied inputs, messages), the second the first with every 50th step c
 
 * ``align``: :func:`trajtui.core.align.align` on the two timelines (median of ``--runs``);
 * ``tui``: headless at 120x40, ``c`` on the first run, cursor to the second, ``c``: seconds
-  from the second key press to the compare screen's rows drawn (both runs read and aligned
-  in its worker; median of ``--runs`` app sessions).
+  from the second key press to the compare screen's rows drawn (both runs read again from
+  the file, the runs kept in memory forgotten first, and aligned in its worker; median of
+  ``--runs`` app sessions).
 
 Usage::
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -85,8 +87,9 @@ def core_seconds(path: Path, runs: int) -> tuple[float, int]:
     return statistics.median(times), rows
 
 
-async def tui_seconds(path: Path) -> float:
-    """Seconds from the ``c`` that opens the compare to its rows on screen."""
+async def tui_seconds(path: Path) -> tuple[float, float]:
+    """Seconds from the ``c`` that opens the compare to the screen up (saying it is
+    aligning), and to its rows on screen."""
     from tests.ui_helpers import settle
     from trajtui.ui.app import make_app
     from trajtui.ui.screens.compare import CompareScreen
@@ -99,15 +102,19 @@ async def tui_seconds(path: Path) -> float:
         await settle(pilot)
         screen.run_list.set_cursor(1)
         await settle(pilot)
+        screen.ws.sources[0]._runs.forget()  # both runs read again: a cold compare
         start = time.perf_counter()
         await pilot.press("c")
+        up = float("inf")
         while time.perf_counter() - start < 30:
             shown = app.screen
-            if isinstance(shown, CompareScreen) and shown.pair_list.row_count:
-                await pilot.pause()  # drawn
-                return time.perf_counter() - start
+            if isinstance(shown, CompareScreen):
+                up = min(up, time.perf_counter() - start)
+                if shown.pair_list.row_count:
+                    await pilot.pause()  # drawn
+                    return up, time.perf_counter() - start
             await asyncio.sleep(0.001)
-    return float("inf")
+    return up, float("inf")
 
 
 def main() -> None:
@@ -116,13 +123,17 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    sys.setswitchinterval(0.001)  # as trajtui's run_app: the UI thread gets its turns
     with tempfile.TemporaryDirectory(prefix="trajtui-align-") as tmp:
         path = write_pair(Path(tmp), args.steps)
         core, rows = core_seconds(path, args.runs)
-        tui = statistics.median(asyncio.run(tui_seconds(path)) for _ in range(args.runs))
+        tui = [asyncio.run(tui_seconds(path)) for _ in range(args.runs)]
+    up = statistics.median(t[0] for t in tui)
+    rows_up = statistics.median(t[1] for t in tui)
     print(f"compare of two {args.steps:,}-step runs ({rows:,} aligned rows):")
-    print(f"  align (core)                      {core:.3f} s")
-    print(f"  TUI, key to aligned rows on screen {tui:.3f} s")
+    print(f"  align (core)                            {core:.3f} s")
+    print(f"  TUI, key to the compare screen up       {up:.3f} s")
+    print(f"  TUI, key to the aligned rows on screen  {rows_up:.3f} s (runs read cold)")
 
 
 if __name__ == "__main__":

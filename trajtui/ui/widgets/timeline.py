@@ -109,7 +109,7 @@ class Timeline(VirtualList):
         self._longest = 0.0
         self._has_status = self._has_offsets = self._has_durations = True
         self.empty_text = "no run selected"
-        self.marked: tuple[str, int] | None = None
+        self.marked_trial: tuple[str, int] | None = None
         """``(run reference, trial number)`` of the trial marked as side A of a compare
         (``c``): its header row starts with ``A``."""
 
@@ -211,7 +211,7 @@ class Timeline(VirtualList):
             assert a is not None
             text = Text()
             run_ref = self.run.ref if self.run is not None else None
-            mark = "A" if self.marked == (run_ref, a.number) else " "
+            mark = "A" if self.marked_trial == (run_ref, a.number) else " "
             text.append(f"{mark}▾ trial {a.number} ", self.cstyle("timeline--attempt"))
             text.append(
                 fmt.status(a.status, a.outcome) + "  ", self.cstyle(f"timeline--{_tone(a.outcome)}")

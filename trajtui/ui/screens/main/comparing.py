@@ -67,7 +67,7 @@ class Comparing(Actions):
         marked_trial = None
         if spec is not None and spec.attempt is not None and self.run is not None:
             marked_trial = (self.run.ref, spec.attempt)
-        self.timeline.marked = marked_trial
+        self.timeline.marked_trial = marked_trial
         self.timeline.redraw()
         if spec is not None:
             self.notify(
