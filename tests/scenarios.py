@@ -167,6 +167,13 @@ SCENARIOS: tuple[Scenario, ...] = (
         about="a compared pair of steps, side by side",
     ),
     Scenario(
+        "compare-narrow",
+        (CAPTURE,),
+        ("c", "j", "j", "c"),
+        size=(80, 24),
+        about="80x24: two runs compared (figures neither side has make room)",
+    ),
+    Scenario(
         "search-all",
         EVERYTHING,
         ("slash", *"rate", "enter", "down"),
