@@ -285,3 +285,32 @@ async def test_escape_sequences_in_steps_never_reach_the_terminal(tmp_path: Path
         await settle(pilot)
         assert isinstance(app.screen, PairScreen)
         assert foreign_controls(terminal_output(app)) == []
+
+
+async def test_the_two_steps_of_a_pair_scroll_together(tmp_path: Path) -> None:
+    long_a = "\n\n".join(f"paragraph {k} of A" for k in range(200))
+    long_b = "\n\n".join(f"paragraph {k} of B" for k in range(200))
+    path = write_jsonl(
+        tmp_path / "long.jsonl",
+        [
+            capture("one", [think(), step_message(long_a, 10)]),
+            capture("two", [think(), step_message(long_b, 10)]),
+        ],
+    )
+    async with running([str(path)]) as (pilot, app, screen):
+        await open_compare(pilot, app, screen, 0, 1)
+        await pilot.press("enter")
+        await settle(pilot)
+        pair = app.screen
+        assert isinstance(pair, PairScreen)
+        a = pair.query_one("#detail-a", DetailView)
+        b = pair.query_one("#detail-b", DetailView)
+        await pilot.press("o")  # every paragraph
+        await settle(pilot)
+        await pilot.press("pagedown", "pagedown")
+        await settle(pilot)
+        assert a.scroll_y > 30
+        assert b.scroll_y == a.scroll_y
+        shown = "\n".join(screen_lines(app))
+        assert "paragraph 0 of" not in shown
+        assert "paragraph 40 of A" in shown and "paragraph 40 of B" in shown

@@ -2,8 +2,8 @@
 
 Each side shows its step as the detail pane does (heading, facts, input, output), so a
 changed input or output is read across; a side with no step says the step is only in the
-other run (and where the other run has it, when it was moved). ``tab`` switches sides, the
-movement keys scroll the focused side, ``r`` shows both as in the file, ``escape`` goes back.
+other run (and where the other run has it, when it was moved). The two sides scroll together (as a diff tool's
+panes), ``tab`` switches sides, ``r`` shows both as in the file, ``o`` unfolds long values, ``escape`` goes back.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.footer import FittingFooter
 
 FOLDED_LINES = 40
-"""Lines of a long value shown before it is folded."""
+"""Lines of a long value shown before it is folded (``o`` shows them all)."""
+UNFOLDED_LINES = 10_000
 
 WHAT = {
     Op.SAME: "the same step in both runs",
@@ -48,6 +49,7 @@ class PairScreen(Screen[None]):
         Binding("escape,h", "back", "back"),
         Binding("tab", "switch", "other side"),
         Binding("r", "toggle_raw", "raw JSON"),
+        Binding("o", "toggle_fold", "unfold"),
         Binding("q", "app.quit", "quit"),
     ]
 
@@ -85,6 +87,7 @@ class PairScreen(Screen[None]):
         self.index = index
         self.pair: Pair = c.alignment.pairs[index]
         self.raw = False
+        self.unfold = False
 
     def compose(self) -> ComposeResult:
         a, b = words.pair_steps(self.comparison, self.index)
@@ -100,6 +103,10 @@ class PairScreen(Screen[None]):
         yield FittingFooter()
 
     def on_mount(self) -> None:
+        a_view = self.query_one("#detail-a", DetailView)
+        b_view = self.query_one("#detail-b", DetailView)
+        self.watch(a_view, "scroll_y", lambda y: self._follow(b_view, y), init=False)
+        self.watch(b_view, "scroll_y", lambda y: self._follow(a_view, y), init=False)
         self.query_one("#pair-why").display = bool(self.pair.why)
         self._show()
         a, _ = words.pair_steps(self.comparison, self.index)
@@ -117,19 +124,29 @@ class PairScreen(Screen[None]):
                     note += f" ({visible(p.why, keep_newlines=False)})"
                 view.show(_note(note), key=f"gap:{k}:{p}")
                 continue
-            view.show(self._builder(run, spec, steps, step_at), key=f"{k}:{step_at}:{self.raw}")
+            view.show(
+                self._builder(run, spec, steps, step_at),
+                key=f"{k}:{step_at}:{self.raw}:{self.unfold}",
+            )
 
     def _builder(
         self, run: Run, spec: SideSpec, steps: tuple[Step, ...], at: int
     ) -> Callable[[], RenderableType]:
         """What one side's pane shows: the step as the detail pane shows it."""
         ws, raw = self.ws, self.raw
+        lines = UNFOLDED_LINES if self.unfold else FOLDED_LINES
         source = ws.sources[spec.source]
 
         def ref_of(ref: str) -> str:
             return ws.ref(source, ref)
 
-        return lambda: details.step_detail(run, steps, at, at, ref_of, raw, FOLDED_LINES)
+        return lambda: details.step_detail(run, steps, at, at, ref_of, raw, lines)
+
+    @staticmethod
+    def _follow(view: DetailView, y: float) -> None:
+        """Scroll ``view`` to ``y`` (as far as it goes): the sides move together."""
+        if round(view.scroll_y) != round(y):
+            view.scroll_to(y=min(y, view.max_scroll_y), animate=False)
 
     def action_back(self) -> None:
         self.dismiss(None)
@@ -141,6 +158,10 @@ class PairScreen(Screen[None]):
 
     def action_toggle_raw(self) -> None:
         self.raw = not self.raw
+        self._show()
+
+    def action_toggle_fold(self) -> None:
+        self.unfold = not self.unfold
         self._show()
 
 
