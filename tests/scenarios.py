@@ -165,6 +165,25 @@ SCENARIOS: tuple[Scenario, ...] = (
         about="the bookmarks panel: a run bookmarked, a step with a note",
     ),
     Scenario(
+        "compare-runs",
+        (CAPTURE,),
+        ("c", "j", "j", "c", "n"),
+        about="two runs compared: figures with B - A, timelines aligned, n: next difference",
+    ),
+    Scenario(
+        "compare-steps",
+        (CAPTURE,),
+        ("c", "j", "j", "c", "n", "enter"),
+        about="a compared pair of steps, side by side",
+    ),
+    Scenario(
+        "compare-narrow",
+        (CAPTURE,),
+        ("c", "j", "j", "c"),
+        size=(80, 24),
+        about="80x24: two runs compared (figures neither side has make room)",
+    ),
+    Scenario(
         "search-all",
         EVERYTHING,
         ("slash", *"rate", "enter", "down"),

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders_compare import pairs_fixture
 from tests.ui_helpers import capture_fixture
 
 pytestmark = pytest.mark.e2e
@@ -218,6 +219,39 @@ def test_search_every_run_and_open_a_hit(tmux: Tmux, tmp_path: Path) -> None:
     tmux.keys("Down", "Enter")  # to the hit, open it
     screen = tmux.wait_for("src/main.tf")
     assert "websearch-2-step-4" in screen
+    tmux.keys("q")
+    deadline = time.monotonic() + 10
+    while tmux.alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not tmux.alive()
+
+
+def test_compare_two_runs_step_by_step(tmux: Tmux, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    path = pairs_fixture(data)
+    env = {
+        "TERM": "xterm-256color",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "TEXTUAL_ANIMATIONS": "none",
+    }
+    env_args = [item for k, v in env.items() for item in ("-e", f"{k}={v}")]
+    tmux.run(
+        "new-session", "-d", "-x", "120", "-y", "40", "-s", tmux.name, *env_args,
+        str(TRAJTUI), str(path),
+    )  # fmt: skip
+    tmux.wait_for("early")
+    tmux.keys("c")  # base is A
+    tmux.wait_for("A✓ pass")
+    tmux.keys("j", "j", "c")  # changed is B
+    screen = tmux.wait_for("first divergence: A step-3 / B step-3 (input differs: url)")
+    assert "▶~" in screen
+    tmux.keys("Enter")
+    screen = tmux.wait_for("anthropic.com/team")
+    assert "anthropic.com/company" in screen
+    tmux.keys("Escape", "Escape")
+    tmux.wait_for("Runs")
     tmux.keys("q")
     deadline = time.monotonic() + 10
     while tmux.alive() and time.monotonic() < deadline:

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import pytest
 
+from tests.builders_compare import sources_fixture
 from tests.scenarios import SCENARIOS, Scenario, build, drive, in_demo_dir
+from trajtui.ui.app import make_app
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
@@ -22,3 +25,14 @@ def test_screen(scenario: Scenario, snap_compare: Callable[..., bool]) -> None:
         assert snap_compare(
             app, terminal_size=scenario.size, run_before=partial(drive, scenario=scenario)
         )
+
+
+def test_compare_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snap_compare: Callable[..., bool]
+) -> None:
+    """Two sources compared prompt by prompt (hand-made files, opened by relative paths)."""
+    sources_fixture(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    app = make_app(["before.jsonl", "after.jsonl"])
+    scenario = Scenario("compare-sources", (), ("C",))
+    assert snap_compare(app, terminal_size=(120, 40), run_before=partial(drive, scenario=scenario))

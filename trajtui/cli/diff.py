@@ -20,7 +20,6 @@ from trajtui.cli.where import row_predicate, where_option
 from trajtui.core.align import Op, Pair
 from trajtui.core.compare import (
     Comparison,
-    Rate,
     Row,
     Side,
     SourceComparison,
@@ -34,7 +33,7 @@ from trajtui.core.refs import RefError
 from trajtui.core.source import LoadError, Target
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
-from trajtui.render import fmt
+from trajtui.render import compare as words
 from trajtui.render.compare import comparison_html, comparison_markdown, comparison_text
 
 
@@ -215,45 +214,22 @@ def _runs_of(path: str, keep: Callable[[RunSummary], bool] | None) -> list[RunSu
     return runs
 
 
-def _cell(s: RunSummary | None) -> str:
-    if s is None:
-        return "—"
-    score = "" if s.score is None else f" {fmt.number(s.score, 3)}"
-    return f"{fmt.status(s.status, s.outcome)}{score}"
-
-
-def _rate(r: Rate) -> str:
-    value = r.value
-    return "n/a (0 judged)" if value is None else f"{fmt.percent(value)} ({r.count}/{r.of})"
-
-
 def _print_sources(path_a: str, path_b: str, c: SourceComparison, na: int, nb: int) -> None:
     out = sys.stdout
-    only_a = sum(r.b is None for r in c.rows)
-    only_b = sum(r.a is None for r in c.rows)
     out.write(f"A  {visible(path_a, keep_newlines=False)} ({na:,} runs)\n")
     out.write(f"B  {visible(path_b, keep_newlines=False)} ({nb:,} runs)\n\n")
-    out.write(f"prompts in both: {c.both:,} · only in A: {only_a:,} · only in B: {only_b:,}\n")
-    out.write(f"pass rate over prompts both judged: A {_rate(c.pass_a)} · B {_rate(c.pass_b)}\n")
-    out.write(f"flips: pass→fail {c.flips('pass→fail'):,} · fail→pass {c.flips('fail→pass'):,}\n")
-    if c.paired is not None and c.mean_a is not None and c.mean_b is not None:
-        mean, half, n = c.paired
-        interval = f", 95% interval ±{half:.3f}" if half is not None else ""
-        out.write(
-            f"mean score over {n:,} prompts scored on both sides: A {c.mean_a:.3f} · "
-            f"B {c.mean_b:.3f} · paired difference {mean:+.3f}{interval}\n"
-        )
+    for line in words.sources_summary(c):
+        out.write(line + "\n")
     out.write("\n")
     rows = [("REF", "A", "B", "Δ SCORE", "")]
     for r in c.rows:
-        change = r.score_change
         rows.append(
             (
                 visible(r.ref, keep_newlines=False),
-                _cell(r.a),
-                _cell(r.b),
-                "" if change is None else f"{change:+.3f}",
-                r.flip or ("only in A" if r.b is None else "only in B" if r.a is None else ""),
+                words.run_cell(r.a),
+                words.run_cell(r.b),
+                words.row_change(r.score_change),
+                words.row_note(r.flip, r.a is not None, r.b is not None),
             )
         )
     widths = [max(len(row[k]) for row in rows) for k in range(5)]

@@ -7,8 +7,8 @@ import html
 import io
 
 from trajtui.core.align import Op
-from trajtui.core.compare import Comparison, Side, difference
-from trajtui.core.model import Step
+from trajtui.core.compare import Comparison, Rate, Side, SourceComparison, difference
+from trajtui.core.model import RunSummary, Step
 from trajtui.core.text import visible
 from trajtui.render import fmt
 
@@ -195,3 +195,51 @@ def comparison_html(c: Comparison) -> str:
         f"<p>{h(divergence_line(c))}</p><table>{''.join(steps)}</table>"
         "<p>exported by trajtui</p></body></html>\n"
     )
+
+
+# -- two sources ---------------------------------------------------------------------------
+
+
+def run_cell(s: RunSummary | None) -> str:
+    """A run's status word and score; ``—`` when the side has no run of that prompt."""
+    if s is None:
+        return "—"
+    score = "" if s.score is None else f" {fmt.number(s.score, 3)}"
+    return f"{fmt.status(s.status, s.outcome)}{score}"
+
+
+def rate(r: Rate) -> str:
+    """A pass rate with its counts: ``67% (2/3)``."""
+    value = r.value
+    return "n/a (0 judged)" if value is None else f"{fmt.percent(value)} ({r.count}/{r.of})"
+
+
+def sources_summary(c: SourceComparison) -> list[str]:
+    """The summary of a source comparison, a line each: prompts on each side, pass rates
+    with their counts, flips each way, the paired difference in mean score with its 95%
+    interval (when prompts are scored on both sides)."""
+    only_a = sum(r.b is None for r in c.rows)
+    only_b = sum(r.a is None for r in c.rows)
+    lines = [
+        f"prompts in both: {c.both:,} · only in A: {only_a:,} · only in B: {only_b:,}",
+        f"pass rate over prompts both judged: A {rate(c.pass_a)} · B {rate(c.pass_b)}",
+        f"flips: pass→fail {c.flips('pass→fail'):,} · fail→pass {c.flips('fail→pass'):,}",
+    ]
+    if c.paired is not None and c.mean_a is not None and c.mean_b is not None:
+        mean, half, n = c.paired
+        interval = f", 95% interval ±{half:.3f}" if half is not None else ""
+        lines.append(
+            f"mean score over {n:,} prompts scored on both sides: A {c.mean_a:.3f} · "
+            f"B {c.mean_b:.3f} · paired difference {mean:+.3f}{interval}"
+        )
+    return lines
+
+
+def row_change(score_change: float | None) -> str:
+    """A prompt's change in score (``+0.250``); empty when a side has no score."""
+    return "" if score_change is None else f"{score_change:+.3f}"
+
+
+def row_note(flip: str | None, in_a: bool, in_b: bool) -> str:
+    """A prompt's flip, or the side it is only on."""
+    return flip or ("only in A" if not in_b else "only in B" if not in_a else "")

@@ -279,6 +279,34 @@ BASE_COMMANDS: tuple[Command, ...] = (
         "List the bookmarks and notes of every open source; enter goes to one",
         "Marks",
     ),
+    # Compare
+    Command(
+        "compare",
+        "c",
+        "compare",
+        "Mark / compare",
+        "Mark the run (or the trial under the cursor) as A; c on another compares the two "
+        "step by step (n / N: next / previous difference, enter: the two steps)",
+        "Compare",
+    ),
+    Command(
+        "compare-marked",
+        "c",
+        "compare_marked",
+        "Compare with marked",
+        "Compare the run (or trial) under the cursor with the one marked as A",
+        "Compare",
+        screen_binding=False,
+    ),
+    Command(
+        "compare-sources",
+        "C",
+        "compare_sources",
+        "Compare sources",
+        "Two open sources' runs paired by prompt: flips first, pass rates, paired score "
+        "difference; enter compares a prompt's two runs",
+        "Compare",
+    ),
     # App
     Command("help", "question_mark", "help", "Help", "Show every key", "App", footer="help"),
     Command(

@@ -203,6 +203,9 @@ class RunList(VirtualList):
         self.reading = True
         """Sources are still being read (an empty list may still fill)."""
         self.empty_text = "reading…"
+        self.marked: tuple[int, int] | None = None
+        """``(source, entry)`` of the run marked as side A of a compare (``c``): its row
+        starts with ``A``."""
 
     def empty_message(self) -> str:
         """Why there are no rows: a filter that matches nothing, files still being read,
@@ -295,7 +298,7 @@ class RunList(VirtualList):
                 (f" {fmt.PROBLEM_GLYPH} {where:<12}", style),
                 (visible(entry.message, keep_newlines=False), self.cstyle("runs--dim")),
             )
-        mark = self.run_marks.get((s, entry.ref), " ")
+        mark = "A" if self.marked == (s, i) else self.run_marks.get((s, entry.ref), " ")
         return self._run_row(entry, width, source.label if store.mixed else None, mark)
 
     def _run_row(

@@ -113,6 +113,9 @@ class Timeline(VirtualList):
         self._longest = 0.0
         self._has_status = self._has_offsets = self._has_durations = True
         self.empty_text = "no run selected"
+        self.marked_trial: tuple[str, int] | None = None
+        """``(run reference, trial number)`` of the trial marked as side A of a compare
+        (``c``): its header row starts with ``A``."""
 
     def show_run(self, run: Run | None, *, keep_cursor: bool = False) -> None:
         """Show ``run``'s steps (None: nothing)."""
@@ -211,7 +214,8 @@ class Timeline(VirtualList):
             a = row.attempt
             assert a is not None
             text = Text()
-            mark = self.step_marks.get(a.ref)
+            run_ref = self.run.ref if self.run is not None else None
+            mark = "A" if self.marked_trial == (run_ref, a.number) else self.step_marks.get(a.ref)
             if mark:
                 text.append(mark, self.cstyle("timeline--mark"))
             text.append(

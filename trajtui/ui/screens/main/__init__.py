@@ -12,6 +12,7 @@ below it (the workers the selection starts are declared in :mod:`.layout`):
 :mod:`.finding`     search, filter and sort
 :mod:`.actions`     what the keys do
 :mod:`.marks`       bookmarks and notes (``b``, ``A``, ``'``)
+:mod:`.comparing`   marking a run and comparing two (``c``), two sources (``C``)
 ==================  ==========================================================================
 
 All reading happens in thread workers, which only post messages: nothing here waits on I/O.
@@ -20,13 +21,14 @@ All reading happens in thread workers, which only post messages: nothing here wa
 from __future__ import annotations
 
 from trajtui.ui import commands
+from trajtui.ui.screens.main.comparing import Comparing
 from trajtui.ui.screens.main.loading import FOLLOW_EVERY
 from trajtui.ui.screens.main.marks import Marks
 
 __all__ = ["MainScreen"]
 
 
-class MainScreen(Marks):
+class MainScreen(Marks, Comparing):
     """Runs, steps and details of everything that was opened."""
 
     BINDINGS = commands.bindings()  # type: ignore[assignment]

@@ -1,0 +1,93 @@
+"""Comparing: ``c`` marks a run (or trial) as side A, ``c`` on another compares the two
+(:mod:`trajtui.ui.screens.compare`); ``C`` compares two open sources
+(:mod:`trajtui.ui.screens.compare_sources`).
+
+What ``c`` takes: the trial under the timeline's cursor when the timeline has focus and the
+run has trials, else the run under the run list's cursor.
+"""
+
+from __future__ import annotations
+
+from trajtui.core.model import Problem
+from trajtui.ui.screens.compare import CompareScreen, SideSpec
+from trajtui.ui.screens.main.actions import Actions
+
+
+class Comparing(Actions):
+    """The compare keys of the main screen."""
+
+    marked: SideSpec | None = None
+    """Side A, once ``c`` marked it."""
+
+    def _side_here(self) -> SideSpec | None:
+        """The run or trial ``c`` would take now (None on a header or problem row)."""
+        if self.run_key is None:
+            return None
+        s, i = self.run_key
+        entry = self.ws.sources[s].peek(i)
+        if entry is None or isinstance(entry, Problem):
+            return None
+        ref = self._display_ref(entry.ref)
+        attempt = None
+        if self.focused is self.timeline and self.run is not None and self.run.attempts:
+            row = self.timeline.current_row()
+            if row is not None and row.attempt is not None:
+                attempt = row.attempt.number
+                ref = self._display_ref(row.attempt.ref)
+        return SideSpec(s, i, attempt, ref)
+
+    def action_compare(self) -> None:
+        here = self._side_here()
+        if here is None:
+            self.notify("c marks a run to compare: put the cursor on a run", timeout=3)
+            return
+        marked = self.marked
+        if marked is None:
+            self._mark(here)
+            return
+        if (marked.source, marked.index, marked.attempt) == (here.source, here.index, here.attempt):
+            self._mark(None)
+            self.notify(f"{here.ref} is no longer marked for compare", timeout=3)
+            return
+        self._open_compare(marked, here)
+
+    def action_compare_marked(self) -> None:
+        here = self._side_here()
+        if self.marked is None:
+            self.notify("nothing is marked: c marks a run (or trial) as A", timeout=3)
+        elif here is None:
+            self.notify("put the cursor on a run to compare with the marked one", timeout=3)
+        else:
+            self._open_compare(self.marked, here)
+
+    def _mark(self, spec: SideSpec | None) -> None:
+        self.marked = spec
+        self.run_list.marked = (spec.source, spec.index) if spec is not None else None
+        self.run_list.redraw()
+        marked_trial = None
+        if spec is not None and spec.attempt is not None and self.run is not None:
+            marked_trial = (self.run.ref, spec.attempt)
+        self.timeline.marked_trial = marked_trial
+        self.timeline.redraw()
+        if spec is not None:
+            self.notify(
+                f"marked {spec.ref} as A: c on another run (or trial) compares it with A · "
+                "c on it again unmarks",
+                timeout=4,
+            )
+
+    def _open_compare(self, a: SideSpec, b: SideSpec) -> None:
+        self.app.push_screen(CompareScreen(self.ws, a, b))
+
+    def action_compare_sources(self) -> None:
+        if len(self.ws.sources) < 2:
+            self.notify("compare sources needs two sources open (trajtui A B)", timeout=4)
+            return
+        from trajtui.ui.screens.compare_sources import pick_and_compare
+
+        pick_and_compare(self)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "compare_marked" and self.marked is None:
+            return None
+        return super().check_action(action, parameters)
