@@ -121,3 +121,27 @@ def test_markdown_keeps_html_in_the_file_as_text(tmp_path: Path) -> None:
     assert "&lt;script&gt;" in table and "<script" not in table
     record = CliRunner().invoke(cli, ["export", str(path), "evil", "-f", "markdown"]).output
     assert "**Input:** &lt;script&gt;alert(1)&lt;/script&gt;" in record
+
+
+def test_exports_include_the_users_bookmarks_and_notes(tmp_path: Path) -> None:
+    from trajtui.core import notes
+
+    path = _file(tmp_path)
+    notes.set_bookmark(str(path), "web-1", "run")
+    notes.set_note(str(path), "web-1", "run", "check the <source>")
+    notes.set_note(str(path), "web-1-step-2", "step", "search was too broad")
+    md = CliRunner().invoke(cli, ["export", str(path), "web-1", "-f", "markdown"]).output
+    assert "**Bookmark:** ★ — note: check the &lt;source&gt;" in md
+    assert (
+        "2. [TOOL:WebSearch] -> completed (250ms) [→web-1-step-2] — note: search was too broad"
+        in md
+    )
+    page = CliRunner().invoke(cli, ["export", str(path), "web-1", "-f", "html"]).output
+    assert "<th>your note</th><td>★ check the &lt;source&gt;</td>" in page
+    rows = list(
+        csv.DictReader(
+            io.StringIO(CliRunner().invoke(cli, ["export", str(path), "-f", "csv"]).output)
+        )
+    )
+    assert (rows[0]["bookmarked"], rows[0]["note"]) == ("True", "check the <source>")
+    assert (rows[1]["bookmarked"], rows[1]["note"]) == ("False", "")

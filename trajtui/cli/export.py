@@ -15,6 +15,7 @@ from trajtui.cli.show import resolve_streaming
 from trajtui.cli.where import row_predicate, where_option
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import RunSummary
+from trajtui.core.notes import notes_for
 from trajtui.core.refs import RefError
 from trajtui.core.source import LoadError, Target
 from trajtui.core.workspace import Workspace
@@ -23,18 +24,27 @@ from trajtui.render import export
 FORMATS = ("jsonl", "csv", "markdown", "html")
 
 
+def marks_of(path: str) -> export.Marks:
+    """The user's bookmarks and notes of the source at ``path`` (``trajtui notes``)."""
+    return {n.ref: (n.bookmarked, n.text) for n in notes_for(path)}
+
+
 def _table(ws: Workspace, keep: Callable[[RunSummary], bool] | None) -> Iterator[dict[str, Any]]:
     from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
 
+    marks: dict[str, export.Marks] = {}
     for source, entry in drive(ws):
         if isinstance(entry, RunSummary) and (keep is None or keep(entry)):
-            yield export.table_record(entry, ws.ref(source, entry.ref))
+            if source.path not in marks:
+                marks[source.path] = marks_of(source.path)
+            yield export.table_record(entry, ws.ref(source, entry.ref), marks[source.path])
 
 
 def _target_text(ws: Workspace, target: Target, form: str) -> str:
     source = target.source
     run = source.run(target.index)
     shown = ws.ref(source, target.ref)
+    marks = marks_of(source.path)
     attempt = run.attempt(target.attempt) if target.attempt is not None else None
     if target.step is not None:
         step = run.timeline(target.attempt)[target.step - 1]
@@ -52,9 +62,9 @@ def _target_text(ws: Workspace, target: Target, form: str) -> str:
             return raw(target.index).decode("utf-8", "replace").rstrip("\r\n") + "\n"
         return dumps_line(run.raw) + "\n"
     elif form == "html":
-        return export.run_html(run, shown, attempt)
+        return export.run_html(run, shown, attempt, marks)
     elif form == "markdown":
-        return export.run_markdown(run, shown, attempt)
+        return export.run_markdown(run, shown, attempt, marks)
     raise click.UsageError(
         f"--format {form} is for the run table; a run or a step takes jsonl, markdown or html"
     )

@@ -43,8 +43,14 @@ TABLE_COLUMNS = (
     "score_label",
     "cost",
     "title",
+    "bookmarked",
+    "note",
 )
-"""The run list's columns, under the names ``ls --json`` uses."""
+"""The run list's columns, under the names ``ls --json`` uses, and the user's bookmark and
+note on the run (``trajtui notes``)."""
+
+Marks = dict[str, tuple[bool, str]]
+"""The user's bookmarks and notes of one source: reference -> (bookmarked, note text)."""
 
 _TAGS = {
     Kind.THOUGHT: "THOUGHT",
@@ -83,12 +89,15 @@ def _pretty(value: Any) -> str:
 # -- the run table -----------------------------------------------------------------------------
 
 
-def table_record(s: RunSummary, ref: str) -> dict[str, Any]:
+def table_record(s: RunSummary, ref: str, marks: Marks | None = None) -> dict[str, Any]:
     """One row of the run table, as data (``ref`` as shown: qualified when several
-    sources are open)."""
-    row = {name: getattr(s, name) for name in TABLE_COLUMNS}
+    sources are open; ``marks``: the source's bookmarks and notes)."""
+    row = {name: getattr(s, name, None) for name in TABLE_COLUMNS}
     row["ref"] = ref
     row["status"] = s.status
+    bookmarked, note = (marks or {}).get(s.ref, (False, ""))
+    row["bookmarked"] = bookmarked
+    row["note"] = note or None
     return row
 
 
@@ -122,7 +131,10 @@ def table_jsonl(rows: Iterable[dict[str, Any]]) -> str:
 
 def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
     """The rows as a Markdown table (cells on one line, pipes escaped)."""
+    rows = list(rows)
+    noted = any(row.get("note") or row.get("bookmarked") for row in rows)
     heads = ["ref", "status", "steps", "tool calls", "tool errors", "duration", "score", "title"]
+    heads += ["your note"] if noted else []
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     for row in rows:
         cells = [
@@ -135,6 +147,8 @@ def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
             fmt.number(row["score"]) if row["score"] is not None else "",
             row["title"] or "",
         ]
+        if noted:
+            cells.append(("★ " if row.get("bookmarked") else "") + (row.get("note") or ""))
         lines.append("| " + " | ".join(_md_cell(str(c)) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -168,29 +182,46 @@ def _inline(text: str, limit: int) -> str:
     return _md_text(one[:limit]) + ("..." if len(one) > limit else "")
 
 
-def step_line(step: Step) -> str:
+def step_line(step: Step, marks: Marks | None = None) -> str:
     """A step as acp-harness's markdown writes it: ``N. [TOOL:name] -> status (Nms)
-    [→REF]``, ``N. [THOUGHT] first 100 characters... [→REF]``."""
+    [→REF]``, ``N. [THOUGHT] first 100 characters... [→REF]``; then the user's bookmark
+    (``★``) and note, when it has them."""
     if step.kind is Kind.TOOL_CALL:
         duration = f" ({step.duration_ms:g}ms)" if step.duration_ms else ""
         name = visible(step.tool or step.title, keep_newlines=False)
         status = visible(step.status or "—", keep_newlines=False)
-        return f"{step.number}. [TOOL:{name}] -> {status}{duration} [→{step.ref}]"
-    text = step.text if step.text is not None else step.title
-    return f"{step.number}. [{_TAGS.get(step.kind, 'STEP')}] {_inline(text, PREVIEW)} [→{step.ref}]"
+        line = f"{step.number}. [TOOL:{name}] -> {status}{duration} [→{step.ref}]"
+    else:
+        text = step.text if step.text is not None else step.title
+        tag = _TAGS.get(step.kind, "STEP")
+        line = f"{step.number}. [{tag}] {_inline(text, PREVIEW)} [→{step.ref}]"
+    return line + _mark_text((marks or {}).get(step.ref))
 
 
-def run_markdown(run: Run, ref: str, attempt: Attempt | None = None) -> str:
-    """A run (or one trial) as an evaluation record."""
+def _mark_text(mark: tuple[bool, str] | None) -> str:
+    if mark is None:
+        return ""
+    bookmarked, note = mark
+    return (" ★" if bookmarked else "") + (f" — note: {_inline(note, 300)}" if note else "")
+
+
+def run_markdown(
+    run: Run, ref: str, attempt: Attempt | None = None, marks: Marks | None = None
+) -> str:
+    """A run (or one trial) as an evaluation record (with the user's bookmarks and notes
+    from ``marks``)."""
     s = run.summary
     steps = attempt.steps if attempt is not None else run.timeline()
     inp = next((f.value for f in run.fields if f.label == "input"), None)
     lines = [f"## Evaluation Record: {visible(ref, keep_newlines=False)}", ""]
     if inp is not None:
         lines += [f"**Input:** {_inline(_value_text(inp), 2000)}", ""]
+    own = (marks or {}).get(attempt.ref if attempt is not None else s.ref)
+    if own is not None:
+        lines += [f"**Bookmark:**{_mark_text(own) or ' ★'}", ""]
     lines.append("**Trajectory:**")
     for step in steps:
-        lines.append(step_line(step))
+        lines.append(step_line(step, marks))
         if step.kind is Kind.TOOL_CALL and step.input is not None:
             lines.append("   " + _fence(_value_text(step.input), "json").replace("\n", "\n   "))
     lines.append("")
@@ -285,8 +316,8 @@ def _facts_html(pairs: Sequence[tuple[str, str]]) -> str:
     return f"<table>{cells}</table>"
 
 
-def _step_html(step: Step) -> str:
-    head = f"<span class='ref'>{_h(step.ref)}</span> {_h(step_line(step))}"
+def _step_html(step: Step, marks: Marks | None = None) -> str:
+    head = f"<span class='ref'>{_h(step.ref)}</span> {_h(step_line(step, marks))}"
     values = "".join(
         f"<div class='k'>{_h(label)}</div>{_value_html(value)}"
         for label, value in _step_values(step)
@@ -294,7 +325,7 @@ def _step_html(step: Step) -> str:
     return f"<details id='{_h(step.ref)}'><summary>{head}</summary>{values}</details>"
 
 
-def run_html(run: Run, ref: str, attempt: Attempt | None = None) -> str:
+def run_html(run: Run, ref: str, attempt: Attempt | None = None, marks: Marks | None = None) -> str:
     """A run (or one trial) as one self-contained HTML page: facts, fields, the timeline
     with every step folded."""
     s = run.summary
@@ -309,11 +340,14 @@ def run_html(run: Run, ref: str, attempt: Attempt | None = None) -> str:
     if attempt is None:
         facts += [("tool calls", _count(s.tool_calls) or "—"), ("cost", fmt.cost(s.cost))]
     facts += [(k, v) for k, v in run.metadata]
+    own = (marks or {}).get(attempt.ref if attempt is not None else s.ref)
+    if own is not None:
+        facts.append(("your note", ("★ " if own[0] else "") + own[1]))
     fields = attempt.fields if attempt is not None else run.fields
     body = [f"<h1>{_h(ref)}</h1>", _facts_html(facts)]
     body += [f"<h2 class='k'>{_h(f.label)}</h2>{_value_html(f.value)}" for f in fields]
     body.append(f"<h2>Timeline ({len(steps):,} steps)</h2>")
-    body += [_step_html(step) for step in steps]
+    body += [_step_html(step, marks) for step in steps]
     return _page(ref, "\n".join(body))
 
 

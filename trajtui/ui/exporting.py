@@ -7,6 +7,7 @@ from typing import Any
 
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import RunSummary
+from trajtui.core.notes import notes_for
 from trajtui.core.workspace import Workspace
 from trajtui.render import export
 from trajtui.ui.store import ENTRY, RunStore
@@ -16,14 +17,22 @@ def table_rows(ws: Workspace, store: RunStore) -> list[dict[str, Any]]:
     """The runs in the order and with the filter the run list has now (rows not read yet
     are read here: call it off the UI thread)."""
     rows = []
+    marks: dict[int, export.Marks] = {}
     for kind, s, i in list(store.rows):
         if kind != ENTRY:
             continue
         source = ws.sources[s]
         entry = source.entry(i)
         if isinstance(entry, RunSummary):
-            rows.append(export.table_record(entry, ws.ref(source, entry.ref)))
+            if s not in marks:
+                marks[s] = marks_of(source.path)
+            rows.append(export.table_record(entry, ws.ref(source, entry.ref), marks[s]))
     return rows
+
+
+def marks_of(path: str) -> export.Marks:
+    """The user's bookmarks and notes of the source at ``path``."""
+    return {n.ref: (n.bookmarked, n.text) for n in notes_for(path)}
 
 
 def export_text(ws: Workspace, store: RunStore, form: str, target: str | None) -> str:
@@ -54,10 +63,11 @@ def export_text(ws: Workspace, store: RunStore, form: str, target: str | None) -
             return export.step_markdown(step)
         return dumps_line(step.raw) + "\n"
     shown = ws.ref(source, found.ref)
+    marks = marks_of(source.path)
     if form == "html":
-        return export.run_html(run, shown, attempt)
+        return export.run_html(run, shown, attempt, marks)
     if form == "markdown":
-        return export.run_markdown(run, shown, attempt)
+        return export.run_markdown(run, shown, attempt, marks)
     if attempt is not None:
         return dumps_line(attempt.raw) + "\n"
     return dumps_line(run.raw) + "\n"
