@@ -314,3 +314,26 @@ async def test_the_two_steps_of_a_pair_scroll_together(tmp_path: Path) -> None:
         shown = "\n".join(screen_lines(app))
         assert "paragraph 0 of" not in shown
         assert "paragraph 40 of A" in shown and "paragraph 40 of B" in shown
+
+
+async def test_x_on_the_compare_screen_writes_it_as_html_or_markdown(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    (tmp_path / "data").mkdir()
+    path = pairs_fixture(tmp_path / "data")
+    monkeypatch.chdir(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        await open_compare(pilot, app, screen, 0, 1)
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press("2")  # markdown, then the path as offered
+        await pilot.press("enter")
+        for _ in range(100):
+            written = list(tmp_path.glob("*.md"))
+            if written and written[0].stat().st_size:
+                break
+            await settle(pilot)
+    assert len(written) == 1
+    text = written[0].read_text()
+    assert text.startswith("## Compare: base vs inserted")
+    assert "| \\+ | · | step-" in text  # an inserted step: only in B

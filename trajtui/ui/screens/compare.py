@@ -15,6 +15,7 @@ The words are those of ``trajtui diff`` (:mod:`trajtui.render.compare`).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from rich.table import Table
@@ -184,6 +185,7 @@ class CompareScreen(Screen[None]):
         Binding("n", "next_difference", "next diff"),
         Binding("N", "prev_difference", "prev diff"),
         Binding("enter,l", "open_pair", "open steps"),
+        Binding("x", "export", "export"),
         Binding("question_mark", "help", "help", show=False),
         Binding("q", "app.quit", "quit"),
     ]
@@ -247,6 +249,40 @@ class CompareScreen(Screen[None]):
             sides.append(side(run, spec.ref, spec.attempt))
         c = compare(sides[0], sides[1])
         self.app.call_from_thread(self._aligned, c, (runs[0], runs[1]))
+
+    def action_export(self) -> None:
+        """``x``: the comparison as Markdown or one HTML page, to a file the user names."""
+        from trajtui.ui.screens.export import ExportChoice, ExportScreen
+
+        c = self.comparison
+        if c is None:
+            self.notify("nothing to export yet", timeout=3)
+            return
+        opened = [*getattr(self.app, "paths", []), *(s.path for s in self.ws.sources)]
+        what = f"{c.a.ref}-vs-{c.b.ref}"
+
+        def done(choice: ExportChoice | None) -> None:
+            if choice is not None:
+                self._write_export(c, choice.path, choice.form)
+
+        self.app.push_screen(
+            ExportScreen(what, f"the comparison {what}", ("html", "markdown"), opened), done
+        )
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def _write_export(self, c: Comparison, path: str, form: str) -> None:
+        text = words.comparison_html(c) if form == "html" else words.comparison_markdown(c)
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as err:
+            why = err.strerror or str(err)
+            self.app.call_from_thread(self.notify, f"{path}: {why}", severity="error", timeout=8)
+            return
+        self.app.call_from_thread(
+            self.notify, f"written {path} ({len(text.encode()):,} bytes)", timeout=6
+        )
 
     def _failed(self, why: str) -> None:
         self.error = why
