@@ -11,9 +11,8 @@ from collections.abc import Sequence
 import click
 
 from trajtui.cli.cache import no_cache_option, size_text, use_cache
-from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.cli.output import open_workspace, print_err, report_problems, scan_all, silence_stdout
 from trajtui.cli.where import run_predicate, where_option
-from trajtui.core import indexcache
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem
 from trajtui.core.search import (
@@ -26,7 +25,6 @@ from trajtui.core.search import (
     compile_needle,
 )
 from trajtui.core.text import visible
-from trajtui.core.workspace import Workspace
 
 EPILOG = """\b
 Fields (--in): {kinds}
@@ -58,24 +56,6 @@ def parse_kinds(text: str | None) -> frozenset[str] | None:
             param_hint="--in",
         )
     return names
-
-
-def _scan(ws: Workspace, show_progress: bool) -> None:
-    """Index every source (from the index cache when it has them)."""
-    started = time.monotonic()
-    for source, progress in ws.scan():
-        if show_progress and time.monotonic() - started > 1.0:
-            click.echo(
-                f"\rindexing {visible(source.label, keep_newlines=False)}: "
-                f"{progress.fraction:.0%}   ",
-                err=True,
-                nl=False,
-            )
-    if indexcache.enabled():
-        for source in ws.sources:
-            source.save_index()
-    if show_progress and time.monotonic() - started > 1.0:
-        click.echo("\r\x1b[K", err=True, nl=False)
 
 
 def _line(hit: Hit, color: bool) -> str:
@@ -121,7 +101,7 @@ def run_grep(
     last: Progress | None = None
     shown = False
     try:
-        _scan(ws, tty_err)
+        scan_all(ws, tty_err)
         started = time.monotonic()
         for event in search.events():
             if isinstance(event, Hit):

@@ -5,16 +5,14 @@
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Sequence
 
 import click
 
-from trajtui.cli.output import open_workspace, print_err, silence_stdout
-from trajtui.core import indexcache, notes
+from trajtui.cli.output import open_workspace, print_err, scan_all, silence_stdout
+from trajtui.core import notes
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.text import visible
-from trajtui.core.workspace import Workspace
 
 BOOKMARK = "★"
 GONE = "(no longer found)"
@@ -37,24 +35,6 @@ Examples:
 In the TUI: b bookmarks the run, trial or step under the cursor, A writes its note,
 ' lists the bookmarks of every open source (enter goes there).
 """
-
-
-def _scan(ws: Workspace, show_progress: bool) -> None:
-    """Index every source (references resolve against the whole file)."""
-    started = time.monotonic()
-    for source, progress in ws.scan():
-        if show_progress and time.monotonic() - started > 1.0:
-            click.echo(
-                f"\rindexing {visible(source.label, keep_newlines=False)}: "
-                f"{progress.fraction:.0%}   ",
-                err=True,
-                nl=False,
-            )
-    if indexcache.enabled():
-        for source in ws.sources:
-            source.save_index()
-    if show_progress and time.monotonic() - started > 1.0:
-        click.echo("\r\x1b[K", err=True, nl=False)
 
 
 def _warn() -> None:
@@ -84,7 +64,7 @@ def run_notes(paths: Sequence[str], *, as_json: bool = False) -> int:
     out = sys.stdout
     count = 0
     try:
-        _scan(ws, sys.stderr.isatty())
+        scan_all(ws, sys.stderr.isatty())
         found = notes.of_workspace(ws)
         _warn()
         for loc in found:

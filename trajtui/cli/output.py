@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Sequence
 
 import click
 
+from trajtui.core import indexcache
 from trajtui.core.model import Problem, Severity
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
@@ -49,3 +51,22 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except OSError:
         pass
+
+
+def scan_all(ws: Workspace, show_progress: bool) -> None:
+    """Index every source (from the index cache when it has them; saved to it after),
+    saying how far on stderr when it takes over a second and ``show_progress``."""
+    started = time.monotonic()
+    for source, progress in ws.scan():
+        if show_progress and time.monotonic() - started > 1.0:
+            click.echo(
+                f"\rindexing {visible(source.label, keep_newlines=False)}: "
+                f"{progress.fraction:.0%}   ",
+                err=True,
+                nl=False,
+            )
+    if indexcache.enabled():
+        for source in ws.sources:
+            source.save_index()
+    if show_progress and time.monotonic() - started > 1.0:
+        click.echo("\r\x1b[K", err=True, nl=False)

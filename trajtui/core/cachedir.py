@@ -32,10 +32,16 @@ def directory() -> Path:
 def usable_dir(create: bool) -> Path | None:
     """The cache directory, when it is ours: a real directory owned by this user and private
     (made with mode 0700 when ``create``). None otherwise."""
-    d = directory()
+    return private_dir(directory(), create)
+
+
+def private_dir(d: Path, create: bool) -> Path | None:
+    """``d`` when it is ours: a real directory owned by this user, made private (mode 0700;
+    made so, with its parents, when ``create``). None otherwise."""
     try:
         if create:
-            d.mkdir(mode=0o700, parents=True, exist_ok=True)
+            d.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            d.mkdir(mode=0o700, exist_ok=True)
         st = os.lstat(d)
     except OSError:
         return None

@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-import stat
 import tempfile
 import time
 from collections.abc import Sequence
@@ -39,6 +38,7 @@ from typing import Any, Protocol
 from platformdirs import user_data_path
 
 from trajtui.core import safeio
+from trajtui.core.cachedir import private_dir
 from trajtui.core.discover import inside
 from trajtui.core.jsonutil import JsonError, dumps_line, loads
 from trajtui.core.openfiles import FileChanged
@@ -127,22 +127,7 @@ def directory() -> Path:
 def usable_dir(create: bool) -> Path | None:
     """The notes directory when it is ours (a real directory of this user, private; made
     0700 when ``create``), else None."""
-    d = directory()
-    try:
-        if create:
-            d.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            d.mkdir(mode=0o700, exist_ok=True)
-        st = os.lstat(d)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
-        return None
-    if st.st_mode & 0o077:
-        try:
-            os.chmod(d, 0o700)
-        except OSError:
-            return None
-    return d
+    return private_dir(directory(), create)
 
 
 # -- identity --------------------------------------------------------------------------------
