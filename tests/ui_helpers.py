@@ -113,6 +113,8 @@ def _is_quiet(app: Any) -> bool:
     screen = app.screen
     if isinstance(screen, OpeningScreen):
         return False
+    if getattr(screen, "pending", False):  # a search waiting for typing to pause
+        return False
     if isinstance(screen, MainScreen):
         return (
             screen._loading_done

@@ -149,6 +149,12 @@ class GrepScreen(Screen[GrepResult | None]):
         """The list of hits."""
         return self.query_one(HitList)
 
+    @property
+    def pending(self) -> bool:
+        """A query was typed and its search has not started yet (it waits for typing to
+        pause)."""
+        return self._timer is not None
+
     def on_mount(self) -> None:
         self.query_one(Input).focus()
         if self._initial:
