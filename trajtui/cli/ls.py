@@ -192,7 +192,7 @@ def ls_cmd(
     """
     from trajtui.render.show import score_text, tool_calls_text, tool_errors_text
 
-    query = _where(where, None) if where is not None else None
+    query = parse_where(where, None) if where is not None else None
     use_cache(no_cache)
     ws = open_workspace(paths)
     rowpool.warm_up([s for s in ws.sources if isinstance(s, JsonlSource)])
@@ -273,7 +273,7 @@ def ls_cmd(
                 print_err(f"{path}: not recognised: {reason}")
         ws.close()
     if query is not None and where is not None:
-        _where(where, keys)  # a metadata key no run has: named as the typo it likely is
+        parse_where(where, keys)  # a metadata key no run has: named as the typo it likely is
         if runs == 0:
             print_err(f"no runs match: {visible(where, keep_newlines=False)}")
             sys.exit(1)
@@ -281,6 +281,3 @@ def ls_cmd(
         if ws.sources:
             print_err("no runs could be read")
         sys.exit(1)
-
-
-_where = parse_where
