@@ -337,3 +337,22 @@ async def test_x_on_the_compare_screen_writes_it_as_html_or_markdown(
     text = written[0].read_text()
     assert text.startswith("## Compare: base vs inserted")
     assert "| \\+ | · | step-" in text  # an inserted step: only in B
+
+
+async def test_keys_typed_ahead_of_the_screen_mark_and_compare_the_runs_under_the_cursor(
+    tmp_path: Path,
+) -> None:
+    """``j j c`` typed faster than the run list's moves reach the screen (over SSH, keys
+    come in one read): c takes the run the cursor is on, not the one shown before."""
+    from textual import events
+
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        await pilot.press("c")  # base is A
+        await settle(pilot)
+        for key in ("j", "j", "c"):
+            app.post_message(events.Key(key, key))
+        await settle(pilot)
+        compare = app.screen
+        assert isinstance(compare, CompareScreen)
+        assert "B changed" in str(compare.query_one("#compare-title").render())

@@ -52,6 +52,22 @@ async def test_b_bookmarks_the_run_and_the_step_under_the_cursor(tmp_path: Path)
     assert [n.ref for n in notes.notes_for(path)] == ["websearch-2-step-3"]
 
 
+async def test_b_typed_ahead_of_the_screen_bookmarks_the_run_under_the_cursor(
+    tmp_path: Path,
+) -> None:
+    """``j b`` in one read (a fast typist over SSH): b takes the run the cursor moved to,
+    though the run shown has not caught up yet."""
+    from textual import events
+
+    path = str(capture_fixture(tmp_path))
+    async with running([path]) as (pilot, app, screen):
+        await settle(pilot)
+        for key in ("j", "b"):
+            app.post_message(events.Key(key, key))
+        await settle(pilot)
+    assert [(n.ref, n.kind) for n in notes.notes_for(path)] == [("websearch-2", "run")]
+
+
 async def test_A_writes_a_note_that_is_shown_as_typed(tmp_path: Path) -> None:
     path = str(capture_fixture(tmp_path))
     async with running([path]) as (pilot, app, screen):

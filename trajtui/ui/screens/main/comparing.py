@@ -21,15 +21,21 @@ class Comparing(Actions):
 
     def _side_here(self) -> SideSpec | None:
         """The run or trial ``c`` would take now (None on a header or problem row)."""
-        if self.run_key is None:
+        key = self._cursor_run()
+        if key is None:
             return None
-        s, i = self.run_key
+        s, i = key
         entry = self.ws.sources[s].peek(i)
         if entry is None or isinstance(entry, Problem):
             return None
         ref = self._display_ref(entry.ref)
         attempt = None
-        if self.focused is self.timeline and self.run is not None and self.run.attempts:
+        if (
+            self.focused is self.timeline
+            and self.run is not None
+            and self.run_key == key
+            and self.run.attempts
+        ):
             row = self.timeline.current_row()
             if row is not None and row.attempt is not None:
                 attempt = row.attempt.number

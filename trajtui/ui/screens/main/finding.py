@@ -218,8 +218,9 @@ class Finding(ForecastPanes):
         """Show a layout, unless a newer one was asked for meanwhile."""
         if number != self._arrangement:
             return
+        keep = self._cursor_run()
         self.store.apply(layout)
-        self._refresh_rows(keep=True)
+        self._refresh_rows(keep=keep)
         if note:
             self.notify(note, timeout=3)
 

@@ -247,12 +247,22 @@ class MainLayout(Screen[None]):
             f"titles: … = {prefix} · f filter · s sort" if prefix else "f filter · s sort"
         )
 
-    def _refresh_rows(self, *, keep: bool) -> None:
-        """Draw the run list's rows again (after a sort or filter), the cursor on the
-        selected run when ``keep`` and it is still shown, else on the first run."""
+    def _cursor_run(self) -> tuple[int, int] | None:
+        """``(source, entry)`` of the run the user is on. With the run list focused that is
+        the run under its cursor, which can be ahead of :attr:`run_key`: the run shown
+        follows the cursor's Highlighted message, and keys typed ahead (one read over SSH)
+        are handled before it."""
+        if self.focused is self.run_list:
+            return self.run_list.current()
+        return self.run_key
+
+    def _refresh_rows(self, *, keep: tuple[int, int] | None) -> None:
+        """Draw the run list's rows again (after a sort or filter), the cursor on the run
+        ``keep`` (:meth:`_cursor_run`, taken before the rows changed) when it is still
+        shown, else on the first run."""
         cursor_row = None
-        if keep and self.run_key is not None:
-            cursor_row = self.store.row_of(*self.run_key)
+        if keep is not None:
+            cursor_row = self.store.row_of(*keep)
         self.run_list.reset(
             cursor=cursor_row if cursor_row is not None else self.run_list.first_run_row()
         )

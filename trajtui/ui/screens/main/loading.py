@@ -183,7 +183,7 @@ class Loading(Selection):
             self._load_run(*self.run_key)
         self._following.clear()
         if not self.store.ordered:
-            self._refresh_rows(keep=True)
+            self._refresh_rows(keep=self._cursor_run())
         self._update_title()
         self._follow_to_end()
         if self._pending_goto is not None:

@@ -13,9 +13,10 @@ from __future__ import annotations
 from textual import work
 
 from trajtui.core import notes
+from trajtui.core.model import Problem
 from trajtui.ui.screens.main.actions import Actions
 from trajtui.ui.screens.notes import BookmarksScreen, NoteScreen, glyph
-from trajtui.ui.subjects import RunSubject, SegmentSubject, StepSubject, TrialSubject
+from trajtui.ui.subjects import SegmentSubject, StepSubject, TrialSubject
 
 
 class Marks(Actions):
@@ -57,10 +58,16 @@ class Marks(Actions):
     def _mark_target(self) -> tuple[int, str, str] | None:
         """``(source index, reference in the source, kind)`` of the run, trial or step under
         the cursor of the focused pane (the run list: its run)."""
+        if self.focused is self.run_list:
+            key = self._cursor_run()
+            entry = self.ws.sources[key[0]].peek(key[1]) if key is not None else None
+            if key is None or entry is None or isinstance(entry, Problem):
+                return None
+            return key[0], entry.ref, "run"
         run, key = self.run, self.run_key
         if run is None or key is None:
             return None
-        subject = RunSubject() if self.focused is self.run_list else self._focused_subject()
+        subject = self._focused_subject()
         match subject:
             case StepSubject(first=first):
                 steps = self._steps_for(run, subject)

@@ -266,7 +266,7 @@ class Selection(MainLayout):
         if row is None:
             self.store.set_filter("")
             self.query_one("#filter", Input).value = ""
-            self._refresh_rows(keep=False)
+            self._refresh_rows(keep=None)
             row = self.store.row_of(s, target.index)
         if row is not None:
             self.run_list.set_cursor(row, post=False, center=True)
