@@ -166,8 +166,9 @@ BASE_COMMANDS: tuple[Command, ...] = (
         "filter",
         "f",
         "filter",
-        "Filter runs",
-        "Narrow the run list by a query (status:fail score<0.5 tool:Bash; ? lists fields)",
+        "Filter runs or steps",
+        "Narrow the run list by a query (status:fail score<0.5 tool:Bash), or in the timeline"
+        " its steps (tool:Bash is:error); ? lists the fields",
         "Find",
     ),
     Command(

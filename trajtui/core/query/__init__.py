@@ -31,15 +31,19 @@ from trajtui.core.query.facts import (
     facts_of_problem,
     facts_of_row,
     facts_of_run,
+    facts_of_step,
     facts_of_summary,
 )
-from trajtui.core.query.fields import FIELDS, FieldHelp
+from trajtui.core.query.fields import FIELDS, RUNS, STEP_FIELDS, STEPS, FieldHelp, fields_of
 from trajtui.core.query.lexer import QueryError
 from trajtui.core.query.nodes import Columns, Everything, Node
 from trajtui.core.query.parser import Parser
 
 __all__ = [
     "FIELDS",
+    "RUNS",
+    "STEPS",
+    "STEP_FIELDS",
     "Columns",
     "Facts",
     "FieldHelp",
@@ -49,7 +53,9 @@ __all__ = [
     "facts_of_problem",
     "facts_of_row",
     "facts_of_run",
+    "facts_of_step",
     "facts_of_summary",
+    "fields_of",
     "parse",
 ]
 
@@ -83,7 +89,7 @@ class Query:
         return self.root.select(cols, rows)
 
 
-def parse(text: str, keys: Collection[str] | None = None) -> Query:
+def parse(text: str, keys: Collection[str] | None = None, scope: str = RUNS) -> Query:
     """Parse a query ("" parses to one that matches everything).
 
     Args:
@@ -91,10 +97,12 @@ def parse(text: str, keys: Collection[str] | None = None) -> Query:
         keys: The metadata keys of the runs it will judge, when known: a name that is not a
             field nor one of them is then an error. With None, only names spelled like a
             field (``scroe``) are errors; any other names a metadata key.
+        scope: :data:`RUNS` (the run list, ``--where``) or :data:`STEPS` (the timeline's
+            filter: :data:`STEP_FIELDS`, judged on :func:`facts_of_step`).
 
     Raises:
         QueryError: With the span of the problem (``.start``, ``.end``) and a message.
     """
-    parser = Parser(text, keys)
+    parser = Parser(text, keys, scope)
     root = parser.parse()
     return Query(text, root, tuple(parser.named))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Protocol
 
-from trajtui.core.model import Problem, Run, RunSummary
+from trajtui.core.model import Problem, Run, RunSummary, Step
 from trajtui.core.table import SummaryTable
 
 
@@ -155,3 +155,64 @@ def _tools_of(run: Run) -> tuple[str, ...]:
             if step.tool:
                 names.update(n.strip() for n in step.tool.split(", ") if n.strip())
     return tuple(sorted(names))
+
+
+class StepFacts:
+    """:class:`Facts` of one step, for the timeline's filter (the query's scope is
+    :data:`~trajtui.core.query.fields.STEPS`): words are looked for in every text of the
+    step (its text, title, tool name, input, output, error and labelled values)."""
+
+    __slots__ = ("_input", "_text", "step")
+
+    is_problem = False
+
+    def __init__(self, step: Step) -> None:
+        self.step = step
+        self._text: str | None = None
+        self._input: str | None = None
+
+    def value(self, name: str) -> Any:
+        step = self.step
+        if name == "output":
+            return None if step.output is None else _joined(step.output)
+        if name == "tools":
+            return self.tools()
+        return getattr(step, name, None)
+
+    def text(self) -> str:
+        if self._text is None:
+            from trajtui.core.search.texts import step_texts  # the search's import is not light
+
+            parts = [self.step.ref, self.step.title, self.step.tool or ""]
+            parts.extend(t.text for t in step_texts(self.step))
+            self._text = "\n".join(parts).casefold()
+        return self._text
+
+    def input(self) -> str:
+        if self._input is None:
+            value = self.step.input
+            self._input = "" if value is None else _joined(value).casefold()
+        return self._input
+
+    def metadata(self) -> dict[str, str]:
+        return {}
+
+    def tools(self) -> tuple[str, ...]:
+        tool = self.step.tool
+        if not tool:
+            return ()
+        return tuple(n.strip().casefold() for n in tool.split(", ") if n.strip())
+
+
+def facts_of_step(step: Step) -> Facts:
+    """What a timeline filter reads of one step."""
+    return StepFacts(step)
+
+
+def _joined(value: Any) -> str:
+    """A value's texts as in the file, one per line (a string is itself)."""
+    if isinstance(value, str):
+        return value
+    from trajtui.core.search.texts import leaves
+
+    return "\n".join(leaves(value))

@@ -72,17 +72,62 @@ FIELDS: tuple[FieldHelp, ...] = (
 )
 """Every field, in the order ``?`` lists them."""
 
-_BY_NAME = {f.name: f for f in FIELDS if f.name not in ("word", "metadata.KEY")}
-_ALIASES = {"s": "status", "errors": "tool_errors", "attempts": "trials", "calls": "tool_calls"}
+STEP_FIELDS: tuple[FieldHelp, ...] = (
+    FieldHelp("word", TEXT, 'timeout  "rate limit"', "anywhere in the step: text, input, output"),
+    FieldHelp("ref", TEXT, "ref:*-step-3", "the step's reference", "ref"),
+    FieldHelp("title", TEXT, "title:search", "the step's line in the timeline", "title"),
+    FieldHelp("kind", TEXT, "kind:tool  kind:thought", "tool_call message thought plan...", "kind"),
+    FieldHelp("tool", TOOL, "tool:Bash  tool:mcp__*", "a call of that tool (name, any case)"),
+    FieldHelp("status", STATUS, "status:failed", "status word or ok/failed/pending"),
+    FieldHelp("is", IS, "is:error  is:pending", "a state, as status:"),
+    FieldHelp("input", TEXT, "input:.env", "the tool's input (or the step's input)", ""),
+    FieldHelp("output", TEXT, "output:denied", "the tool's output", "output"),
+    FieldHelp("error", TEXT, "error:timeout", "the step's error message", "error"),
+    FieldHelp("step", COUNT, "step>10", "the step's number", "number"),
+    FieldHelp(
+        "duration", DURATION, "duration>5s", "the step's duration (ms, s, m, h)", "duration_ms"
+    ),
+    FieldHelp("offset", DURATION, "offset>2m", "time since the run started", "offset_ms"),
+    FieldHelp("tokens", COUNT, "tokens>10k", "input + output tokens of the step", ""),
+    FieldHelp("tokens_in", COUNT, "tokens_in>5k", "input tokens", "tokens_in"),
+    FieldHelp("tokens_out", COUNT, "tokens_out>1k", "output tokens", "tokens_out"),
+    FieldHelp("cost", NUMBER, "cost>0.01", "the step's cost in USD", "cost"),
+)
+"""Every field of the timeline's filter (a query over one run's steps)."""
+
+RUNS, STEPS = "runs", "steps"
+"""What a query chooses: runs (:data:`FIELDS`) or the steps of a run (:data:`STEP_FIELDS`)."""
+
+_UNNAMED = ("word", "metadata.KEY")
+_BY_SCOPE = {
+    RUNS: {f.name: f for f in FIELDS if f.name not in _UNNAMED},
+    STEPS: {f.name: f for f in STEP_FIELDS if f.name not in _UNNAMED},
+}
+_BY_NAME = _BY_SCOPE[RUNS]
+_ALIASES = {
+    RUNS: {"s": "status", "errors": "tool_errors", "attempts": "trials", "calls": "tool_calls"},
+    STEPS: {"s": "status", "number": "step", "n": "step", "type": "kind"},
+}
 NAMES = tuple(sorted(_BY_NAME))
 """Field names a query knows whatever the data (metadata keys come on top)."""
 
 
-def field_named(name: str) -> FieldHelp | None:
-    """The built-in field called ``name`` (any case, or an alias: ``s`` is ``status``),
-    or None."""
+def fields_of(scope: str) -> tuple[FieldHelp, ...]:
+    """The fields a query of ``scope`` (:data:`RUNS` or :data:`STEPS`) knows, as ``?``
+    lists them."""
+    return STEP_FIELDS if scope == STEPS else FIELDS
+
+
+def names_of(scope: str) -> tuple[str, ...]:
+    """The field names of ``scope``, sorted."""
+    return tuple(sorted(_BY_SCOPE[scope]))
+
+
+def field_named(name: str, scope: str = RUNS) -> FieldHelp | None:
+    """The built-in field called ``name`` in ``scope`` (any case, or an alias: ``s`` is
+    ``status``), or None."""
     low = name.casefold()
-    return _BY_NAME.get(_ALIASES.get(low, low))
+    return _BY_SCOPE[scope].get(_ALIASES[scope].get(low, low))
 
 
 def closest(name: str, known: Iterable[str], cutoff: float = 0.6) -> list[str]:
@@ -95,12 +140,18 @@ TYPO = 0.75
 keys are not known yet (``scroe``, ``stpes``: 0.8; ``phase``/``pass``: 0.67 is a key)."""
 
 
-def unknown_field(name: str, start: int, end: int, keys: Iterable[str]) -> QueryError:
+def unknown_field(
+    name: str, start: int, end: int, keys: Iterable[str], scope: str = RUNS
+) -> QueryError:
     """The error for a field that is neither built in nor a metadata key."""
     keys = list(keys)
-    near = closest(name, [*NAMES, *keys])
+    names = names_of(scope)
+    near = closest(name, [*names, *keys])
     hint = f": did you mean {' or '.join(near)}?" if near else ""
-    known = f" (fields: {', '.join(NAMES)}; metadata keys: {', '.join(keys[:8]) or 'none'})"
+    if scope == STEPS:
+        known = f" (step fields: {', '.join(names)})"
+    else:
+        known = f" (fields: {', '.join(names)}; metadata keys: {', '.join(keys[:8]) or 'none'})"
     return QueryError(f"unknown field '{name}'{hint or known}", start, end)
 
 

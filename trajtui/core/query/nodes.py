@@ -241,6 +241,26 @@ class Status(Node):
         return [i for i in rows if codes[i] in allowed]
 
 
+_FAILED_WORDS = ("error", "errors", "fail", "failed", "failure")
+
+
+@dataclass(frozen=True)
+class StepStatus(Status):
+    """``status:WORD`` of a step: its status word (or its start), its outcome, or its
+    state (``ok``, ``failed``, ``pending``); ``error`` and ``fail`` take any failed step
+    (a tool call the file marks failed has the outcome fail, an errored one error)."""
+
+    def matches(self, facts: Facts) -> bool:
+        outcome: Outcome = facts.value("outcome")
+        if self.test(facts.value("status"), outcome):
+            return True
+        state = outcome.state.value
+        t = self.text
+        if t.test(state):
+            return True
+        return state == "failed" and not t.quoted and t.value.casefold() in _FAILED_WORDS
+
+
 @dataclass(frozen=True)
 class Flag(Node):
     """``pass:true``."""

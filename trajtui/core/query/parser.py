@@ -21,7 +21,9 @@ from trajtui.core.query.fields import (
     IS,
     NAMES,
     NUMBER,
+    RUNS,
     STATUS,
+    STEPS,
     TEXT,
     TOOL,
     TYPO,
@@ -53,6 +55,7 @@ from trajtui.core.query.nodes import (
     Not,
     Or,
     Status,
+    StepStatus,
     Text,
     TextField,
     Tool,
@@ -71,10 +74,16 @@ class Parser:
         keys: Metadata keys the data has, or None when not known yet. A name that is
             neither a field nor one of ``keys`` is an error; with ``keys`` None, a name
             spelled like a field (``scroe``) is one, any other is taken as a metadata key.
+        scope: :data:`~trajtui.core.query.fields.RUNS` or
+            :data:`~trajtui.core.query.fields.STEPS` (steps have no metadata: a name that is
+            not a step field is an error).
     """
 
-    def __init__(self, text: str, keys: Collection[str] | None = None) -> None:
+    def __init__(self, text: str, keys: Collection[str] | None = None, scope: str = RUNS) -> None:
         self.text = text
+        self.scope = scope
+        if scope == STEPS:
+            keys = ()
         self.tokens = tokenize(text)
         self.pos = 0
         self.keys = keys
@@ -179,16 +188,16 @@ class Parser:
         """The node of ``name op value`` (``at``: where the name starts; ``start``/``end``:
         the value's span)."""
         low = name.casefold()
-        if low.startswith("metadata."):
+        if low.startswith("metadata.") and self.scope == RUNS:
             key = name[len("metadata.") :]
             if not key:
                 raise QueryError("'metadata.' needs a key: metadata.category:ui", at, start)
             return self._meta(key, op, value, quoted, start, end)
-        f = field_named(name)
+        f = field_named(name, self.scope)
         if f is None:
             if self._keys_low is not None:
                 if low not in self._keys_low:
-                    raise unknown_field(name, at, at + len(name), self.keys or ())
+                    raise unknown_field(name, at, at + len(name), self.keys or (), self.scope)
             elif closest(name, NAMES, TYPO):
                 raise unknown_field(name, at, at + len(name), ())
             self.named.append(name)
@@ -204,12 +213,12 @@ class Parser:
         if kind == TEXT:
             node = TextField(f.source or f.name, Text(value, quoted))
         elif kind == STATUS:
-            node = Status(Text(value, quoted))
+            node = self._status(Text(value, quoted))
         elif kind == IS:
-            if value.casefold() in ("problem", "problems"):
+            if value.casefold() in ("problem", "problems") and self.scope == RUNS:
                 node = IsProblem()
             else:
-                node = Status(Text(value, quoted))
+                node = self._status(Text(value, quoted))
         elif kind == TOOL:
             node = Tool(Text(value, quoted, whole=True))
         else:
@@ -219,6 +228,9 @@ class Parser:
                 raise QueryError(f"{f.name} is true or false (not '{value}')", start, end)
             node = Flag(f.source or f.name, low_value in _TRUE)
         return Not(node) if op == "!=" else node
+
+    def _status(self, text: Text) -> Node:
+        return StepStatus(text) if self.scope == STEPS else Status(text)
 
     def _meta(self, key: str, op: str, value: str, quoted: bool, start: int, end: int) -> Node:
         if op in (":", "=", "!="):

@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from trajtui.core.query import FIELDS
+from trajtui.core.query import RUNS, STEPS, fields_of
 
 SYNTAX = (
     "a b  both · a OR b  either · -a or NOT a  not · ( ) groups · = != < <= > >= compare",
@@ -19,25 +19,32 @@ SYNTAX = (
 )
 """How terms combine and values match, under the fields."""
 
+STEP_NOTE = "the filter stays on as you move between runs; f then esc clears it"
+"""What a step filter does besides choosing steps."""
 
-def fields_text() -> Text:
-    """Every field (name, kind, example, meaning) and the syntax notes, as lines."""
-    name_w = max(len(f.name) for f in FIELDS)
-    kind_w = max(len(f.kind) for f in FIELDS)
-    example_w = max(len(f.example) for f in FIELDS)
+
+def fields_text(scope: str = RUNS) -> Text:
+    """Every field of ``scope`` (name, kind, example, meaning) and the syntax notes, as
+    lines."""
+    fields = fields_of(scope)
+    name_w = max(len(f.name) for f in fields)
+    kind_w = max(len(f.kind) for f in fields)
+    example_w = max(len(f.example) for f in fields)
     out = Text()
-    for f in FIELDS:
+    for f in fields:
         out.append(f"{f.name:<{name_w}}  ", style="bold")
         out.append(f"{f.kind:<{kind_w}}  ", style="dim")
         out.append(f"{f.example:<{example_w}}  ", style="green")
         out.append(f.meaning + "\n")
     out.append("\n")
-    out.append("\n".join(SYNTAX), style="dim")
+    syntax = SYNTAX if scope == RUNS else (*SYNTAX[:3], STEP_NOTE)
+    out.append("\n".join(syntax), style="dim")
     return out
 
 
 class FieldsScreen(ModalScreen[None]):
-    """The query fields; any of esc, q, ?, enter closes it (back to the filter box)."""
+    """The query fields (of the run list's filter, or with ``STEPS`` of the timeline's);
+    any of esc, q, ?, enter closes it (back to the filter box)."""
 
     BINDINGS = [
         Binding("escape,q,question_mark,enter", "close", "Close"),
@@ -54,10 +61,15 @@ class FieldsScreen(ModalScreen[None]):
     FieldsScreen Static { width: auto; }
     """
 
+    def __init__(self, scope: str = RUNS) -> None:
+        super().__init__()
+        self.scope = scope
+
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
-            box.border_title = "query fields (esc closes)"
-            yield Static(fields_text(), id="fields")
+            what = "step query fields" if self.scope == STEPS else "query fields"
+            box.border_title = f"{what} (esc closes)"
+            yield Static(fields_text(self.scope), id="fields")
 
     def action_close(self) -> None:
         self.dismiss(None)

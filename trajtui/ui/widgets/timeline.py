@@ -8,6 +8,7 @@ line; a tool call's pending and completed halves name each other.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -56,8 +57,13 @@ class TimelineRow:
         return self.first < 0
 
 
-def build_rows(run: Run, merge: bool) -> list[TimelineRow]:
-    """The timeline's rows for a run."""
+StepTest = Callable[[Step], bool]
+"""Which steps a timeline shows (its filter)."""
+
+
+def build_rows(run: Run, merge: bool, keep: StepTest | None = None) -> list[TimelineRow]:
+    """The timeline's rows for a run (``keep``: only the steps it accepts; a merged group
+    of chunks when any of them is, a trial's header when any of its steps is)."""
     rows: list[TimelineRow] = []
     groups: list[tuple[Attempt | None, tuple[Step, ...]]]
     if run.attempts and not run.steps:
@@ -65,12 +71,19 @@ def build_rows(run: Run, merge: bool) -> list[TimelineRow]:
     else:
         groups = [(None, run.steps)]
     for attempt, steps in groups:
+        if merge:
+            group = [TimelineRow(attempt, g.first, g.last, g.text) for g in merge_chunks(steps)]
+        else:
+            group = [TimelineRow(attempt, k, k) for k in range(len(steps))]
+        if keep is not None:
+            group = [
+                row for row in group if any(keep(steps[k]) for k in range(row.first, row.last + 1))
+            ]
+            if not group:
+                continue
         if attempt is not None:
             rows.append(TimelineRow(attempt, -1, -1))
-        if merge:
-            rows.extend(TimelineRow(attempt, g.first, g.last, g.text) for g in merge_chunks(steps))
-        else:
-            rows.extend(TimelineRow(attempt, k, k) for k in range(len(steps)))
+        rows.extend(group)
     return rows
 
 
@@ -110,6 +123,14 @@ class Timeline(VirtualList):
         self.step_marks: dict[str, str] = {}
         """Reference of a trial or step -> the mark drawn on its row (★ ✎)."""
         self.merge = False
+        self.keep: StepTest | None = None
+        """The filter (``f`` in the timeline): only steps it accepts are shown."""
+        self.filter_text = ""
+        """The filter's query, as typed."""
+        self.kept = 0
+        """Steps the filter keeps (of :attr:`step_count`)."""
+        self.step_count = 0
+        """Steps of the run shown (all trials)."""
         self._longest = 0.0
         self._has_status = self._has_offsets = self._has_durations = True
         self.empty_text = "no run selected"
@@ -121,7 +142,7 @@ class Timeline(VirtualList):
         """Show ``run``'s steps (None: nothing)."""
         old_rows, old = self.rows, self.cursor
         self.run = run
-        self.rows = build_rows(run, self.merge) if run is not None else []
+        self.rows = self._build()
         steps = self._all_steps()
         durations = [s.duration_ms for s in steps if s.duration_ms is not None]
         self._longest = max(durations, default=0.0)
@@ -130,7 +151,7 @@ class Timeline(VirtualList):
         self._has_status = any(s.status for s in steps)
         self._has_offsets = any(s.offset_ms is not None for s in steps)
         if run is not None and not self.rows:
-            self.empty_text = "this run has no steps"
+            self.empty_text = self._empty_text(steps)
         elif run is None:
             self.empty_text = "no run selected"
         cursor = 0
@@ -145,18 +166,48 @@ class Timeline(VirtualList):
             16 + indent + 3 * self._has_status + 8 * self._has_offsets + 9 * self._has_durations + 1
         )
 
+    def _build(self) -> list[TimelineRow]:
+        run = self.run
+        if run is None:
+            self.kept = self.step_count = 0
+            return []
+        rows = build_rows(run, self.merge, self.keep)
+        steps = self._all_steps()
+        self.step_count = len(steps)
+        keep = self.keep
+        self.kept = len(steps) if keep is None else sum(1 for s in steps if keep(s))
+        return rows
+
+    def _empty_text(self, steps: list[Step]) -> str:
+        if steps and self.keep is not None:
+            return f"no steps match: {self.filter_text} · f, then esc, clears the filter"
+        return "this run has no steps"
+
     def set_merge(self, merge: bool) -> None:
         """Turn merging of streamed chunks on or off, keeping the cursor on its step."""
-        step = self.current_step()
         self.merge = merge
-        self.rows = build_rows(self.run, merge) if self.run is not None else []
+        self._rebuild()
+
+    def set_filter(self, keep: StepTest | None, text: str = "") -> None:
+        """Show only the steps ``keep`` accepts (None: every step), keeping the cursor on
+        its step, or on the nearest shown after it."""
+        self.keep, self.filter_text = keep, text
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        step = self.current_step()
+        self.rows = self._build()
+        if self.run is not None and not self.rows:
+            self.empty_text = self._empty_text(self._all_steps())
         target = 0
         if step is not None:
             attempt, pos = step
             for k, row in enumerate(self.rows):
-                if row.attempt is attempt and row.first <= pos <= row.last:
+                if row.attempt is attempt and row.last >= pos:
                     target = k
                     break
+                if row.attempt is attempt:
+                    target = k
         self.reset(cursor=target)
 
     def _all_steps(self) -> list[Step]:

@@ -96,6 +96,12 @@ class Actions(Finding):
             self._close_filter()
             self.run_list.focus()
             return
+        if focused is not None and focused.id == "step-filter":
+            self._close_step_filter()
+            self.timeline.focus()
+            self._show_timeline_row()
+            self._update_layout()
+            return
         if self._back_extra(focused):
             pass
         elif focused is self.detail or self._extra_tab(focused) is not None:

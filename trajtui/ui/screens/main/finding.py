@@ -8,7 +8,7 @@ from textual import on, work
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from trajtui.core.query import QueryError
+from trajtui.core.query import STEPS, QueryError, facts_of_step, parse
 from trajtui.core.source import Target
 from trajtui.core.text import visible
 from trajtui.ui.screens.fields import FieldsScreen
@@ -132,6 +132,10 @@ class Finding(ForecastPanes):
     # -- filter ----------------------------------------------------------------------------
 
     def action_filter(self) -> None:
+        focused = self.focused
+        if focused is self.timeline or (focused is not None and focused.id == "step-filter"):
+            self._open_step_filter()
+            return
         box = self.query_one("#filter", Input)
         box.display = True
         box.focus()
@@ -178,11 +182,60 @@ class Finding(ForecastPanes):
         self._filter_hint(None)
         self._arrange(self.store.sort, self.store.reverse, filt)
 
-    def _filter_hint(self, hint: Text | None) -> None:
+    def _filter_hint(self, hint: Text | None, box_id: str = "#filter-hint") -> None:
         """Show ``hint`` under the filter box (None hides it)."""
-        box = self.query_one("#filter-hint", Static)
+        box = self.query_one(box_id, Static)
         box.display = hint is not None
         box.update(hint if hint is not None else "")
+
+    # -- the timeline's filter ---------------------------------------------------------------
+
+    def _open_step_filter(self) -> None:
+        box = self.query_one("#step-filter", Input)
+        box.display = True
+        box.focus()
+        self._update_layout()
+
+    @on(Input.Changed, "#step-filter")
+    def _step_filter_changed(self, event: Input.Changed) -> None:
+        self._apply_step_filter(event.value)
+
+    @on(Input.Submitted, "#step-filter")
+    def _step_filter_submitted(self, event: Input.Submitted) -> None:
+        if not event.value.strip():
+            self.query_one("#step-filter", Input).display = False
+        self.timeline.focus()
+        self._show_timeline_row()
+        self._update_layout()
+
+    def _apply_step_filter(self, text: str) -> None:
+        """Show only the steps the query ``text`` keeps, in this run and the next ones
+        opened; a query that does not parse is pointed at and the steps stay as they
+        were. A ``?`` ending the text lists the step fields."""
+        box = self.query_one("#step-filter", Input)
+        asked = text.rstrip()
+        if asked == "?" or asked.endswith((" ?", "(?")):
+            box.value = asked[:-1]
+            box.cursor_position = len(box.value)
+
+            def back(_: None) -> None:
+                box.focus()
+
+            self.app.push_screen(FieldsScreen(STEPS), back)
+            return
+        try:
+            query = parse(text, scope=STEPS)
+        except QueryError as error:
+            room = box.content_region.width or box.size.width - 2
+            hint = _error_lines(text, error, under_box=len(text) < room, what="the steps are")
+            self._filter_hint(hint, "#step-filter-hint")
+            return
+        self._filter_hint(None, "#step-filter-hint")
+        if query.empty:
+            self.timeline.set_filter(None)
+        else:
+            self.timeline.set_filter(lambda step: query.matches(facts_of_step(step)), text.strip())
+        self._update_steps_title()
 
     # -- sort and filter, off the UI thread when there are many runs -------------------------
 
@@ -263,7 +316,9 @@ class Finding(ForecastPanes):
         self._arrange(column, reverse, self.store.filter, what)
 
 
-def _error_lines(text: str, error: QueryError, *, under_box: bool) -> Text:
+def _error_lines(
+    text: str, error: QueryError, *, under_box: bool, what: str = "the list is"
+) -> Text:
     """The problem underlined, then the message::
 
         tool:Read scroe<0.5          (the filter box)
@@ -282,5 +337,5 @@ def _error_lines(text: str, error: QueryError, *, under_box: bool) -> Text:
             out.append(shown[end:] + "\n")
         out.append(" " * start + "^" * max(1, end - start) + "\n", style="bold red")
     out.append(visible(str(error), keep_newlines=False), style="red")
-    out.append(" · the list is unchanged · ? lists fields", style="dim")
+    out.append(f" · {what} unchanged · ? lists fields", style="dim")
     return out

@@ -42,6 +42,9 @@ from trajtui.ui.widgets.run_list import ColumnHeader, RunList, split_width
 from trajtui.ui.widgets.search import SearchBar
 from trajtui.ui.widgets.timeline import Timeline
 
+STEP_FILTER_SYNTAX = "words tool:Bash is:error kind:thought duration>5s -word OR · ? fields"
+"""What the timeline's filter understands, in a line (its placeholder)."""
+
 FOLDED_LINES = 24
 UNFOLDED_LINES = 10_000
 NARROW_WIDTH = 100
@@ -108,6 +111,8 @@ class MainLayout(Screen[None]):
                 yield Static(id="run-header")
                 self.timeline = Timeline(id="timeline")
                 yield self.timeline
+                yield Input(placeholder=f"filter steps: {STEP_FILTER_SYNTAX}", id="step-filter")
+                yield Static(id="step-filter-hint")
         with TabbedContent(id="bottom", classes="pane") as tabs:
             self.tabs = tabs
             with TabPane(literal("Detail"), id="tab-detail"):
@@ -156,7 +161,7 @@ class MainLayout(Screen[None]):
             return 0
         if focused is self.run_list or focused.id == "filter":
             return 0
-        if focused is self.timeline:
+        if focused is self.timeline or focused.id == "step-filter":
             return 1
         if focused.id == "search":
             return self._level_of(self._search_origin)

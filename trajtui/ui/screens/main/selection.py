@@ -129,9 +129,33 @@ class Selection(MainLayout):
         if extra is not None:
             line = Text.assemble(line, "  ·  ", extra)
         self.query_one("#run-header", Static).update(literal(Text.assemble(" ", line)))
-        pane.border_subtitle = literal(
-            "m merge chunks" if any(s.kind.value == "message" for s in run.steps[:200]) else ""
-        )
+        self._update_steps_title()
+
+    def _close_step_filter(self) -> None:
+        """Empty the timeline's filter box and hide it: every step shows again."""
+        box = self.query_one("#step-filter", Input)
+        with box.prevent(Input.Changed):
+            box.value = ""
+        box.display = False
+        hint = self.query_one("#step-filter-hint", Static)
+        hint.display = False
+        if self.timeline.keep is not None:
+            self.timeline.set_filter(None)
+        self._update_steps_title()
+
+    def _update_steps_title(self) -> None:
+        """The timeline pane's subtitle: what its filter keeps, the keys for it."""
+        run, timeline = self.run, self.timeline
+        pane = self.query_one("#timeline-pane")
+        parts = []
+        if timeline.keep is not None and run is not None:
+            parts.append(
+                f"{timeline.kept:,} of {timeline.step_count:,} steps match {timeline.filter_text}"
+            )
+        parts.append("f filter")
+        if run is not None and any(s.kind.value == "message" for s in run.steps[:200]):
+            parts.append("m merge chunks")
+        pane.border_subtitle = literal(" · ".join(parts))
 
     # -- timeline and detail -----------------------------------------------------------------
 
@@ -295,6 +319,10 @@ class Selection(MainLayout):
             if self.timeline.merge:
                 self.timeline.set_merge(False)
             row = self.timeline.row_of_step(target.attempt, target.step)
+            if row is None and self.timeline.keep is not None:
+                self._close_step_filter()  # the step asked for is one the filter hides
+                self.notify("the step filter is cleared to show that step", timeout=3)
+                row = self.timeline.row_of_step(target.attempt, target.step)
             if row is not None:
                 self.timeline.set_cursor(row, post=False, center=True)
             self._show_subject(StepSubject(target.attempt, target.step - 1, target.step - 1))
