@@ -72,7 +72,7 @@ async def test_f_in_the_timeline_keeps_the_steps_the_query_names_and_says_how_ma
         assert shown_steps(screen.timeline) == [1, 2, 3, 4, 5]
         await pilot.press("f", *"is:error OR kind:thought")
         await settle(pilot)
-        assert isinstance(app.focused, Input) and app.focused.id == "step-filter"
+        assert app.focused is not None and app.focused.id == "step-filter"
         assert shown_steps(screen.timeline) == [1, 3]
         assert "2 of 5 steps match is:error OR kind:thought" in text(app)
         assert not screen.query_one("#filter", Input).display  # the run list's box is not it

@@ -1,25 +1,32 @@
 """The ``trajtui`` command group: a path as the first argument opens the TUI (the hidden
-``open`` command); ``ls``, ``show`` and ``validate`` are added from their modules.
+``open`` command); ``ls``, ``show``, ``grep``... are loaded from their modules when run
+(:data:`COMMANDS`), so a command imports only what it uses and starts sooner.
 """
 
 from __future__ import annotations
 
 import difflib
+import importlib
 import os
 import sys
 
 import click
 
 from trajtui import __version__
-from trajtui.cli.cache import cache_group, no_cache_option, use_cache
-from trajtui.cli.diff import diff_cmd
-from trajtui.cli.export import export_cmd
-from trajtui.cli.grep import grep_cmd
-from trajtui.cli.ls import ls_cmd
-from trajtui.cli.notes import notes_cmd
-from trajtui.cli.show import show_cmd
-from trajtui.cli.stats import stats_cmd
-from trajtui.cli.validate import validate_cmd
+from trajtui.cli.cache import no_cache_option, use_cache
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "ls": ("trajtui.cli.ls", "ls_cmd"),
+    "show": ("trajtui.cli.show", "show_cmd"),
+    "grep": ("trajtui.cli.grep", "grep_cmd"),
+    "stats": ("trajtui.cli.stats", "stats_cmd"),
+    "diff": ("trajtui.cli.diff", "diff_cmd"),
+    "export": ("trajtui.cli.export", "export_cmd"),
+    "validate": ("trajtui.cli.validate", "validate_cmd"),
+    "notes": ("trajtui.cli.notes", "notes_cmd"),
+    "cache": ("trajtui.cli.cache", "cache_group"),
+}
+"""Each command's module and object, in the order ``--help`` lists them."""
 
 EPILOG = """\b
 References (shown by ls, accepted by show and --goto):
@@ -50,16 +57,28 @@ Examples:
 
 
 class DefaultGroup(click.Group):
-    """A group whose first argument, when it is not a command, is a path to open."""
+    """A group whose first argument, when it is not a command, is a path to open; its
+    commands (:data:`COMMANDS`) are imported when asked for."""
 
     default_command = "open"
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, name = COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(module), name)
+            assert isinstance(command, click.Command)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args:
             click.echo(ctx.get_help())
             ctx.exit(0)
         first = args[0]
-        if first not in (*self.commands, "--help", "-h", "--version"):
+        if first not in (*self.commands, *COMMANDS, "--help", "-h", "--version"):
             if not first.startswith("-") and not os.path.exists(first):
                 close = difflib.get_close_matches(first, self.list_commands(ctx), n=1, cutoff=0.7)
                 if close:
@@ -123,17 +142,3 @@ def open_cmd(
     from trajtui.ui.app import run_app
 
     sys.exit(run_app(list(paths), goto=goto, follow=follow))
-
-
-for command in (
-    ls_cmd,
-    show_cmd,
-    grep_cmd,
-    stats_cmd,
-    diff_cmd,
-    export_cmd,
-    validate_cmd,
-    notes_cmd,
-    cache_group,
-):
-    cli.add_command(command)
