@@ -7,6 +7,8 @@ help key (``?`` lists every key) to the last.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -15,11 +17,31 @@ KEEP_LAST = ("help",)
 
 
 class FittingFooter(Footer):
-    """A footer that never shows part of a key."""
+    """A footer that never shows part of a key, and is laid out again only when the keys
+    it shows change (Textual's is rebuilt on every focus change and binding refresh, which
+    restyles all its keys: a cost on every key press over a slow link)."""
+
+    _shown: Any = None
+    """What the keys shown were built from (see :meth:`_keys_shown`)."""
 
     async def recompose(self) -> None:
+        shown = self._keys_shown()
+        if shown is not None and shown == self._shown and self.children:
+            return
+        self._shown = shown
         await super().recompose()
         self.call_after_refresh(self._fit)
+
+    def _keys_shown(self) -> Any:
+        """Everything :meth:`Footer.compose` reads to lay the keys out, or None when the
+        bindings are not known yet."""
+        if not self._bindings_ready:
+            return None
+        bindings = tuple(
+            (node is not None, b.key, b.action, b.description, b.show, b.group, enabled, tip)
+            for node, b, enabled, tip in self.screen.active_bindings.values()
+        )
+        return (bindings, self.compact, self.show_command_palette)
 
     def on_resize(self) -> None:
         for key in self.query(FooterKey):

@@ -175,19 +175,25 @@ class MainLayout(Screen[None]):
         return 2
 
     def _update_layout(self) -> None:
+        """The screen's classes: ``-narrow`` (one pane at a time) and, only then, the
+        ``-level-N`` of the pane shown. A class change on the screen restyles every widget
+        on it, so wide layouts, which no level changes, never carry one."""
         narrow = self.narrow
-        self.set_class(narrow, "-narrow")
-        level = self._level()
-        for k in range(3):
-            self.set_class(k == level, f"-level-{k}")
+        level = self._level() if narrow else None
+        classes = {f"-level-{k}" for k in range(3)}
+        wanted = {"-narrow", f"-level-{level}"} if narrow else set()
+        if (self.classes & (classes | {"-narrow"})) != wanted:
+            self.set_classes((self.classes - classes - {"-narrow"}) | wanted)
         self._update_breadcrumb()
 
     def on_descendant_focus(self) -> None:
         self._update_layout()
-        for pane in self.query(".pane"):
-            pane.set_class(pane.has_focus_within, "-focus")
+        self._mark_focused_pane()
 
     def on_descendant_blur(self) -> None:
+        self._mark_focused_pane()
+
+    def _mark_focused_pane(self) -> None:
         for pane in self.query(".pane"):
             pane.set_class(pane.has_focus_within, "-focus")
 
