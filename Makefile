@@ -34,7 +34,7 @@ test: $(STAMP) ## Set up, then lint (ruff, mypy, import layers) and run every te
 	$(BIN)/ruff format --check trajtui tests
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -q -n $(WORKERS)
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
 
 .PHONY: lint
 lint: $(STAMP) ## Lint, type-check and check import layers only

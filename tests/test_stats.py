@@ -377,3 +377,48 @@ def test_stats_shows_progress_when_reading_takes_long(
     # stderr is not a terminal here: whole lines, the last one at the end
     assert out.stderr.splitlines()[-1] == "stats: reading runs 4/4"
     assert "pass@1" in out.stdout
+
+
+def test_stats_as_markdown_is_a_table_per_section_and_the_groups_side_by_side(
+    tmp_path: Path,
+) -> None:
+    out = run_cli("stats", str(captures_fixture(tmp_path)), "--by", "agent", "-f", "markdown")
+    assert out.exit_code == 0
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("## Stats: ") and lines[0].endswith(" · 3 runs")
+    outcomes = lines.index("### outcomes (of the runs; trials records: pass = every trial passed)")
+    assert lines[outcomes + 2 : outcomes + 5] == [
+        "| figure | value | counts and method |",
+        "|---|---:|---|",
+        "| pass | 0.333 | (1/3 runs) |",
+    ]
+    by = lines.index("### By agent")
+    assert lines[by + 2 : by + 5] == ["| figure | A | B |", "|---|---:|---:|", "| runs | 2 | 1 |"]
+    assert "| outcomes: timeout | 0.500 (1/2) | 0.000 (0/1) |" in lines
+
+
+def test_stats_as_html_is_one_page_with_bars_and_the_runs_behind_each_figure(
+    tmp_path: Path,
+) -> None:
+    rec = capture(
+        "<b>r1</b>",
+        [step_tool("Ba\x1b[31msh", "completed", 10)],
+        metadata={"agent": "<script>alert(1)</script>"},
+        score={"pass": True},
+    )
+    path = write_jsonl(tmp_path / "c.jsonl", [rec, capture("r2", score={"pass": False})])
+    out = run_cli("stats", str(path), "--by", "agent", "--format", "html")
+    assert out.exit_code == 0
+    page = out.stdout
+    assert page.startswith("<!doctype html>") and "default-src 'none'" in page
+    assert "<script" not in page and "\x1b" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the group's name, as text
+    # the pass row: its value, a bar half as wide as a full one, and its run by reference
+    row = next(x for x in page.splitlines() if x.startswith("<tr><th>pass</th>"))
+    assert "<td class='num'>0.500</td>" in row and "style='width:50px'" in row
+    assert "<summary>1 run</summary><span class='ref'>&lt;b&gt;r1&lt;/b&gt;</span>" in row
+
+
+def test_stats_json_flag_and_format_json_agree(tmp_path: Path) -> None:
+    path = str(captures_fixture(tmp_path))
+    assert run_cli("stats", path, "--json").stdout == run_cli("stats", path, "-f", "json").stdout

@@ -133,3 +133,38 @@ async def test_trials_title_names_what_each_share_counts(tmp_path: Path) -> None
         assert "pass@1 61.1% · pass@2 88.9% · pass^2 33.3%" in title
         # no bare "pass" share: every one says its k
         assert not re.search(r"\d% pass\b", title)
+
+
+async def test_x_on_the_stats_screen_writes_the_figures_shown_as_html_or_markdown(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    (tmp_path / "data").mkdir()
+    recs = [
+        capture("web-1", metadata={"agent": "A"}, score={"pass": True}),
+        capture("web-2", metadata={"agent": "B"}, score={"pass": False}),
+        capture("other-3", metadata={"agent": "B"}, score={"pass": False}),
+    ]
+    path = write_jsonl(tmp_path / "data" / "c.jsonl", recs)
+    monkeypatch.chdir(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        await pilot.press("f", *"web", "enter")
+        await settle(pilot)
+        stats = await open_stats(pilot, app)
+        for _ in range(3):  # grouped by agent, as the export will be
+            await pilot.press("b")
+            await settle(pilot)
+        assert stats.by == "agent"
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press("2", "enter")  # markdown, to the path offered (here, not the data)
+        for _ in range(100):
+            written = list(tmp_path.glob("*.md"))
+            if written and written[0].stat().st_size:
+                break
+            await settle(pilot)
+    assert len(written) == 1
+    lines = written[0].read_text().splitlines()
+    assert lines[0] == f"## Stats: {path} · matching 'web' · 2 runs"
+    assert "| pass | 0.500 | (1/2 runs) |" in lines
+    assert "| figure | A | B |" in lines
+    assert list((tmp_path / "data").iterdir()) == [path]

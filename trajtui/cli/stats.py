@@ -74,6 +74,15 @@ def stats_of(
     "method...; metadata.KEY also works), format, source (the file), status or outcome.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per group (JSON Lines).")
+@click.option(
+    "-f",
+    "--format",
+    "form",
+    type=click.Choice(["text", "json", "markdown", "html"]),
+    default="text",
+    help="text (default), json (as --json), markdown (a table per section), or one "
+    "self-contained html page (bars, and the runs behind each figure folded under it).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
 @where_option
 @no_cache_option
@@ -81,6 +90,7 @@ def stats_cmd(
     paths: tuple[str, ...],
     by: str | None,
     as_json: bool,
+    form: str,
     quiet: bool,
     where: str | None,
     no_cache: bool,
@@ -114,24 +124,33 @@ def stats_cmd(
       trajtui stats outputs/ --by agent            agents side by side
       trajtui stats runs/ --by source --json | jq '.trials.estimates'
       trajtui stats out/ --where 'agent:codex -status:timeout'
+      trajtui stats outputs/ --by model -f html > stats.html    a page to share
 
     With --json each line is one group (the first is "all"); every rate carries its
     counts (num, den) and every figure the refs of the runs behind it. Exit 1 when no
     run could be read.
     """
     predicate = run_predicate(where)  # a bad query: one line, exit 2, before any reading
+    if as_json:
+        form = "json"
     use_cache(no_cache)
     ws = open_workspace(paths)
     progress = _Progress()
     try:
         groups, problems = stats_of(ws, by, predicate, progress)
         runs = len(groups[0].runs)
-        if as_json:
+        if form == "json":
             for g in groups:
                 obj = dict(g.data)
                 if by is not None and g.name != "all":
                     obj["by"] = by
                 sys.stdout.write(dumps_line(obj) + "\n")
+        elif runs and form in ("markdown", "html"):
+            from trajtui.render.stats import stats_html, stats_markdown
+
+            title = " ".join(paths) + (f" · where {where}" if where else "")
+            render = stats_html if form == "html" else stats_markdown
+            sys.stdout.write(render(groups, by, title))
         elif runs:
             from trajtui.render.stats import report_lines
 

@@ -301,12 +301,14 @@ def _value_html(value: Any) -> str:
     return block
 
 
-def _page(title: str, body: str) -> str:
+def html_page(title: str, body: str, css: str = "") -> str:
+    """One self-contained page around ``body`` (HTML already escaped): no script, and a
+    content security policy that lets it fetch nothing (``css``: more style rules)."""
     return (
         "<!doctype html>\n<html><head><meta charset='utf-8'>"
         "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
         "style-src 'unsafe-inline'\">"
-        f"<title>{_h(title)}</title><style>{_CSS}</style></head><body>\n{body}\n"
+        f"<title>{_h(title)}</title><style>{_CSS}{css}</style></head><body>\n{body}\n"
         "<p class='k'>exported by trajtui</p></body></html>\n"
     )
 
@@ -348,9 +350,9 @@ def run_html(run: Run, ref: str, attempt: Attempt | None = None, marks: Marks | 
     body += [f"<h2 class='k'>{_h(f.label)}</h2>{_value_html(f.value)}" for f in fields]
     body.append(f"<h2>Timeline ({len(steps):,} steps)</h2>")
     body += [_step_html(step, marks) for step in steps]
-    return _page(ref, "\n".join(body))
+    return html_page(ref, "\n".join(body))
 
 
 def step_html(step: Step) -> str:
     """One step as a self-contained HTML page, unfolded."""
-    return _page(step.ref, _step_html(step).replace("<details ", "<details open ", 1))
+    return html_page(step.ref, _step_html(step).replace("<details ", "<details open ", 1))

@@ -4,6 +4,7 @@ made visible), one group or several side by side.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 from trajtui.core.stats.figures import Figures, Line
@@ -51,19 +52,7 @@ def _cell(line: Line | None) -> str:
 def side_by_side(groups: Sequence[Figures], by: str, order: Figures | None = None) -> list[str]:
     """Every figure of ``groups`` in a table: a row per figure, a column per group (rows in
     the order of ``order``'s figures, the figures of all the runs)."""
-    keys: list[tuple[str, str]] = [
-        (s.title, line.label) for s in (order.sections if order else ()) for line in s.lines
-    ]
-    cells: list[dict[tuple[str, str], Line]] = []
-    for g in groups:
-        mine: dict[tuple[str, str], Line] = {}
-        for section in g.sections:
-            for line in section.lines:
-                key = (section.title, line.label)
-                mine[key] = line
-                if key not in keys:
-                    keys.append(key)
-        cells.append(mine)
+    keys, cells = _columns(groups, order)
     names = [_cut(_clean(g.name), 24) for g in groups]
     label_w = min(max([len(_clean(f"{s}: {lbl}")) for s, lbl in keys] + [len(by) + 3]), 40)
     widths = [
@@ -84,3 +73,130 @@ def side_by_side(groups: Sequence[Figures], by: str, order: Figures | None = Non
         row = "  ".join(f"{_cell(c.get(key)):>{w}}" for c, w in zip(cells, widths, strict=True))
         out.append(f"  {label:<{label_w}}  {row}")
     return out
+
+
+# -- Markdown and HTML (``stats -f markdown|html``, ``x`` on the stats screen) ----------------
+
+
+def _md(text: str) -> str:
+    """A table cell's text: one line, terminal controls made visible, HTML and pipes
+    escaped (a label from a file stays text in any Markdown renderer)."""
+    one = visible(text, keep_newlines=False)
+    return one.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+
+
+def _heading(groups: Sequence[Figures], title: str) -> str:
+    runs = len(groups[0].runs)
+    what = f"{runs:,} run{'s' if runs != 1 else ''}"
+    return f"{title} · {what}" if title else what
+
+
+def _columns(
+    groups: Sequence[Figures], order: Figures | None = None
+) -> tuple[list[tuple[str, str]], list[dict[tuple[str, str], Line]]]:
+    """Every figure's (section, label), in the order of ``order``'s figures (the figures of
+    all the runs) then as the groups have them; and each group's lines by that key."""
+    keys: list[tuple[str, str]] = [
+        (s.title, line.label) for s in (order.sections if order else ()) for line in s.lines
+    ]
+    cells: list[dict[tuple[str, str], Line]] = []
+    for g in groups:
+        mine: dict[tuple[str, str], Line] = {}
+        for section in g.sections:
+            for line in section.lines:
+                key = (section.title, line.label)
+                mine[key] = line
+                if key not in keys:
+                    keys.append(key)
+        cells.append(mine)
+    return keys, cells
+
+
+def stats_markdown(groups: Sequence[Figures], by: str | None = None, title: str = "") -> str:
+    """The report as Markdown: a table per section (figure, value, counts and method),
+    then with ``by`` every figure of the groups side by side (value and counts)."""
+    first = groups[0]
+    out = [f"## Stats: {_md(_heading(groups, title))}"]
+    for section in first.sections:
+        note = f" ({_md(section.note)})" if section.note else ""
+        out += ["", f"### {_md(section.title)}{note}", "", "| figure | value | counts and method |"]
+        out.append("|---|---:|---|")
+        for line in section.lines:
+            out.append(f"| {_md(line.label)} | {_md(line.value)} | {_md(line.detail)} |")
+    if by is not None and len(groups) > 1:
+        rest = groups[1:]
+        keys, cells = _columns(rest, first)
+        out += ["", f"### By {_md(by)}", ""]
+        out.append("| figure | " + " | ".join(_md(g.name) for g in rest) + " |")
+        out.append("|---|" + "---:|" * len(rest))
+        out.append("| runs | " + " | ".join(f"{len(g.runs):,}" for g in rest) + " |")
+        for key in keys:
+            row = " | ".join(_md(_cell(c.get(key))) for c in cells)
+            out.append(f"| {_md(key[0])}: {_md(key[1])} | {row} |")
+    out += ["", "Every rate's counts and the runs behind each figure: `trajtui stats --json`."]
+    return "\n".join(out) + "\n"
+
+
+_STATS_CSS = (
+    ".bar{display:inline-block;height:.7em;background:#3a9a4a;vertical-align:middle}"
+    ".num{text-align:right;font-variant-numeric:tabular-nums}"
+)
+
+
+def stats_html(
+    groups: Sequence[Figures], by: str | None = None, title: str = "", *, max_refs: int = 500
+) -> str:
+    """The report as one self-contained HTML page (escaped; no script, no network): a
+    table per section with each share drawn as a bar and the runs behind each figure
+    folded under it (at most ``max_refs`` named, the rest counted), then the groups side
+    by side."""
+    from trajtui.render.export import html_page
+
+    def h(text: str) -> str:
+        return html.escape(visible(text), quote=True)
+
+    ref_of = {r.pick: r.ref for r in groups[0].runs}
+
+    def runs_cell(line: Line) -> str:
+        if not line.picks:
+            return ""
+        names = [ref_of.get(p, "?") for p in line.picks[:max_refs]]
+        more = len(line.picks) - len(names)
+        listed = " ".join(f"<span class='ref'>{h(n)}</span>" for n in names)
+        if more > 0:
+            listed += f" <span class='k'>and {more:,} more</span>"
+        n = len(line.picks)
+        return f"<details><summary>{n:,} run{'s' if n != 1 else ''}</summary>{listed}</details>"
+
+    def bar(share: float | None) -> str:
+        if share is None or share != share:
+            return ""
+        width = round(min(1.0, max(0.0, share)) * 100)
+        return f"<span class='bar' style='width:{width}px'></span>"
+
+    body = [f"<h1>Stats: {h(_heading(groups, title))}</h1>"]
+    for section in groups[0].sections:
+        note = f" <span class='k'>{h(section.note)}</span>" if section.note else ""
+        body.append(f"<h2>{h(section.title)}{note}</h2><table>")
+        for line in section.lines:
+            body.append(
+                f"<tr><th>{h(line.label)}</th><td class='num'>{h(line.value)}</td>"
+                f"<td>{bar(line.share)}</td><td>{h(line.detail)}</td>"
+                f"<td>{runs_cell(line)}</td></tr>"
+            )
+        body.append("</table>")
+    if by is not None and len(groups) > 1:
+        rest = groups[1:]
+        keys, cells = _columns(rest, groups[0])
+        body.append(f"<h2>By {h(by)}</h2><table><tr><th></th>")
+        body.append("".join(f"<th class='num'>{h(g.name)}</th>" for g in rest) + "</tr>")
+        body.append(
+            "<tr><th>runs</th>"
+            + "".join(f"<td class='num'>{len(g.runs):,}</td>" for g in rest)
+            + "</tr>"
+        )
+        for key in keys:
+            row = "".join(f"<td class='num'>{h(_cell(c.get(key)))}</td>" for c in cells)
+            body.append(f"<tr><th>{h(key[0])}: {h(key[1])}</th>{row}</tr>")
+        body.append("</table>")
+    return html_page(f"Stats: {_heading(groups, title)}", "\n".join(body), _STATS_CSS)

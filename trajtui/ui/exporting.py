@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from typing import Any
 
 from trajtui.core.jsonutil import dumps_line
@@ -11,6 +13,22 @@ from trajtui.core.notes import notes_for
 from trajtui.core.workspace import Workspace
 from trajtui.render import export
 from trajtui.ui.store import ENTRY, RunStore
+
+
+def write_export_file(app: Any, path: str, make_text: Callable[[], str]) -> None:
+    """Write what ``make_text`` makes to ``path`` (its folder made if need be) and say
+    where it went, or why not, in a notification. Call it off the UI thread (a worker):
+    ``make_text`` may read runs."""
+    try:
+        text = make_text()
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except (OSError, ValueError) as err:
+        why = getattr(err, "strerror", None) or str(err)
+        app.call_from_thread(app.notify, f"{path}: {why}", severity="error", timeout=8)
+        return
+    app.call_from_thread(app.notify, f"written {path} ({len(text.encode()):,} bytes)", timeout=6)
 
 
 def table_rows(ws: Workspace, store: RunStore) -> list[dict[str, Any]]:

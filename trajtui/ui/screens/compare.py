@@ -15,7 +15,6 @@ The words are those of ``trajtui diff`` (:mod:`trajtui.render.compare`).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from rich.table import Table
@@ -271,18 +270,10 @@ class CompareScreen(Screen[None]):
 
     @work(thread=True, group="export", exit_on_error=False)
     def _write_export(self, c: Comparison, path: str, form: str) -> None:
-        text = words.comparison_html(c) if form == "html" else words.comparison_markdown(c)
-        try:
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as err:
-            why = err.strerror or str(err)
-            self.app.call_from_thread(self.notify, f"{path}: {why}", severity="error", timeout=8)
-            return
-        self.app.call_from_thread(
-            self.notify, f"written {path} ({len(text.encode()):,} bytes)", timeout=6
-        )
+        from trajtui.ui.exporting import write_export_file
+
+        render = words.comparison_html if form == "html" else words.comparison_markdown
+        write_export_file(self.app, path, lambda: render(c))
 
     def _failed(self, why: str) -> None:
         self.error = why

@@ -61,6 +61,7 @@ class StatsScreen(Screen[StatsChoice | None]):
         Binding("escape,q,h", "back", "Back"),
         Binding("enter,l", "pick", "Open runs"),
         Binding("b", "group", "Group by"),
+        Binding("x", "export", "Export"),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
     ]
@@ -236,6 +237,39 @@ class StatsScreen(Screen[StatsChoice | None]):
             self.app.notify("no runs behind this row", timeout=2)
             return
         self.dismiss(StatsChoice(line.picks, line.label))
+
+    def action_export(self) -> None:
+        """``x``: the figures as shown (grouped or not) as one HTML page or Markdown, to a
+        file the user names."""
+        from trajtui.ui.screens.export import ExportChoice, ExportScreen
+
+        groups, by = self.groups, self.by
+        if not groups or not groups[0].runs:
+            self.app.notify("nothing to export yet", timeout=3)
+            return
+        opened = [*getattr(self.app, "paths", []), *(s.path for s in self.ws.sources)]
+        title = f"{len(self.picks):,} runs {self.what}".strip()
+        label = f"the stats of {title}" + (f", by {by}" if by else "")
+
+        sources = self.ws.sources
+        name = sources[0].path if len(sources) == 1 else f"{len(sources)} sources"
+        heading = name if self.what == "listed" else f"{name} · {self.what}"
+
+        def done(choice: ExportChoice | None) -> None:
+            if choice is not None:
+                self._write_export(choice.path, choice.form, groups, by, heading)
+
+        self.app.push_screen(ExportScreen("stats", label, ("html", "markdown"), opened), done)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def _write_export(
+        self, path: str, form: str, groups: list[Figures], by: str | None, what: str
+    ) -> None:
+        from trajtui.render.stats import stats_html, stats_markdown
+        from trajtui.ui.exporting import write_export_file
+
+        render = stats_html if form == "html" else stats_markdown
+        write_export_file(self.app, path, lambda: render(groups, by, what))
 
     def fields(self) -> list[str | None]:
         """The fields ``b`` cycles through: none, format, source, then every metadata key

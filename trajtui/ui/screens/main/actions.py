@@ -7,7 +7,6 @@ toggles, copying, exporting, paging, reloading, the go-to prompt, help and the t
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from textual import on, work
@@ -274,22 +273,10 @@ class Actions(Finding):
     @work(thread=True, group="export", exit_on_error=False)
     def write_export(self, choice: ExportChoice, target: str | None) -> None:
         """Write the export (off the UI thread) and say where it went."""
-        from trajtui.ui.exporting import export_text
+        from trajtui.ui.exporting import export_text, write_export_file
 
-        try:
-            text = export_text(self.ws, self.store, choice.form, target)
-            folder = os.path.dirname(os.path.abspath(choice.path))
-            os.makedirs(folder, exist_ok=True)
-            with open(choice.path, "w", encoding="utf-8") as f:
-                f.write(text)
-        except (OSError, ValueError) as err:
-            why = getattr(err, "strerror", None) or str(err)
-            self.app.call_from_thread(
-                self.notify, f"{choice.path}: {why}", severity="error", timeout=8
-            )
-            return
-        self.app.call_from_thread(
-            self.notify, f"written {choice.path} ({len(text.encode()):,} bytes)", timeout=6
+        write_export_file(
+            self.app, choice.path, lambda: export_text(self.ws, self.store, choice.form, target)
         )
 
     def action_reload(self) -> None:
