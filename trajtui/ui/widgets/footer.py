@@ -24,11 +24,17 @@ class FittingFooter(Footer):
     _shown: Any = None
     """What the keys shown were built from (see :meth:`_keys_shown`)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._widths: dict[int, int] = {}
+        """Cells each key takes (with its margin), by ``id`` of the key, as last laid out."""
+
     async def recompose(self) -> None:
         shown = self._keys_shown()
         if shown is not None and shown == self._shown and self.children:
             return
         self._shown = shown
+        self._widths.clear()
         await super().recompose()
         self.call_after_refresh(self._fit)
 
@@ -48,13 +54,19 @@ class FittingFooter(Footer):
             key.display = True
         self.call_after_refresh(self._fit)
 
-    def _fit(self) -> None:
+    def _fit(self, tries: int = 5) -> None:
         keys = [k for k in self.query(FooterKey) if not k.has_class("-command-palette")]
+        if tries and any(k.display and not k.outer_size.width for k in keys):
+            self.call_after_refresh(self._fit, tries - 1)  # not laid out yet
+            return
         palette = sum(
             k.outer_size.width for k in self.query(FooterKey) if k.has_class("-command-palette")
         )
         room = self.size.width - palette
-        widths = {id(k): k.outer_size.width + k.styles.margin.width for k in keys}
+        for k in keys:  # a hidden key has no size: keep what it had when it was shown
+            if k.outer_size.width:
+                self._widths[id(k)] = k.outer_size.width + k.styles.margin.width
+        widths = {id(k): self._widths.get(id(k), 0) for k in keys}
         shown = list(keys)
         order = [k for k in reversed(keys) if k.action not in KEEP_LAST] + [
             k for k in reversed(keys) if k.action in KEEP_LAST
