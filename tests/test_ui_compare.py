@@ -356,3 +356,48 @@ async def test_keys_typed_ahead_of_the_screen_mark_and_compare_the_runs_under_th
         compare = app.screen
         assert isinstance(compare, CompareScreen)
         assert "B changed" in str(compare.query_one("#compare-title").render())
+
+
+async def test_the_palette_on_the_compare_screen_lists_its_own_keys_and_runs_them(
+    tmp_path: Path,
+) -> None:
+    from trajtui.ui.app import TrajtuiCommands
+    from trajtui.ui.screens.export import ExportScreen
+
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        compare = await open_compare(pilot, app, screen, 0, 1)
+        commands = TrajtuiCommands(compare)._commands()
+        titles = [title for title, _, _ in commands]
+        assert "Next diff  (n)" in titles and "Export  (x)" in titles
+        assert not any(t.startswith(("Filter runs", "Sort runs")) for t in titles)  # main's
+        run = next(run for title, _, run in commands if title == "Export  (x)")
+        await run()
+        await settle(pilot)
+        assert isinstance(app.screen, ExportScreen)
+
+
+async def test_the_run_marked_for_compare_stays_marked_after_a_reload(tmp_path: Path) -> None:
+    from tests.ui_helpers import main_screen
+
+    path = pairs_fixture(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        screen.run_list.set_cursor(2)  # changed
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        with path.open("a") as f:  # the file grows meanwhile: indices could shift, refs not
+            f.write('{"id": "late", "input": "x", "output": "y", "trajectory": []}\n')
+        await pilot.press("R")
+        await settle(pilot)
+        new = main_screen(app)
+        assert new is not screen
+        assert new.marked is not None and new.marked.ref == "changed"
+        row = next(line for line in screen_lines(app) if "changed" in line and "│" in line)
+        assert row.split("│")[1].startswith("A")
+        new.run_list.set_cursor(0)  # base: c compares it with the marked run
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, CompareScreen)
+        assert "A changed  ·  B base" in str(app.screen.query_one("#compare-title").render())

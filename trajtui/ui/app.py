@@ -9,7 +9,7 @@ import base64
 import os
 import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import Future
 from functools import partial
 from typing import Any
@@ -33,32 +33,57 @@ from trajtui.ui.screens.opening import OpeningScreen
 
 
 class TrajtuiCommands(Provider):
-    """Every command of the table in the command palette (ctrl+p)."""
+    """The commands of the screen on top in the command palette (ctrl+p): on the main
+    screen every command of the table; on another screen (compare, stats, search...) the
+    keys that screen and its focused widget bind, run where they are bound."""
 
-    def _commands(self) -> list[tuple[str, str, str]]:
+    def _commands(self) -> list[tuple[str, str, Callable[[], Awaitable[object]]]]:
         screen = self.screen
-        out = []
+        out: list[tuple[str, str, Callable[[], Awaitable[object]]]] = []
+        if not isinstance(screen, MainScreen):
+            seen: set[str] = set()
+            for node, binding, enabled, tooltip in screen.active_bindings.values():
+                action = binding.action
+                if not enabled or not binding.description or action in seen:
+                    continue
+                if action in ("app.command_palette", "command_palette"):
+                    continue
+                seen.add(action)
+                key = self.app.get_key_display(binding)
+                title = f"{binding.description[:1].upper()}{binding.description[1:]}  ({key})"
+                out.append(
+                    (
+                        escape(title),
+                        escape(tooltip or ""),
+                        partial(self.app.run_action, action, node),
+                    )
+                )
+            return out
         for c in COMMANDS:
             if c.action == "app.command_palette":
                 continue
-            if isinstance(screen, MainScreen) and screen.check_action(c.action, ()) is None:
+            if screen.check_action(c.action, ()) is None:
                 continue
             # The palette reads prompts and help as markup: escaped, they show as they are.
-            out.append((escape(f"{c.title}  ({c.key_label})"), escape(c.help), c.action))
+            out.append(
+                (
+                    escape(f"{c.title}  ({c.key_label})"),
+                    escape(c.help),
+                    partial(self._run, c.action),
+                )
+            )
         return out
 
     async def discover(self) -> Hits:
-        for title, help_text, action in self._commands():
-            yield DiscoveryHit(title, partial(self._run, action), help=help_text)
+        for title, help_text, run in self._commands():
+            yield DiscoveryHit(title, run, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for title, help_text, action in self._commands():
+        for title, help_text, run in self._commands():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(
-                    score, matcher.highlight(title), partial(self._run, action), help=help_text
-                )
+                yield Hit(score, matcher.highlight(title), run, help=help_text)
 
     async def _run(self, action: str) -> None:
         screen = self.app.screen
@@ -104,6 +129,8 @@ class TrajtuiApp(App[int]):
         """New records and files are shown as they are written (kept across reloads)."""
         self._opening = opening
         self._reload_to_end = False
+        self._reload_mark: str | None = None
+        """The reference marked for compare when a reload began (marked again after it)."""
         self.exit_if_unreadable = opening is not None
         self.ws: Workspace | None = None
         """What is open (None until the opening worker is done)."""
@@ -133,7 +160,8 @@ class TrajtuiApp(App[int]):
         if not message.ws.sources and self.exit_if_unreadable:
             self.exit(1)
             return
-        screen = MainScreen(message.ws, goto=message.goto)
+        mark, self._reload_mark = self._reload_mark, None
+        screen = MainScreen(message.ws, goto=message.goto, mark=mark if old is not None else None)
         # following starts at the end (as less +F), unless a reference says where
         first_follow = self.follow and old is None and message.goto is None
         screen._stay_at_end = self._reload_to_end or first_follow
@@ -235,6 +263,9 @@ class TrajtuiApp(App[int]):
         if self.ws is not None:
             self.ws.cancel()
         self._reload_to_end = to_end
+        screen = self.screen
+        marked = screen.marked if isinstance(screen, MainScreen) else None
+        self._reload_mark = marked.ref if marked is not None else None
         self._open(ref, read_settings=False)
 
     def on_unmount(self) -> None:

@@ -9,6 +9,8 @@ run has trials, else the run under the run list's cursor.
 from __future__ import annotations
 
 from trajtui.core.model import Problem
+from trajtui.core.refs import RefError
+from trajtui.ui.messages import AllLoaded
 from trajtui.ui.screens.compare import CompareScreen, SideSpec
 from trajtui.ui.screens.main.actions import Actions
 
@@ -66,16 +68,36 @@ class Comparing(Actions):
         else:
             self._open_compare(self.marked, here)
 
-    def _mark(self, spec: SideSpec | None) -> None:
+    def on_all_loaded(self, message: AllLoaded) -> None:
+        # Textual calls this beside Loading's own handler (each class of the MRO has its say)
+        self._mark_again()
+
+    def _mark_again(self) -> None:
+        """Mark again, after a reload, the run (or trial) marked before it, found by its
+        reference (the files may have changed under it)."""
+        ref, self._pending_mark = self._pending_mark, None
+        if ref is None:
+            return
+        try:
+            target = self.ws.resolve(ref)
+        except RefError:
+            self.notify(f"{ref}, marked for compare, is not in the files now", timeout=5)
+            return
+        s = self.ws.sources.index(target.source)
+        self._mark(SideSpec(s, target.index, target.attempt, ref), quiet=True)
+
+    def _mark(self, spec: SideSpec | None, *, quiet: bool = False) -> None:
         self.marked = spec
         self.run_list.marked = (spec.source, spec.index) if spec is not None else None
         self.run_list.redraw()
         marked_trial = None
-        if spec is not None and spec.attempt is not None and self.run is not None:
-            marked_trial = (self.run.ref, spec.attempt)
+        if spec is not None and spec.attempt is not None:
+            entry = self.ws.sources[spec.source].peek(spec.index)
+            if entry is not None and not isinstance(entry, Problem):
+                marked_trial = (entry.ref, spec.attempt)
         self.timeline.marked_trial = marked_trial
         self.timeline.redraw()
-        if spec is not None:
+        if spec is not None and not quiet:
             self.notify(
                 f"marked {spec.ref} as A: c on another run (or trial) compares it with A · "
                 "c on it again unmarks",

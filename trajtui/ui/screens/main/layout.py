@@ -57,7 +57,7 @@ Builder = Callable[[], RenderableType]
 class MainLayout(Screen[None]):
     """The panes of the main screen and the state the other layers share."""
 
-    def __init__(self, ws: Workspace, *, goto: str | None = None) -> None:
+    def __init__(self, ws: Workspace, *, goto: str | None = None, mark: str | None = None) -> None:
         super().__init__()
         self.ws = ws
         """Everything that was opened."""
@@ -77,6 +77,9 @@ class MainLayout(Screen[None]):
         """Long values are shown in full (``o``)."""
         self._run_token = 0
         self._pending_goto: str | None = goto
+        self._pending_mark: str | None = mark
+        """The reference of the run (or trial) marked for compare before a reload: marked
+        again once the files are read."""
         self._goto_target: Target | None = None
         self._progress: dict[int, tuple[float, int, bool]] = {}
         self._last_title = 0.0
