@@ -30,6 +30,8 @@ class FittingFooter(Footer):
         """Cells each key takes (with its margin), by ``id`` of the key, as last laid out."""
 
     async def recompose(self) -> None:
+        if not self.is_attached or self._pruning:  # its screen is gone (a reload replaced it)
+            return
         shown = self._keys_shown()
         if shown is not None and shown == self._shown and self.children:
             return
