@@ -9,7 +9,16 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-PYTEST = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-rs"]
+PYTEST = [
+    sys.executable,
+    "-m",
+    "pytest",
+    "-q",
+    "-rs",
+    *("-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:xdist.looponfail"),
+    *("-p", "no:hypothesispytest", "-p", "no:textual-snapshot", "-p", "no:syrupy"),
+]
+"""pytest on one file, without the plugins it does not need (each costs a second to load)."""
 
 
 def collect(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
