@@ -145,12 +145,16 @@ async def running(
 
 
 def listed(screen: MainScreen) -> list[str]:
-    """The run list's rows, top to bottom: a run's reference, or "problem"."""
+    """The run list's rows, top to bottom: a run's reference, "problem", or "unread" for a
+    row whose record is indexed and not read yet (following a file as it grows)."""
     out = []
     for kind, source, i in screen.store.rows:
         entry = screen.ws.sources[source].peek(i)
-        assert kind == ENTRY and entry is not None
-        out.append("problem" if isinstance(entry, Problem) else entry.ref)
+        assert kind == ENTRY
+        if entry is None:
+            out.append("unread")
+        else:
+            out.append("problem" if isinstance(entry, Problem) else entry.ref)
     return out
 
 
