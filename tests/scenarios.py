@@ -214,6 +214,12 @@ SCENARIOS: tuple[Scenario, ...] = (
         about="a query that does not parse: the problem underlined, the list kept",
     ),
     Scenario("filter-fields", (CAPTURE,), ("f", "question_mark"), about="? in the filter box"),
+    Scenario(
+        "step-filter",
+        (CAPTURE,),
+        ("j", "enter", "f", *"kind:tool OR kind:thought", "enter"),
+        about="the timeline's filter (f in the timeline): only the steps a query keeps",
+    ),
 )
 
 
