@@ -8,7 +8,7 @@ from textual import on, work
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from trajtui.core.query import STEPS, QueryError, facts_of_step, parse
+from trajtui.core.query import RUNS, STEPS, QueryError, facts_of_step, parse
 from trajtui.core.source import Target
 from trajtui.core.text import visible
 from trajtui.ui.screens.fields import FieldsScreen
@@ -161,26 +161,31 @@ class Finding(ForecastPanes):
         """Filter the run list by the query ``text``; a query that does not parse is
         pointed at under the box and the list stays as it was. A ``?`` ending the text
         lists the fields (and is taken out of the box)."""
-        asked = text.rstrip()
-        if asked == "?" or asked.endswith((" ?", "(?")):
-            box = self.query_one("#filter", Input)
-            box.value = asked[:-1]  # filters by the rest (Input.Changed)
-            box.cursor_position = len(box.value)
-
-            def back(_: None) -> None:
-                box.focus()
-
-            self.app.push_screen(FieldsScreen(), back)
+        box = self.query_one("#filter", Input)
+        if self._fields_asked(box, text, RUNS):
             return
         try:
             filt = Filter.parse(text, self.store.metadata_keys())
         except QueryError as error:
-            box = self.query_one("#filter", Input)
-            room = box.content_region.width or box.size.width - 2
-            self._filter_hint(_error_lines(text, error, under_box=len(text) < room))
+            self._filter_hint(_error_lines(text, error, under_box=_fits(box, text)))
             return
         self._filter_hint(None)
         self._arrange(self.store.sort, self.store.reverse, filt)
+
+    def _fields_asked(self, box: Input, text: str, scope: str) -> bool:
+        """When ``text`` ends in ``?``: take it out of ``box`` (which then filters by the
+        rest), list the fields of ``scope`` and come back to the box. True when it did."""
+        asked = text.rstrip()
+        if not (asked == "?" or asked.endswith((" ?", "(?"))):
+            return False
+        box.value = asked[:-1]
+        box.cursor_position = len(box.value)
+
+        def back(_: None) -> None:
+            box.focus()
+
+        self.app.push_screen(FieldsScreen(scope), back)
+        return True
 
     def _filter_hint(self, hint: Text | None, box_id: str = "#filter-hint") -> None:
         """Show ``hint`` under the filter box (None hides it)."""
@@ -213,21 +218,12 @@ class Finding(ForecastPanes):
         opened; a query that does not parse is pointed at and the steps stay as they
         were. A ``?`` ending the text lists the step fields."""
         box = self.query_one("#step-filter", Input)
-        asked = text.rstrip()
-        if asked == "?" or asked.endswith((" ?", "(?")):
-            box.value = asked[:-1]
-            box.cursor_position = len(box.value)
-
-            def back(_: None) -> None:
-                box.focus()
-
-            self.app.push_screen(FieldsScreen(STEPS), back)
+        if self._fields_asked(box, text, STEPS):
             return
         try:
             query = parse(text, scope=STEPS)
         except QueryError as error:
-            room = box.content_region.width or box.size.width - 2
-            hint = _error_lines(text, error, under_box=len(text) < room, what="the steps are")
+            hint = _error_lines(text, error, under_box=_fits(box, text), what="the steps are")
             self._filter_hint(hint, "#step-filter-hint")
             return
         self._filter_hint(None, "#step-filter-hint")
@@ -314,6 +310,11 @@ class Finding(ForecastPanes):
         if unread > 0 and column:
             what += f"; {unread:,} runs not read yet are left out until they are"
         self._arrange(column, reverse, self.store.filter, what)
+
+
+def _fits(box: Input, text: str) -> bool:
+    """The whole of ``text`` shows in ``box`` (so carets can go right under it)."""
+    return len(text) < (box.content_region.width or box.size.width - 2)
 
 
 def _error_lines(
