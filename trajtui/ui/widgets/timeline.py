@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from trajtui.core.model import Attempt, Outcome, Run, Step
+from trajtui.core.query import Facts, facts_of_step
 from trajtui.core.steps import merge_chunks, never_completed
 from trajtui.core.text import one_line, visible
 from trajtui.render import fmt
@@ -131,6 +132,9 @@ class Timeline(VirtualList):
         """Steps the filter keeps (of :attr:`step_count`)."""
         self.step_count = 0
         """Steps of the run shown (all trials)."""
+        self._facts: dict[int, Facts] = {}
+        """What the filter reads of each step of the run shown, by ``id`` of the step (built
+        once per step: typing a query judges the same steps again at every key)."""
         self._longest = 0.0
         self._has_status = self._has_offsets = self._has_durations = True
         self.empty_text = "no run selected"
@@ -141,6 +145,8 @@ class Timeline(VirtualList):
     def show_run(self, run: Run | None, *, keep_cursor: bool = False) -> None:
         """Show ``run``'s steps (None: nothing)."""
         old_rows, old = self.rows, self.cursor
+        if run is not self.run:
+            self._facts = {}
         self.run = run
         self.rows = self._build()
         steps = self._all_steps()
@@ -165,6 +171,13 @@ class Timeline(VirtualList):
         return (
             16 + indent + 3 * self._has_status + 8 * self._has_offsets + 9 * self._has_durations + 1
         )
+
+    def facts(self, step: Step) -> Facts:
+        """What a query reads of ``step`` (a step of the run shown), made once."""
+        found = self._facts.get(id(step))
+        if found is None:
+            found = self._facts[id(step)] = facts_of_step(step)
+        return found
 
     def _build(self) -> list[TimelineRow]:
         run = self.run

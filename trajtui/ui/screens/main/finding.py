@@ -8,7 +8,7 @@ from textual import on, work
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from trajtui.core.query import RUNS, STEPS, QueryError, facts_of_step, parse
+from trajtui.core.query import RUNS, STEPS, QueryError, parse
 from trajtui.core.source import Target
 from trajtui.core.text import visible
 from trajtui.ui.screens.fields import FieldsScreen
@@ -230,7 +230,8 @@ class Finding(ForecastPanes):
         if query.empty:
             self.timeline.set_filter(None)
         else:
-            self.timeline.set_filter(lambda step: query.matches(facts_of_step(step)), text.strip())
+            facts = self.timeline.facts
+            self.timeline.set_filter(lambda step: query.matches(facts(step)), text.strip())
         self._update_steps_title()
 
     # -- sort and filter, off the UI thread when there are many runs -------------------------
