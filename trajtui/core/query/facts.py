@@ -153,7 +153,7 @@ def _tools_of(run: Run) -> tuple[str, ...]:
     for steps in (run.steps, *(a.steps for a in run.attempts)):
         for step in steps:
             if step.tool:
-                names.update(n.strip() for n in step.tool.split(", ") if n.strip())
+                names.update(tool_names(step.tool))
     return tuple(sorted(names))
 
 
@@ -198,10 +198,13 @@ class StepFacts:
         return {}
 
     def tools(self) -> tuple[str, ...]:
-        tool = self.step.tool
-        if not tool:
-            return ()
-        return tuple(n.strip().casefold() for n in tool.split(", ") if n.strip())
+        return tuple(n.casefold() for n in tool_names(self.step.tool))
+
+
+def tool_names(tool: str | None) -> list[str]:
+    """The tools a step calls, from its ``tool`` (``Read, Bash`` for a step making two
+    calls)."""
+    return [n.strip() for n in tool.split(", ") if n.strip()] if tool else []
 
 
 def facts_of_step(step: Step) -> Facts:
