@@ -716,3 +716,22 @@ async def test_a_60_mb_record_does_not_freeze_the_ui(tmp_path: Path) -> None:
         await settle(pilot)
         assert "folded" in screen.detail.text
         assert screen.detail.line_count < 200
+
+
+async def test_keys_typed_ahead_across_enter_move_in_the_pane_enter_opened(
+    tmp_path: Path,
+) -> None:
+    """``j enter j j`` in one read: enter opens websearch-2's timeline and the j's after it
+    move there (they used to reach the run list, focus moving only after them)."""
+    from textual import events
+
+    path = str(capture_fixture(tmp_path))
+    async with running([path]) as (pilot, app, screen):
+        await pilot.press("j")
+        await settle(pilot)
+        for key in ("enter", "j", "j"):
+            app.post_message(events.Key(key, "\r" if key == "enter" else key))
+        await settle(pilot)
+        assert app.focused is screen.timeline
+        assert screen.run is not None and screen.run.ref == "websearch-2"
+        assert screen.timeline.cursor == 2

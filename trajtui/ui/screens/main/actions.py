@@ -60,25 +60,27 @@ class Actions(Finding):
         self.detail.action_prev_mention()
 
     # -- drilling in and backing out ---------------------------------------------------------
+    # Focus moves at once (Screen.set_focus), not after the keys already typed as
+    # Widget.focus() does: "enter j" typed in one go moves in the pane enter opened.
 
     @on(VirtualList.Selected)
     def _row_chosen(self, message: VirtualList.Selected) -> None:
         """A double click on a row drills in, like enter."""
-        message.vlist.focus()
+        self.set_focus(message.vlist)
         self.action_drill()
 
     def action_drill(self) -> None:
         focused = self.focused
         if focused is self.run_list:
             if self.run is not None:
-                self.timeline.focus()
+                self.set_focus(self.timeline)
                 self._show_timeline_row()
             elif self.run_problem is not None:
-                self.detail.focus()
+                self.set_focus(self.detail)
         elif focused is self.timeline:
             if self.run is not None:
                 self._show_timeline_row()
-                self.detail.focus()
+                self.set_focus(self.detail)
         elif focused is self.detail:
             if not self.detail.follow():
                 self._drill_extra(focused)
@@ -93,11 +95,11 @@ class Actions(Finding):
             return
         if focused is not None and focused.id == "filter":
             self._close_filter()
-            self.run_list.focus()
+            self.set_focus(self.run_list)
             return
         if focused is not None and focused.id == "step-filter":
             self._close_step_filter()
-            self.timeline.focus()
+            self.set_focus(self.timeline)
             self._show_timeline_row()
             self._update_layout()
             return
@@ -106,12 +108,12 @@ class Actions(Finding):
         elif focused is self.detail or self._extra_tab(focused) is not None:
             self.tabs.active = "tab-detail"
             if self.run is not None:
-                self.timeline.focus()
+                self.set_focus(self.timeline)
                 self._show_timeline_row()
             else:
-                self.run_list.focus()
+                self.set_focus(self.run_list)
         elif focused is self.timeline:
-            self.run_list.focus()
+            self.set_focus(self.run_list)
             self._show_subject(RunSubject())
         elif self.store.pinned is not None:  # in the run list: esc lets go of stats' runs
             self._pin(None)
@@ -134,7 +136,7 @@ class Actions(Finding):
     def _stats_chosen(self, choice: StatsChoice | None) -> None:
         if choice is not None:
             self._pin(Pinned(frozenset(choice.picks), choice.label))
-            self.run_list.focus()
+            self.set_focus(self.run_list)
 
     def _pin(self, pinned: Pinned | None) -> None:
         """Narrow the run list to ``pinned``'s runs (None: to every run the filter keeps)."""
@@ -165,7 +167,7 @@ class Actions(Finding):
             self.tabs.active = self._extra_tab(target) or "tab-detail"
         if target is self.timeline and self.run is not None:
             self._show_timeline_row()
-        target.focus()
+        self.set_focus(target)
         self._update_layout()
 
     def action_next_pane(self) -> None:
