@@ -299,3 +299,32 @@ def test_a_record_still_being_written_is_read_again_when_it_is_finished(tmp_path
         pass
     assert [source.entry(i).ref for i in range(len(source))] == ["a", "b", "c"]
     assert source.resolve("b-step-1").index == 1
+
+
+def test_call_ids_are_not_listed_as_tool_names() -> None:
+    from trajtui.core.steps import looks_like_call_id
+
+    ids = [
+        "toolu_017kRDALm2xSSgq8",
+        "call_abc",
+        "fc_1",
+        "tooluse_x",
+        "functions.search",
+        "item_3",
+        "item_\u0663",  # a decimal digit, as the pattern's \d reads it
+        "0123456789abcdef-012a",
+        "0123456789abcdef-012a\n",  # "$" matches before a final newline
+    ]
+    names = [
+        "Read",
+        "item_",
+        "item_x",
+        "item_\u00b2",  # a superscript is a digit but not a decimal one
+        "google_web_search-17706-cc1f",
+        "0123456789abcdef-01",  # 19: 20 characters is the least
+        "0123456789ABCDEF-012a",
+        "0123456789abcdef-012a\n\n",
+        "",
+    ]
+    assert [n for n in ids if not looks_like_call_id(n)] == []
+    assert [n for n in names if looks_like_call_id(n)] == []

@@ -165,9 +165,10 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def pool() -> ProcessPoolExecutor | None:
-    """The worker processes (started on first use), or None on a single core or where
-    processes cannot be started."""
+def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
+    """The worker processes (started on first use, each importing the modules ``preload``
+    names while it starts, such as the format of the rows it will read), or None on a
+    single core or where processes cannot be started."""
     global _pool
     with _pool_lock:
         if _pool is None and cores() > 1:
@@ -183,7 +184,10 @@ def pool() -> ProcessPoolExecutor | None:
                 context = multiprocessing.get_context("spawn")
                 with _real_stderr(), _plain_main():
                     started = ProcessPoolExecutor(
-                        max_workers=cores(), mp_context=context, initializer=_quiet
+                        max_workers=cores(),
+                        mp_context=context,
+                        initializer=_start,
+                        initargs=(preload,),
                     )
                     # one job per worker at once: each starts its process now, inside
                     for ready in [started.submit(int) for _ in range(cores())]:
@@ -234,20 +238,31 @@ def _plain_main() -> Iterator[None]:
         main.__spec__ = spec
 
 
-def _quiet() -> None:
-    """In a worker: nothing it prints can reach the terminal the TUI draws on."""
+def _start(preload: tuple[str, ...]) -> None:
+    """In a worker, as it starts: nothing it prints can reach the terminal the TUI draws on;
+    the modules its jobs need are imported now, while the caller is still busy (the first
+    job would otherwise wait for them)."""
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.dup2(null, 2)
     os.close(null)
+    import importlib
+
+    for name in preload:
+        try:
+            importlib.import_module(name)
+        except Exception:  # the job that needs it says what is wrong
+            pass
 
 
 def warm_up(sources: list[Any]) -> None:
     """Start the worker processes in the background now when one of ``sources`` (JSONL
     sources) will need them, so they are ready when its first rows are (starting them
     takes a core about 0.2 s)."""
-    if any(s.decodes_rows() and s.index.size >= PARALLEL_BYTES for s in sources):
-        threading.Thread(target=pool, name="trajtui-rowpool", daemon=True).start()
+    big = [s for s in sources if s.decodes_rows() and s.index.size >= PARALLEL_BYTES]
+    if big:
+        preload = tuple(sorted({type(s.fmt).__module__ for s in big}))
+        threading.Thread(target=pool, args=(preload,), name="trajtui-rowpool", daemon=True).start()
 
 
 def shutdown() -> None:

@@ -18,12 +18,19 @@ from dataclasses import dataclass
 from trajtui.core.model import Kind, Step
 
 _OPEN = {"pending", "in_progress"}
-_CALL_ID = re.compile(r"^(toolu_|call_|fc_|item_\d|tooluse_|functions\.)|^[0-9a-f-]{20,}$")
+_ID_PREFIXES = ("toolu_", "call_", "fc_", "tooluse_", "functions.")
+_HEX_ID = re.compile(r"[0-9a-f-]{20,}$")
 
 
 def looks_like_call_id(name: str) -> bool:
-    """True for names that are tool-call ids rather than tool names (``toolu_01...``)."""
-    return bool(_CALL_ID.match(name))
+    """True for names that are tool-call ids rather than tool names: ``toolu_01...``,
+    ``call_...``, ``fc_...``, ``tooluse_...``, ``functions.x``, ``item_3``, or 20 or more
+    lowercase hex digits and dashes (a run-list row tests the name of every tool call)."""
+    if name.startswith(_ID_PREFIXES):
+        return True
+    if name.startswith("item_"):
+        return len(name) > 5 and name[5].isdecimal()
+    return len(name) >= 20 and _HEX_ID.match(name) is not None
 
 
 def pair_tool_calls(names: Sequence[str | None], statuses: Sequence[str | None]) -> dict[int, int]:

@@ -32,7 +32,7 @@ from typing import Any
 from trajtui.core.detect import Sniffed
 from trajtui.core.formats.acp.compare import COMPARE, CompareFormat, is_compare
 from trajtui.core.formats.acp.lite import CaptureLite, SummaryLite, TrialsLite
-from trajtui.core.formats.acp.steps import build_steps, tool_counts, tool_names_of
+from trajtui.core.formats.acp.steps import build_steps, tool_stats
 from trajtui.core.formats.base import Certainty, Claim, Format, Opened
 from trajtui.core.formats.common import (
     boolean,
@@ -132,7 +132,7 @@ class CaptureFormat(_Base):
         status, outcome = _capture_status(obj)
         score = mapping(obj.get("score"))
         trajectory = sequence(obj.get("trajectory"))
-        calls, failed = tool_counts(obj.get("trajectory"))
+        calls, failed, tools = tool_stats(obj.get("trajectory"))
         return RunSummary(
             ref=ref,
             index=index,
@@ -150,7 +150,7 @@ class CaptureFormat(_Base):
             title=flat(text_of(obj.get("input"))),
             line=line,
             metadata=flat_metadata(obj.get("metadata")),
-            tools=tool_names_of((obj.get("trajectory"),)),
+            tools=tuple(sorted(tools)),
         )
 
     def build(self, obj: dict[str, Any], ref: str, index: int, line: int) -> Run:
@@ -329,13 +329,15 @@ class TrialsFormat(_Base):
         failed = 0
         calls = 0
         durations: list[float] = []
+        tools: set[str] = set()
         for t in trials:
             m = mapping(t)
             traj = sequence(m.get("trajectory"))
             steps += len(traj)
-            n_calls, n_failed = tool_counts(traj)
+            n_calls, n_failed, names = tool_stats(traj)
             calls += n_calls or 0
             failed += n_failed or 0
+            tools |= names
             d = num(m.get("duration"))
             if d is not None:
                 durations.append(d)
@@ -363,7 +365,7 @@ class TrialsFormat(_Base):
             title=flat(text_of(obj.get("input"))),
             line=line,
             metadata=flat_metadata(obj.get("metadata")),
-            tools=tool_names_of(mapping(t).get("trajectory") for t in trials),
+            tools=tuple(sorted(tools)),
         )
 
     def build(self, obj: dict[str, Any], ref: str, index: int, line: int) -> Run:

@@ -120,23 +120,30 @@ def build_steps(trajectory: Any, ref_of: Any, start: float | None) -> tuple[Step
     return tuple(steps)
 
 
-def tool_counts(trajectory: Any) -> tuple[int | None, int | None]:
-    """``(tool calls, tool errors)`` of a trajectory array; ``(None, None)`` when it is not
-    an array.
+def tool_stats(trajectory: Any) -> tuple[int | None, int | None, set[str]]:
+    """``(tool calls, tool errors, tool names)`` of a trajectory array, in one pass over its
+    steps (a run-list row of a long trajectory is mostly this loop); ``(None, None, set())``
+    when it is not an array.
 
     A call is counted when it opens (``pending``/``in_progress``), or at its completion when
     no opened call was waiting for one (a call recorded only once): the two halves of a call
     count once, in time linear in the steps and without the name matching the timeline uses
     to show which halves belong together. A tool error is a call whose status is ``failed``.
+    The names are the ``name`` of each tool-call step except names that are call ids (a
+    call's completing half often carries its id as its name).
     """
     if not isinstance(trajectory, list):
-        return None, None
+        return None, None, set()
     calls = failed = waiting = 0
+    names: set[str] = set()
     for s in trajectory:
         if not isinstance(s, dict) or s.get("type") != "tool_call":
             continue
+        name = s.get("name")
+        if isinstance(name, str) and name:
+            names.add(name)
         status = s.get("status")
-        if status in ("pending", "in_progress"):
+        if status == "pending" or status == "in_progress":
             calls += 1
             waiting += 1
             continue
@@ -145,18 +152,4 @@ def tool_counts(trajectory: Any) -> tuple[int | None, int | None]:
         else:
             calls += 1
         failed += status == "failed"
-    return calls, failed
-
-
-def tool_names_of(trajectories: Any) -> tuple[str, ...]:
-    """Names of the tools the trajectory arrays in ``trajectories`` called, sorted, each
-    once: the ``name`` of each tool-call step, except names that are call ids (a call's
-    completing half often carries its id as its name)."""
-    names: set[str] = set()
-    for trajectory in trajectories:
-        for s in sequence(trajectory):
-            if isinstance(s, dict) and s.get("type") == "tool_call":
-                name = s.get("name")
-                if isinstance(name, str) and name and not looks_like_call_id(name):
-                    names.add(name)
-    return tuple(sorted(names))
+    return calls, failed, {n for n in names if not looks_like_call_id(n)}
