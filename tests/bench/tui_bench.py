@@ -22,6 +22,39 @@ import time
 from pathlib import Path
 
 
+async def measure_goto(path: str, ref: str) -> dict[str, float]:
+    """One run of ``--goto REF`` (a step of the last record): seconds to that step in the
+    detail pane."""
+    from trajtui.ui.app import make_app
+    from trajtui.ui.screens.main import MainScreen
+    from trajtui.ui.subjects import StepSubject
+
+    run_ref, _, number = ref.rpartition("-step-")
+    start = time.perf_counter()
+    app = make_app([path], goto=ref)
+    async with app.run_test(size=(120, 40)):
+        while time.perf_counter() - start < 120:
+            await asyncio.sleep(0.001)
+            shown = app.screen
+            if (
+                isinstance(shown, MainScreen)
+                and shown.run is not None
+                and shown.run.summary.ref == run_ref
+                and isinstance(shown.subject, StepSubject)
+                and shown.subject.first == int(number) - 1
+            ):
+                return {"goto": time.perf_counter() - start}
+    raise AssertionError(f"{ref} not shown within 120 s")
+
+
+def last_step_ref(path: str) -> str:
+    """The reference of the 5th step of the file's last record (read from its tail)."""
+    with open(path, "rb") as f:
+        f.seek(max(0, os.path.getsize(path) - (1 << 21)))
+        last = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    return f"{json.loads(last)['id']}-step-5"
+
+
 async def measure(path: str) -> dict[str, float]:
     """One run: seconds to the first screen with a run, key latencies while loading."""
     from textual import events
@@ -75,7 +108,11 @@ def main() -> None:
     parser.add_argument("--size-mb", type=int, default=1024)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--worker", metavar="PATH", help=argparse.SUPPRESS)
+    parser.add_argument("--goto", metavar="REF", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker and args.goto:
+        print(json.dumps(asyncio.run(measure_goto(args.worker, args.goto))))
+        return
     if args.worker:
         print(json.dumps(asyncio.run(measure(args.worker))))
         return
@@ -87,9 +124,9 @@ def main() -> None:
         off = {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "xdg"), "TRAJTUI_CACHE_MAX_MB": "0"}
         on = {**off, "TRAJTUI_CACHE_MAX_MB": "512"}
 
-        def session(env: dict[str, str]) -> dict[str, float]:
+        def session(env: dict[str, str], *more: str) -> dict[str, float]:
             out = subprocess.run(
-                [sys.executable, "-m", "tests.bench.tui_bench", "--worker", path],
+                [sys.executable, "-m", "tests.bench.tui_bench", "--worker", path, *more],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -99,6 +136,8 @@ def main() -> None:
             return result
 
         results = [session(off) for _ in range(args.runs)]
+        goto_ref = last_step_ref(path)
+        gotos = [session(off, "--goto", goto_ref) for _ in range(args.runs)]
         session(on)  # saves the index cache
         cached = [session(on) for _ in range(args.runs)]
 
@@ -114,6 +153,11 @@ def main() -> None:
         f"{max(r['key_max'] for r in results) * 1000:.0f} ms worst"
     )
     print(f"  every run indexed and summarised:          {med('all_read'):8.2f} s")
+    goto_s = med("goto", gotos)
+    print(
+        f"  --goto a step of the last record, shown:   {goto_s * 1000:8.0f} ms "
+        f"({(goto_s - med('first_screen')) * 1000:.0f} ms after the first screen; target 500)"
+    )
     print("second open of the unchanged file, from the index cache:")
     print(
         f"  first screen with a run shown:            {med('first_screen', cached) * 1000:8.0f} ms"

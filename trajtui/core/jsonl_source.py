@@ -78,7 +78,13 @@ class JsonlSource(Source):
         self._lock = threading.Lock()
         self._entry_problems: dict[int, Problem] = {}
         self._cache_tried = False
-        self._unchecked: int | None = None  # keys from here on: checked when read (ls)
+        self._unchecked: int | None = None  # keys from here on: checked when read
+        self._correct_keys = True  # a key found wrong is corrected here (else: misread_key)
+        self._verified: set[int] = set()  # unchecked records whose key find() checked
+        self.misread_key: int | None = None
+        """The first record whose key, taken from the line's head while checks were
+        deferred without correction, proved wrong (the source must be read again with
+        every key checked: see :meth:`defer_key_checks`)."""
         self.cache_mark: tuple[int, int, int] | None = None
         self.cache_saved_at = -1e9  # time.monotonic() of the last save
         """What the index cache holds for this file (size, records, summaries), when this
@@ -92,7 +98,11 @@ class JsonlSource(Source):
         a grown one from where the cache ends."""
         if not self._cache_tried:
             self._cache_tried = True
-            if indexcache.restore(self) == "unchanged":
+            restored = indexcache.restore(self)
+            with self._lock:
+                if self._unchecked is not None:  # a cached index has every key checked
+                    self._unchecked = max(self._unchecked, self.index.count)
+            if restored == "unchanged":
                 size, count = self.index.size, self.index.count
                 yield ScanProgress(size, size, count, finished=True)
                 return
@@ -116,14 +126,22 @@ class JsonlSource(Source):
             return False
         return indexcache.save(self)
 
-    def defer_key_checks(self) -> None:
-        """Index faster by checking each key when its record is read (``ls`` reads every
-        row, in file order): keys from the next record indexed on are taken from the line's
-        head, and a record read whose key proves different (spelled again later in the
-        line) corrects the keys from it on (see :meth:`LineIndex.defer_key_checks`)."""
+    def defer_key_checks(self, *, correct: bool = True) -> None:
+        """Index faster by checking each key when its record is read (callers that read
+        every row in file order: ``ls``, the TUI's loader): keys from the next record
+        indexed on are taken from the line's head (see
+        :meth:`LineIndex.defer_key_checks`).
+
+        A record read whose key proves different (spelled again later in the line) then
+        corrects the keys from it on when ``correct``. Without it (a reader that shows refs
+        while they are read, which a correction would rename under it) nothing is changed:
+        :attr:`misread_key` says which record it was, and the caller reads the file again
+        without deferring. :meth:`find` checks the record it returns either way.
+        """
         with self._lock:
             self.index.defer_key_checks(True)
             self._unchecked = self.index.count
+            self._correct_keys = correct
 
     def _check_key(self, i: int) -> None:
         """Check record ``i``'s key whole when checks are deferred; correct the keys from
@@ -131,10 +149,18 @@ class JsonlSource(Source):
         start = self._unchecked
         if start is None or i < start:
             return
-        if self.index.checked_key(i) != self.index.key(i):
+        if self.index.checked_key(i) == self.index.key(i):
+            self._key_checked(i)
+        elif self._correct_keys:
             self._rekey_from(i)
         else:
-            self._key_checked(i)
+            self._misread(i)
+
+    def _misread(self, i: int) -> None:
+        """Record ``i``'s key was taken wrong and is left so (see :meth:`defer_key_checks`)."""
+        with self._lock:
+            if self.misread_key is None or i < self.misread_key:
+                self.misread_key = i
 
     def _key_checked(self, i: int) -> None:
         """Record ``i``'s key is right (records are checked in file order; one checked out
@@ -160,6 +186,7 @@ class JsonlSource(Source):
             self.reader.clear()
             self._named = i
             self._unchecked = None
+            self._verified.clear()
         self._name_new_records()
 
     def summarised(self) -> int:
@@ -198,6 +225,7 @@ class JsonlSource(Source):
             self._named = i
             if self._unchecked is not None and self._unchecked > i:
                 self._unchecked = i
+            self._verified.discard(i)
 
     def _name_new_records(self) -> None:
         """Give references to records the scan added (file order: ``#2`` for repeats).
@@ -358,14 +386,24 @@ class JsonlSource(Source):
         return self.fmt.build(value, entry.ref, i, line)
 
     def find(self, run_ref: str) -> int | None:
-        # (while key checks are deferred, a reference can name another record than it
-        # will once they are done: only ``ls``, which finds nothing, defers them)
+        # While key checks are deferred, a record found by the key its line starts with is
+        # checked whole before it is named (a key spelled again later in the line is the
+        # one the parser keeps): one record read, not the scan's check of every line.
         renamed = self._dup_map.get(run_ref)
         if renamed is not None:
             return renamed
         i = self.index.keys.first(run_ref)
         if i is None or i >= self._named or i in self._dup_refs:
             return None
+        start = self._unchecked
+        if start is not None and i >= start and i not in self._verified:
+            if self.index.checked_key(i) != self.index.key(i):
+                if self._correct_keys:
+                    self._rekey_from(i)
+                    return self.find(run_ref)
+                self._misread(i)
+                return None
+            self._verified.add(i)
         return i
 
     def run_refs(self) -> list[str]:

@@ -137,6 +137,8 @@ class TrajtuiApp(App[int]):
         self.settings: dict[str, Any] | None = None
         """The settings (None until they are read)."""
         self._theme_chosen: str | None = None
+        self.strict_keys: set[str] = set()
+        """Files found to spell a record's key twice: indexed with every key checked."""
 
     def on_mount(self) -> None:
         self.push_screen(OpeningScreen(self.paths))

@@ -60,6 +60,21 @@ class RunLoaded(Message):
 
 
 @dataclass
+class KeysMisread(Message):
+    """A source's keys were taken from the heads of its lines while indexing, and one
+    record proved to spell its key again later in its line: the file must be read again
+    with every key checked.
+
+    Attributes:
+        source: Index of the source.
+        record: The record whose key was wrong.
+    """
+
+    source: int
+    record: int
+
+
+@dataclass
 class AllLoaded(Message):
     """Every source is indexed and summarised."""
 

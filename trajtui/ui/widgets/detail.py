@@ -391,8 +391,11 @@ class DetailView(ScrollView, can_focus=True):
             )
         else:
             self.match_index = (self.match_index + step) % len(self.matches)
-        y = self.matches[self.match_index][0]
-        self.scroll_to(y=max(0, y - 2), animate=False)
+        y = max(0, self.matches[self.match_index][0] - 2)
+        self.scroll_to(y=y, animate=False)
+        if y > self.max_scroll_y:
+            # lines just shown, not laid out yet: the scroll would stop at the old end
+            self.call_after_refresh(self.scroll_to, y=y, animate=False)
         self.refresh()
         return True
 

@@ -23,7 +23,7 @@ from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import LoadError, Source
 from trajtui.core.text import visible
 from trajtui.ui import failures
-from trajtui.ui.messages import AllLoaded, ChangedOnDisk, Loaded, RunLoaded
+from trajtui.ui.messages import AllLoaded, ChangedOnDisk, KeysMisread, Loaded, RunLoaded
 from trajtui.ui.screens.main.selection import Selection
 from trajtui.ui.widgets.run_list import ColumnHeader
 
@@ -55,23 +55,43 @@ class Loading(Selection):
         """Index and summarise every source (or those in ``only``, to read what was
         appended), visible rows first; post progress."""
         worker = get_current_worker()
+        strict: set[str] = getattr(self.app, "strict_keys", set())
         for s, source in enumerate(self.ws.sources):
             if only is not None and s not in only:
                 continue
             read = 0  # summaries already read are kept: starting over only looks them up
             filler: RowFiller | None = None
+            jsonl = source if isinstance(source, JsonlSource) else None
+            if (
+                jsonl is not None
+                and only is None
+                and jsonl.decodes_rows()
+                and jsonl.path not in strict
+            ):
+                # every row is read (in workers, in file order), each key checked then:
+                # the scan does not read every byte of every line to check them
+                jsonl.defer_key_checks(correct=False)
             try:
                 for progress in source.scan():
                     if worker.is_cancelled:
                         source.cancel()
                         return
-                    if filler is None and isinstance(source, JsonlSource):
+                    if filler is None and jsonl is not None:
                         # made once the scan began: it first forgets an unfinished last line
-                        filler = source.filler(source.known_prefix())
-                    read = self._summarise(s, source, read, SUMMARY_BUDGET, filler, wait=False)
+                        filler = jsonl.filler(jsonl.known_prefix())
+                    # a reference still to find is further on: indexing first (rows on
+                    # screen are still read)
+                    seeking = self._pending_goto is not None
+                    read = self._summarise(
+                        s, source, read, SUMMARY_BUDGET, filler, wait=False, more=not seeking
+                    )
+                    if self._misread(s, jsonl):
+                        return
                     self.post_message(Loaded(s, progress, read))
                 while read < len(source) and not worker.is_cancelled:
                     read = self._summarise(s, source, read, 0.05, filler, wait=True)
+                    if self._misread(s, jsonl):
+                        return
                     self.post_message(Loaded(s, _done_progress(source), read))
             except (OSError, FileChanged) as err:
                 self.post_message(
@@ -87,6 +107,34 @@ class Loading(Selection):
         # Keep serving requests for rows drawn later (e.g. after a sort), then stop.
         self.post_message(AllLoaded())
 
+    def _misread(self, s: int, source: JsonlSource | None) -> bool:
+        """A key taken from a line's head proved wrong: say so (the file is read again)."""
+        if source is None or source.misread_key is None:
+            return False
+        source.cancel()
+        self.post_message(KeysMisread(s, source.misread_key))
+        return True
+
+    def on_keys_misread(self, message: KeysMisread) -> None:
+        """Read the files again, this one with every key checked while indexing."""
+        source = self.ws.sources[message.source]
+        strict = getattr(self.app, "strict_keys", None)
+        reload = getattr(self.app, "reload", None)
+        if strict is None or reload is None:
+            return
+        strict.add(source.path)
+        line = source.index.line_of(message.record) if isinstance(source, JsonlSource) else 0
+        self.notify(
+            f"{visible(source.path, keep_newlines=False)}:{line}: a record spells its key "
+            "twice; reading the file again with every key checked",
+            severity="warning",
+            timeout=8,
+        )
+        ref = self._pending_goto
+        if ref is None and self.run is not None:
+            ref = self._display_ref(self.run.ref)
+        reload(ref)
+
     def _summarise(
         self,
         s: int,
@@ -96,10 +144,11 @@ class Loading(Selection):
         filler: RowFiller | None = None,
         *,
         wait: bool = True,
+        more: bool = True,
     ) -> int:
-        """Read summaries for a while: rows on screen first, then in file order (through
-        ``filler``, on every core, when the source has one; without ``wait`` only the rows
-        its workers have finished)."""
+        """Read summaries for a while: rows on screen first, then (when ``more``) in file
+        order (through ``filler``, on every core, when the source has one; without ``wait``
+        only the rows its workers have finished)."""
         deadline = time.monotonic() + budget
         requests = self.store.requests
         while requests:
@@ -112,6 +161,8 @@ class Loading(Selection):
                 src.entry(ri)
         n = len(source)
         read = max(read, source.known_prefix())  # restored from the index cache, or read
+        if not more:
+            return read
         if filler is not None and isinstance(source, JsonlSource):
             for first, rows in filler.fill(n, wait=wait):
                 for k, row in enumerate(rows):
