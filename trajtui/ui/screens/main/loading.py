@@ -79,9 +79,12 @@ class Loading(Selection):
                     if filler is None and jsonl is not None:
                         # made once the scan began: it first forgets an unfinished last line
                         filler = jsonl.filler(jsonl.known_prefix())
-                    # a reference still to find is further on: indexing first (rows on
-                    # screen are still read)
-                    seeking = self._pending_goto is not None
+                    # Until a run is shown, or while a reference is still to find further
+                    # on, indexing comes first: only rows on screen are read (the row
+                    # workers start after the first screen, not against it).
+                    seeking = self._pending_goto is not None or (
+                        self.run is None and self.run_problem is None
+                    )
                     read = self._summarise(
                         s, source, read, SUMMARY_BUDGET, filler, wait=False, more=not seeking
                     )
