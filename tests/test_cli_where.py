@@ -86,3 +86,29 @@ def test_ls_help_teaches_where_with_examples() -> None:
     out = run("ls", "--help")
     assert "--where QUERY" in out.stdout
     assert "trajtui ls runs.jsonl --where 'status:timeout OR tool_errors>0'" in out.stdout
+
+
+LONG_PREAMBLE = "You are a careful research assistant. " * 8  # 304 characters
+
+
+@pytest.mark.parametrize(
+    ("query", "refs"),
+    [
+        ("vercel", ["deep-1"]),  # past the input's first 200 characters: not in its title
+        ('"pricing page"', ["deep-1"]),
+        ("input:vercel", ["deep-1"]),
+        ("-vercel", ["flat-2"]),
+        ("nowhere", []),
+    ],
+)
+def test_ls_where_words_match_the_whole_input(tmp_path: Path, query: str, refs: list[str]) -> None:
+    path = write_jsonl(
+        tmp_path / "inputs.jsonl",
+        [
+            capture("deep-1", [], input=LONG_PREAMBLE + "\n\nSite: vercel.com, the pricing page"),
+            capture("flat-2", [], input="Find the CEO of Anthropic"),
+        ],
+    )
+    out = run("ls", str(path), "--where", query, "--json")
+    assert out.returncode == (0 if refs else 1), out.stderr
+    assert [json.loads(line)["ref"] for line in out.stdout.splitlines()] == refs

@@ -18,9 +18,9 @@ from trajtui.core import indexcache, rowpool
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary
-from trajtui.core.query import facts_of_summary
+from trajtui.core.query import Facts, facts_of_run, facts_of_summary
 from trajtui.core.rowpool import RowFiller
-from trajtui.core.source import Entry, Source
+from trajtui.core.source import Entry, LoadError, Source
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
@@ -90,6 +90,18 @@ def _rows(
         for k, row in enumerate(rows):
             i = first + k
             yield source, source.take(i, row, keep=cache and i < KEEP_ROWS)
+
+
+def _facts(source: Source, entry: RunSummary, label: str, *, whole: bool) -> Facts:
+    """What ``--where`` judges of a row: its summary, or (``whole``: the query has words or
+    ``input:``, which look at the whole input, not just its first line) the whole run, read
+    again; a run that cannot be read is judged by its row."""
+    if whole:
+        try:
+            return facts_of_run(source.run(entry.index), label)
+        except LoadError:
+            pass
+    return facts_of_summary(entry, label)
 
 
 def _columns(summaries: Sequence[RunSummary], refs: Sequence[str], tty: bool) -> dict[str, int]:
@@ -240,7 +252,7 @@ def ls_cmd(
             if query is not None:
                 keys.update(k for k, _ in entry.metadata)
                 label = source.label if ws.qualified else ""
-                if not query.matches(facts_of_summary(entry, label)):
+                if not query.matches(_facts(source, entry, label, whole=query.reads_input)):
                     continue
             runs += 1
             if as_json:

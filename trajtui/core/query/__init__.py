@@ -36,7 +36,7 @@ from trajtui.core.query.facts import (
 )
 from trajtui.core.query.fields import FIELDS, RUNS, STEP_FIELDS, STEPS, FieldHelp, fields_of
 from trajtui.core.query.lexer import QueryError
-from trajtui.core.query.nodes import Columns, Everything, Node
+from trajtui.core.query.nodes import Columns, Everything, Node, TextField, Word
 from trajtui.core.query.parser import Parser
 
 __all__ = [
@@ -82,6 +82,21 @@ class Query:
     def matches(self, facts: Facts) -> bool:
         """True when the row ``facts`` describes matches."""
         return self.root.matches(facts)
+
+    @property
+    def reads_input(self) -> bool:
+        """The query looks at a run's whole input (words, phrases, ``input:``): a run-list
+        row (whose title is the input's first line) cannot answer it alone."""
+        todo: list[Node] = [self.root]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, Word) or (isinstance(node, TextField) and node.source == "input"):
+                return True
+            todo.extend(getattr(node, "parts", ()))
+            part = getattr(node, "part", None)
+            if isinstance(part, Node):
+                todo.append(part)
+        return False
 
     def select(self, cols: Columns, rows: list[int]) -> list[int]:
         """Those of ``rows`` (ascending run rows of ``cols.table``) that match, in order,
