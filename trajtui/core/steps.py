@@ -19,7 +19,7 @@ from trajtui.core.model import Kind, Step
 
 _OPEN = {"pending", "in_progress"}
 _ID_PREFIXES = ("toolu_", "call_", "fc_", "tooluse_", "functions.")
-_HEX_ID = re.compile(r"[0-9a-f-]{20,}$")
+_HEX_ID = re.compile(r"^[0-9a-f-]{20,}$")
 
 
 def looks_like_call_id(name: str) -> bool:
