@@ -141,3 +141,35 @@ async def test_escape_clears_the_query_its_message_and_the_filter(runs: str) -> 
         await settle(pilot)
         assert "not closed" not in _text(app)
         assert listed(screen) == ["slow-bash", "quick-read", "timed-out"]
+
+
+LONG_PREAMBLE = "You are a careful research assistant. " * 8  # 304 characters: past the title
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> str:
+    recs = [
+        capture("deep-1", [], input=LONG_PREAMBLE + "\n\nSite: vercel.com, the pricing page"),
+        capture("flat-2", [], input="Find the CEO of Anthropic"),
+        capture("deep-3", [], input=LONG_PREAMBLE + "\n\nSite: example.org"),
+    ]
+    return str(write_jsonl(tmp_path / "inputs.jsonl", recs))
+
+
+@pytest.mark.parametrize(
+    ("query", "refs"),
+    [
+        ("vercel", ["deep-1"]),
+        ('"pricing page"', ["deep-1"]),
+        ("verc*page", ["deep-1"]),
+        ("-vercel", ["flat-2", "deep-3"]),
+        ("anthropic OR example.org", ["flat-2", "deep-3"]),
+    ],
+)
+async def test_words_in_the_filter_are_found_in_the_whole_input(
+    inputs: str, query: str, refs: list[str]
+) -> None:
+    async with running([inputs]) as (pilot, app, screen):
+        await pilot.press("f", *query)
+        await settle(pilot, 0.1)
+        assert listed(screen) == refs

@@ -50,6 +50,10 @@ class RecordFormat(Protocol):
         """A warning when a record lacks what this format's records have, else None."""
         ...
 
+    # Optional: ``input_text(obj) -> str``, the record's whole input as text, from a dict
+    # of the ``lite`` fields (the run-list filter's words are looked for in it without
+    # building the run: :mod:`trajtui.core.search.inputs`).
+
 
 class JsonlSource(Source):
     """A JSONL file whose records are runs, read through a :class:`LineIndex`."""

@@ -13,7 +13,7 @@ import heapq
 import time
 from array import array
 from collections import Counter, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import compress
@@ -22,7 +22,9 @@ from typing import Any
 from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.passk import PassTally
 from trajtui.core.query import Columns
+from trajtui.core.query.nodes import Text
 from trajtui.core.refs import SOURCE_SEP
+from trajtui.core.search.inputs import InputWords
 from trajtui.core.source import Source
 from trajtui.core.table import RUN
 from trajtui.core.workspace import Workspace
@@ -162,12 +164,14 @@ def _selected(
     *,
     sorting: bool,
     pinned: frozenset[int] | None = None,
+    inputs: Callable[[Text], Container[int] | None] | None = None,
 ) -> tuple[array[int], array[int]] | None:
     """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
     rest (problems; and every entry when not ``sorting``), by index. None when
     ``stopped()`` turned true. Runs are judged a column at a time where the query allows
     (:meth:`Query.select`: statuses by their palette code, numbers from their columns,
-    words in ``hays()``: each row's ``ref title label``, casefolded)."""
+    words in ``hays()``: each row's ``ref title label``, casefolded, or in the whole input
+    of the rows ``inputs`` gives for a word once it was searched)."""
     table = source.table
     label = source.label if grouped else ""
     runs = table.run_rows(n)
@@ -176,7 +180,7 @@ def _selected(
     if runs and filt.active:
         if stopped():
             return None
-        runs = filt.query.select(Columns(table, hays, label), runs)
+        runs = filt.query.select(Columns(table, hays, label, inputs), runs)
     if stopped():
         return None
     titles = table.titles()
@@ -211,6 +215,8 @@ class RunStore:
         self._headers = 0
         self._shown = [0] * len(ws.sources)
         self._hay_cache: dict[int, tuple[tuple[int, int, str], list[str]]] = {}
+        self.inputs = InputWords()
+        """The runs whose whole input holds each filter word searched so far."""
         """Entries of each source that have rows (unsorted, unfiltered mode)."""
         self.rebuild()
 
@@ -283,6 +289,7 @@ class RunStore:
                 stopped,
                 partial(self._hays, s, n),
                 sorting=sort is not None,
+                inputs=partial(self.inputs.rows, s),
                 pinned=None
                 if pinned is None
                 else frozenset(i for src, i in pinned.picks if src == s),
@@ -326,6 +333,24 @@ class RunStore:
         opens: the first keystroke then filters as fast as the next ones)."""
         for s, source in enumerate(self.ws.sources):
             self._hays(s, len(source))
+
+    def search_inputs(
+        self,
+        word: Text,
+        stopped: Callable[[], bool],
+        progress: Callable[[float], None] | None = None,
+    ) -> bool:
+        """Find the runs whose whole input holds ``word`` (a filter's word), reading only
+        the runs whose row does not show it already (see :class:`InputWords`). False when
+        ``stopped()`` turned true first."""
+        sources = self.ws.sources
+        hays = [self._hays(s, len(source)) for s, source in enumerate(sources)]
+
+        def shown(s: int, i: int) -> bool:
+            hay = hays[s]
+            return i < len(hay) and word.search(hay[i])
+
+        return self.inputs.search(sources, word, stopped, progress, skip=shown)
 
     def _hays(self, s: int, n: int) -> list[str]:
         """Each of the first ``n`` entries of source ``s`` as the filter's words are looked

@@ -36,7 +36,7 @@ from trajtui.core.query.facts import (
 )
 from trajtui.core.query.fields import FIELDS, RUNS, STEP_FIELDS, STEPS, FieldHelp, fields_of
 from trajtui.core.query.lexer import QueryError
-from trajtui.core.query.nodes import Columns, Everything, Node, TextField, Word
+from trajtui.core.query.nodes import Columns, Everything, Node, Text, TextField, Word
 from trajtui.core.query.parser import Parser
 
 __all__ = [
@@ -83,20 +83,35 @@ class Query:
         """True when the row ``facts`` describes matches."""
         return self.root.matches(facts)
 
-    @property
-    def reads_input(self) -> bool:
-        """The query looks at a run's whole input (words, phrases, ``input:``): a run-list
-        row (whose title is the input's first line) cannot answer it alone."""
+    def _nodes(self) -> list[Node]:
+        out: list[Node] = []
         todo: list[Node] = [self.root]
         while todo:
             node = todo.pop()
-            if isinstance(node, Word) or (isinstance(node, TextField) and node.source == "input"):
-                return True
+            out.append(node)
             todo.extend(getattr(node, "parts", ()))
             part = getattr(node, "part", None)
             if isinstance(part, Node):
                 todo.append(part)
-        return False
+        return out
+
+    @property
+    def reads_input(self) -> bool:
+        """The query looks at a run's whole input (words, phrases, ``input:``): a run-list
+        row (whose title is the input's first 200 characters) cannot answer it alone."""
+        return any(
+            isinstance(node, Word) or (isinstance(node, TextField) and node.source == "input")
+            for node in self._nodes()
+        )
+
+    @property
+    def words(self) -> list[Text]:
+        """The words and phrases of the query, in no particular order, each once."""
+        seen: dict[tuple[str, bool], Text] = {}
+        for node in self._nodes():
+            if isinstance(node, Word):
+                seen.setdefault((node.text.value.casefold(), node.text.quoted), node.text)
+        return list(seen.values())
 
     def select(self, cols: Columns, rows: list[int]) -> list[int]:
         """Those of ``rows`` (ascending run rows of ``cols.table``) that match, in order,

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -38,12 +38,19 @@ class Columns:
     """
 
     def __init__(
-        self, table: SummaryTable, hays: Callable[[], Sequence[str]], label: str = ""
+        self,
+        table: SummaryTable,
+        hays: Callable[[], Sequence[str]],
+        label: str = "",
+        inputs: Callable[[Text], Container[int] | None] | None = None,
     ) -> None:
         self.table = table
         self.label = label
         self._hays = hays
         self._hay: Sequence[str] | None = None
+        self.inputs = inputs or (lambda _text: None)
+        """The rows whose whole input holds a word, when that was searched (None: only
+        the titles are known to hold it)."""
 
     @property
     def hay(self) -> Sequence[str]:
@@ -195,10 +202,11 @@ class Word(Node):
 
     def select(self, cols: Columns, rows: list[int]) -> list[int]:
         hay, test = cols.hay, self.text
+        also = cols.inputs(test) or ()
         if not test.quoted and "*" not in test.value:
             low = test.value.casefold()
-            return [i for i in rows if low in hay[i]]
-        return [i for i in rows if test.search(hay[i])]
+            return [i for i in rows if low in hay[i] or i in also]
+        return [i for i in rows if test.search(hay[i]) or i in also]
 
 
 @dataclass(frozen=True)

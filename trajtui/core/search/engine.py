@@ -133,6 +133,7 @@ class Search:
         kinds: Container[str] | None = None,
         where: RunPredicate | None = None,
         qualify: Callable[[Source, str], str] | None = None,
+        skip: Callable[[int, int], bool] | None = None,
     ) -> None:
         """Args:
         sources: What to search, in order.
@@ -141,11 +142,14 @@ class Search:
         where: Only runs for which this is True (``--where``); None: every run.
         qualify: The reference shown for a reference of a source (``SOURCE::REF`` when
             several are open); None: as is.
+        skip: True for ``(source position, entry index)`` of a run not to search (read
+            nothing of it: the caller knows its answer already).
         """
         self.sources = list(sources)
         self.needle = needle
         self.kinds = kinds
         self.where = where
+        self.skip = skip
         self.qualify = qualify or (lambda _source, ref: ref)
         self.cancelled = False
         self.hits = 0
@@ -257,10 +261,12 @@ class Search:
                 )
 
     def _runs(self, position: int, source: Source, indexes: Sequence[int]) -> Iterator[Event]:
+        skip = self.skip
         for i in indexes:
             if self.cancelled:
                 return
-            yield from self._search_run(position, source, i)
+            if skip is None or not skip(position, i):
+                yield from self._search_run(position, source, i)
             self._runs_done += 1
             tick = self._tick()
             if tick is not None:
@@ -297,8 +303,13 @@ class Search:
                 if m is None:
                     break
                 k = bisect_right(starts, begin + m.start(), i, j) - 1
-                yield from self._search_run(position, source, k)
+                if self.skip is None or not self.skip(position, k):
+                    yield from self._search_run(position, source, k)
                 at = starts[k] + index.length(k) - begin
+                self._bytes_done = base + begin + at
+                tick = self._tick()
+                if tick is not None:
+                    yield tick
             self._bytes_done = base + end
             self._runs_done += j - i
             i = j

@@ -110,6 +110,14 @@ class _Base:
     def check(self, obj: dict[str, Any]) -> str | None:
         return None
 
+    def input_text(self, obj: dict[str, Any]) -> str:
+        """The record's whole ``input`` as text: a string as it is, each turn of a
+        multi-turn input (a list) on its own line."""
+        value = obj.get("input")
+        if isinstance(value, list):
+            return "\n".join(text_of(item) for item in value)
+        return text_of(value)
+
 
 class CaptureFormat(_Base):
     """acp-harness ``capture`` output: one record per prompt with its full trajectory."""

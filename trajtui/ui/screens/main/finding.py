@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual import on, work
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from trajtui.core.query import RUNS, STEPS, QueryError, parse
+from trajtui.core.query.nodes import Text as QueryText
 from trajtui.core.source import Target
 from trajtui.core.text import visible
 from trajtui.ui.screens.fields import FieldsScreen
@@ -23,6 +26,8 @@ from trajtui.ui.widgets.vlist import VirtualList
 
 ARRANGE_IN_WORKER_FROM = 20_000
 """Runs from which sorting and filtering happen in a worker thread."""
+INPUT_SEARCH_PAUSE = 0.25
+"""Seconds the filter's words wait after a keystroke before whole inputs are searched."""
 
 
 class Finding(ForecastPanes):
@@ -168,6 +173,59 @@ class Finding(ForecastPanes):
             filt = Filter.parse(text, self.store.metadata_keys())
         except QueryError as error:
             self._filter_hint(_error_lines(text, error, under_box=_fits(box, text)))
+            return
+        self._filter_hint(None)
+        self._arrange(self.store.sort, self.store.reverse, filt)
+        self._search_inputs(filt)
+
+    # -- the filter's words in whole inputs ---------------------------------------------------
+
+    def _search_inputs(self, filt: Filter) -> None:
+        """Rows show at once for the words found in titles (an input's first 200
+        characters); the words not yet searched in whole inputs are searched in a worker,
+        and the rows arranged again with what it finds."""
+        self._inputs_asked += 1
+        words = tuple(
+            w for w in filt.query.words if not self.store.inputs.searched(w, self.ws.sources)
+        )
+        if not words:
+            return
+        self._input_search(filt, words, self._inputs_asked)
+
+    @work(thread=True, exclusive=True, group="inputs", exit_on_error=False)
+    def _input_search(self, filt: Filter, words: tuple[QueryText, ...], number: int) -> None:
+        worker = get_current_worker()
+
+        def stopped() -> bool:
+            return worker.is_cancelled or number != self._inputs_asked
+
+        # typing goes on: the last word typed is the one searched
+        deadline = time.monotonic() + INPUT_SEARCH_PAUSE
+        while time.monotonic() < deadline:
+            if stopped():
+                return
+            time.sleep(0.02)
+        last = [0.0]
+
+        def progress(fraction: float) -> None:
+            now = time.monotonic()
+            if now - last[0] >= 0.25:
+                last[0] = now
+                self.app.call_from_thread(self._inputs_progress, number, fraction)
+
+        for word in words:
+            if not self.store.search_inputs(word, stopped, progress):
+                return
+        self.app.call_from_thread(self._inputs_searched, filt, number)
+
+    def _inputs_progress(self, number: int, fraction: float) -> None:
+        if number == self._inputs_asked:
+            self._filter_hint(
+                Text(f" words in titles; searching whole inputs… {fraction:.0%}", style="dim")
+            )
+
+    def _inputs_searched(self, filt: Filter, number: int) -> None:
+        if number != self._inputs_asked:
             return
         self._filter_hint(None)
         self._arrange(self.store.sort, self.store.reverse, filt)

@@ -89,6 +89,7 @@ class MainLayout(Screen[None]):
         self._loading_done = False
         self._checking = False
         self._arrangement = 0
+        self._inputs_asked = 0  # the latest search of the filter's words in whole inputs
         """Number of the latest sort or filter asked for (the latest keystroke wins)."""
         self._last_look = time.monotonic()
         self._looks = 0
@@ -359,3 +360,8 @@ class MainLayout(Screen[None]):
         def _read_run(self, s: int, i: int, token: int) -> Any: ...
 
         def resolve_goto(self, ref: str, final: bool) -> Any: ...
+
+        # The search of the filter's words in whole inputs (finding.py), again once every
+        # run is read (loading.py).
+
+        def _search_inputs(self, filt: Any) -> None: ...

@@ -240,6 +240,8 @@ class Loading(Selection):
             self._refresh_rows(keep=self._cursor_run())
         self._update_title()
         self._follow_to_end()
+        if self.store.filter.active:  # runs read since the words were searched
+            self._search_inputs(self.store.filter)
         if self._pending_goto is not None:
             self._try_pending_goto(final=True)
 

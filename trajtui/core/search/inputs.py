@@ -1,0 +1,245 @@
+"""Which runs hold a word anywhere in their whole input: for the words of a run-list query.
+
+A run-list row knows its title, the first 200 characters of its input; a query's words
+(``timeout``, ``"rate limit"``, ``vercel*``) are about the whole input. :class:`InputWords`
+finds, for each word, the runs whose input contains it with the search engine (the word's
+spellings found in the raw records first, only those records parsed), and keeps what it
+found: typing a query that adds a word searches for that word only.
+
+What it found is complete for the entries each source had when it searched; entries added
+since (a file still being read or growing) are judged by their title until the word is
+searched again.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import msgspec
+
+from trajtui.core.jsonl_source import JsonlSource
+from trajtui.core.query.nodes import Text
+from trajtui.core.search.engine import BLOCK, Hit, Progress, Search
+from trajtui.core.search.needle import Needle, PatternError, compile_needle
+from trajtui.core.search.texts import run_texts
+from trajtui.core.source import LoadError, Source
+
+Key = tuple[str, bool]
+"""A word as it is looked for: its casefolded value, and whether it was quoted."""
+
+
+def key_of(text: Text) -> Key:
+    """The key a word's hits are kept under."""
+    return text.value.casefold(), text.quoted
+
+
+def needle_of(text: Text) -> Needle | None:
+    """What the search looks for to find ``text`` as a query word finds it: the value in any
+    case, a glob's pieces in order (``*`` anything, across lines). None for a word that
+    finds everything (``*``)."""
+    value = text.value
+    if "*" in value and not text.quoted:
+        pieces = [p for p in value.split("*") if p]
+        if not pieces:
+            return None
+        pattern = "(?s)" + ".*?".join(re.escape(p) for p in pieces)
+        try:
+            return compile_needle(pattern, regex=True, ignore_case=True)
+        except PatternError:
+            return None
+    if not value:
+        return None
+    return compile_needle(value, ignore_case=True)
+
+
+class InputWords:
+    """Runs whose whole input holds each word searched so far, by source position."""
+
+    def __init__(self) -> None:
+        self._found: dict[Key, tuple[tuple[int, ...], list[set[int]]]] = {}
+        self._lock = threading.Lock()
+
+    def rows(self, s: int, text: Text) -> set[int] | None:
+        """Entries of source ``s`` whose input holds ``text``, as far as it was searched
+        (None: not searched)."""
+        found = self._found.get(key_of(text))
+        if found is None or s >= len(found[1]):
+            return None
+        return found[1][s]
+
+    def searched(self, text: Text, sources: Sequence[Source]) -> bool:
+        """``text`` was searched for in every entry ``sources`` have now."""
+        found = self._found.get(key_of(text))
+        if found is None:
+            return False
+        counts = found[0]
+        return len(counts) == len(sources) and all(
+            n >= len(source) for n, source in zip(counts, sources, strict=True)
+        )
+
+    def search(
+        self,
+        sources: Sequence[Source],
+        text: Text,
+        stopped: Callable[[], bool],
+        progress: Callable[[float], None] | None = None,
+        skip: Callable[[int, int], bool] | None = None,
+    ) -> bool:
+        """Find the entries whose input holds ``text`` (in each source as far as it is
+        read now) and keep them. False when ``stopped()`` turned true first (nothing kept).
+
+        ``skip(s, i)``: entry ``i`` of source ``s`` need not be read (its title holds the
+        word already: the query keeps it either way)."""
+        counts = tuple(len(source) for source in sources)
+        hits: list[set[int]] = [set() for _ in sources]
+        needle = needle_of(text)
+        if needle is None:  # every run
+            hits = [set(range(n)) for n in counts]
+        else:
+            total = sum(counts) or 1
+            done = 0
+            for s, source in enumerate(sources):
+                base = done
+
+                def part(fraction: float, base: int = base, n: int = counts[s]) -> None:
+                    if progress is not None:
+                        progress((base + fraction * n) / total)
+
+                skip_here = (lambda i, s=s: skip(s, i)) if skip is not None else None
+                found = (
+                    _lite_hits(source, needle, counts[s], stopped, part, skip_here)
+                    if _has_lite_input(source)
+                    else _run_hits(source, needle, counts[s], stopped, part, skip_here)
+                )
+                if found is None:
+                    return False
+                hits[s] = found
+                done += counts[s]
+        with self._lock:
+            self._found[key_of(text)] = (counts, hits)
+        return True
+
+
+def _has_lite_input(source: Source) -> bool:
+    fmt = getattr(source, "fmt", None)
+    return (
+        isinstance(source, JsonlSource)
+        and getattr(fmt, "lite", None) is not None
+        and callable(getattr(fmt, "input_text", None))
+    )
+
+
+def _run_hits(
+    source: Source,
+    needle: Needle,
+    n: int,
+    stopped: Callable[[], bool],
+    progress: Callable[[float], None],
+    skip: Callable[[int], bool] | None,
+) -> set[int] | None:
+    """The entries of ``source`` (below ``n``) whose run's own input holds the needle, each
+    run read whole (the search engine, its raw-bytes prefilter first)."""
+    hits: set[int] = set()
+    search = Search(
+        [source], needle, kinds=("input",), skip=(lambda _s, i: skip(i)) if skip else None
+    )
+    for event in search.events():
+        if stopped():
+            search.cancel()
+            return None
+        if isinstance(event, Hit):
+            if event.ref == event.run and event.index < n:  # a step's input is the step's
+                hits.add(event.index)
+        elif isinstance(event, Progress):
+            progress(event.fraction)
+    return hits
+
+
+def _lite_hits(
+    source: Source,
+    needle: Needle,
+    n: int,
+    stopped: Callable[[], bool],
+    progress: Callable[[float], None],
+    skip: Callable[[int], bool] | None,
+) -> set[int] | None:
+    """:func:`_run_hits` for a JSONL format that names its input among its ``lite`` fields:
+    each record the prefilter finds is decoded skipping all but those fields (a record
+    that does not decode so is read whole)."""
+    assert isinstance(source, JsonlSource)
+    fmt: Any = source.fmt
+    decode = msgspec.json.Decoder(fmt.lite).decode
+    index = source.index
+    starts = index.starts
+    prefilter = needle.prefilter
+    hits: set[int] = set()
+    i = 0
+    while i < n:
+        if stopped():
+            return None
+        begin = starts[i]
+        j = max(i + 1, bisect_right(starts, begin + BLOCK, i, n) - 1)
+        end = starts[j - 1] + index.length(j - 1)
+        try:
+            data = index.pread(end - begin, begin)
+        except OSError:
+            return hits  # the file went away: what was found so far
+        if len(data) < end - begin:
+            return hits
+        for k in _candidates(data, begin, starts, index.length, i, j, prefilter):
+            if skip is not None and skip(k):
+                continue
+            off = starts[k] - begin
+            try:
+                obj = msgspec.to_builtins(decode(data[off : off + index.length(k)]))
+                text = fmt.input_text(obj) if isinstance(obj, dict) else ""
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                found = _run_hits_one(source, needle, k)
+            else:
+                found = needle.found_in(text)
+            if found:
+                hits.add(k)
+            if stopped():
+                return None
+        progress(j / max(n, 1))
+        i = j
+    return hits
+
+
+def _candidates(
+    data: bytes,
+    begin: int,
+    starts: Sequence[int],
+    length: Callable[[int], int],
+    i: int,
+    j: int,
+    prefilter: Any,
+) -> Iterator[int]:
+    """Records ``i`` to ``j`` (excluded), read into ``data`` from file offset ``begin``,
+    that may hold a match: those the prefilter finds in, or all without one."""
+    if prefilter is None:
+        yield from range(i, j)
+        return
+    at = 0
+    while True:
+        m = prefilter.search(data, at)
+        if m is None:
+            return
+        k = bisect_right(starts, begin + m.start(), i, j) - 1
+        yield k
+        at = starts[k] + length(k) - begin
+
+
+def _run_hits_one(source: Source, needle: Needle, i: int) -> bool:
+    """Record ``i``'s run's own input holds the needle (read whole)."""
+    try:
+        run = source.run(i)
+    except LoadError:
+        return False
+    return any(
+        t.kind == "input" and t.ref == run.ref and needle.found_in(t.text) for t in run_texts(run)
+    )
