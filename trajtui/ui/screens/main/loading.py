@@ -136,7 +136,9 @@ class Loading(Selection):
         ref = self._pending_goto
         if ref is None and self.run is not None:
             ref = self._display_ref(self.run.ref)
-        reload(ref)
+        # after the screen's own pending callbacks (a screen replaced before they ran
+        # leaves Textual's tabs looking for what is gone)
+        self.call_after_refresh(reload, ref)
 
     def _summarise(
         self,
