@@ -87,3 +87,13 @@ async def test_no_cache_session_neither_reads_nor_writes_it(
     async with running([str(p)]) as (pilot, app, screen):
         assert "300 runs" in screen.store.summary_line()
     assert not entry_file(p).exists()
+
+
+async def test_a_session_that_read_rows_out_of_order_still_saves_the_index(tmp_path: Path) -> None:
+    """``--goto`` the last run (read before the rows above it) still leaves every key
+    checked in the end: the index is saved for the next open."""
+    p = runs_file(tmp_path)
+    async with running([str(p)], goto="run-299") as (pilot, app, screen):
+        assert screen.run is not None and screen.run.ref == "run-299"
+        await pilot.press("g")  # the first rows, drawn (read) before the loader's turn
+    assert entry_file(p).is_file()

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.test_rowpool import _respelled
 from tests.ui_helpers import listed, main_screen, running
 from trajtui.core.jsonl_source import JsonlSource
@@ -46,9 +48,12 @@ async def test_the_run_list_names_a_respelled_id_as_the_parser_reads_it(tmp_path
         assert any(f"{path}:2: a record spells its key twice" in n for n in notices), notices
 
 
-async def test_goto_lands_on_the_record_the_parser_names(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("ref", "index"), [("b", 4), ("a#2", 1), ("a#3", 3)])
+async def test_goto_lands_on_the_record_the_parser_names(
+    tmp_path: Path, ref: str, index: int
+) -> None:
     path = _respelled(tmp_path)
-    async with running([str(path)], goto="b") as (pilot, app, screen):
+    async with running([str(path)], goto=ref) as (pilot, app, screen):
         screen = main_screen(app)
         assert screen.run is not None
-        assert (screen.run.ref, screen.run.summary.index) == ("b", 4)
+        assert (screen.run.ref, screen.run.summary.index) == (ref, index)

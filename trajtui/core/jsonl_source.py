@@ -323,6 +323,8 @@ class JsonlSource(Source):
         """Entry ``i`` from a row a :class:`RowFiller` read (None: read the record here)."""
         cached = self.peek(i)
         if cached is not None:
+            if self._unchecked is not None:  # its key was checked when it was read
+                self._key_checked(i)
             return cached
         if row is not None:
             # the worker checked the key it was given; the job may predate a correction
@@ -395,7 +397,10 @@ class JsonlSource(Source):
         # one the parser keeps): one record read, not the scan's check of every line.
         renamed = self._dup_map.get(run_ref)
         if renamed is not None:
-            return renamed
+            # which record is "KEY#n" depends on every key before it: known once they are
+            # all checked
+            start = self._unchecked
+            return None if start is not None and renamed >= start else renamed
         i = self.index.keys.first(run_ref)
         if i is None or i >= self._named or i in self._dup_refs:
             return None

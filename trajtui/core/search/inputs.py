@@ -23,10 +23,13 @@ import msgspec
 
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.query.nodes import Text
-from trajtui.core.search.engine import BLOCK, Hit, Progress, Search
+from trajtui.core.search.engine import Hit, Progress, Search
 from trajtui.core.search.needle import Needle, PatternError, compile_needle
 from trajtui.core.search.texts import run_texts
 from trajtui.core.source import LoadError, Source
+
+LITE_BLOCK = 4 << 20
+"""Bytes of records read at once (whole records; a bigger record is read alone)."""
 
 Key = tuple[str, bool]
 """A word as it is looked for: its casefolded value, and whether it was quoted."""
@@ -40,17 +43,18 @@ def key_of(text: Text) -> Key:
 def needle_of(text: Text) -> Needle | None:
     """What the search looks for to find ``text`` as a query word finds it: the value in any
     case, a glob's pieces in order (``*`` anything, across lines). None for a word that
-    finds everything (``*``)."""
+    finds everything (``*``).
+
+    Raises:
+        PatternError: A glob too big for the regular-expression engine.
+    """
     value = text.value
     if "*" in value and not text.quoted:
         pieces = [p for p in value.split("*") if p]
         if not pieces:
             return None
         pattern = "(?s)" + ".*?".join(re.escape(p) for p in pieces)
-        try:
-            return compile_needle(pattern, regex=True, ignore_case=True)
-        except PatternError:
-            return None
+        return compile_needle(pattern, regex=True, ignore_case=True)
     if not value:
         return None
     return compile_needle(value, ignore_case=True)
@@ -96,9 +100,14 @@ class InputWords:
         word already: the query keeps it either way)."""
         counts = tuple(len(source) for source in sources)
         hits: list[set[int]] = [set() for _ in sources]
-        needle = needle_of(text)
-        if needle is None:  # every run
-            hits = [set(range(n)) for n in counts]
+        try:
+            needle = needle_of(text)
+            searchable = True
+        except PatternError:  # a glob too big to search for: only the titles are looked in
+            needle, searchable = None, False
+        if needle is None:
+            if searchable:  # "*": every run
+                hits = [set(range(n)) for n in counts]
         else:
             total = sum(counts) or 1
             done = 0
@@ -181,9 +190,12 @@ def _lite_hits(
     while i < n:
         if stopped():
             return None
-        begin = starts[i]
-        j = max(i + 1, bisect_right(starts, begin + BLOCK, i, n) - 1)
-        end = starts[j - 1] + index.length(j - 1)
+        try:
+            begin = starts[i]
+            j = max(i + 1, bisect_right(starts, begin + LITE_BLOCK, i, n) - 1)
+            end = starts[j - 1] + index.length(j - 1)
+        except IndexError:  # the last record, unfinished, is being read again
+            return None
         try:
             data = index.pread(end - begin, begin)
         except OSError:

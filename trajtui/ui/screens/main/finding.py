@@ -172,6 +172,7 @@ class Finding(ForecastPanes):
         try:
             filt = Filter.parse(text, self.store.metadata_keys())
         except QueryError as error:
+            self._inputs_asked += 1  # a search of the words typed before stops
             self._filter_hint(_error_lines(text, error, under_box=_fits(box, text)))
             return
         self._filter_hint(None)
@@ -228,7 +229,8 @@ class Finding(ForecastPanes):
         if number != self._inputs_asked:
             return
         self._filter_hint(None)
-        self._arrange(self.store.sort, self.store.reverse, filt)
+        sort, reverse, _ = self._wanted
+        self._arrange(sort, reverse, filt)
 
     def _fields_asked(self, box: Input, text: str, scope: str) -> bool:
         """When ``text`` ends in ``?``: take it out of ``box`` (which then filters by the
@@ -302,6 +304,7 @@ class Finding(ForecastPanes):
         cancels an older one: the latest keystroke wins)."""
         self._arrangement += 1
         number = self._arrangement
+        self._wanted = (sort, reverse, filt)
         if sum(len(source) for source in self.ws.sources) < ARRANGE_IN_WORKER_FROM:
             layout = self.store.plan(sort, reverse, filt)
             assert layout is not None

@@ -34,7 +34,7 @@ from trajtui.render import fmt
 from trajtui.ui import subjects
 from trajtui.ui.header import HeaderParts, header_line, progress_bar
 from trajtui.ui.literal import literal
-from trajtui.ui.store import FILTER_SYNTAX, RunStore
+from trajtui.ui.store import FILTER_SYNTAX, Filter, RunStore
 from trajtui.ui.subjects import NoSubject, Subject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.footer import FittingFooter
@@ -90,6 +90,12 @@ class MainLayout(Screen[None]):
         self._checking = False
         self._arrangement = 0
         self._inputs_asked = 0  # the latest search of the filter's words in whole inputs
+        self._wanted: tuple[str | None, bool, Filter] = (
+            self.store.sort,
+            self.store.reverse,
+            self.store.filter,
+        )
+        """The sort and filter asked for last (applied once arranged, maybe in a worker)."""
         """Number of the latest sort or filter asked for (the latest keystroke wins)."""
         self._last_look = time.monotonic()
         self._looks = 0

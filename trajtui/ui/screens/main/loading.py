@@ -242,8 +242,9 @@ class Loading(Selection):
             self._refresh_rows(keep=self._cursor_run())
         self._update_title()
         self._follow_to_end()
-        if self.store.filter.active:  # runs read since the words were searched
-            self._search_inputs(self.store.filter)
+        wanted = self._wanted[2]
+        if wanted.active:  # runs read since the words were searched
+            self._search_inputs(wanted)
         if self._pending_goto is not None:
             self._try_pending_goto(final=True)
 

@@ -289,6 +289,8 @@ class Selection(MainLayout):
         row = self.store.row_of(s, target.index)
         if row is None:
             self.store.set_filter("")
+            self._inputs_asked += 1  # a search of the filter's words stops
+            self._wanted = (self.store.sort, self.store.reverse, self.store.filter)
             self.query_one("#filter", Input).value = ""
             self._refresh_rows(keep=None)
             row = self.store.row_of(s, target.index)
