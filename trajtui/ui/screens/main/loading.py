@@ -35,6 +35,8 @@ LOOK_EVERY = 2.0
 """Seconds between two looks for changes on disk otherwise."""
 TREE_EVERY = 4
 """Opened directories are walked for new files every this many looks when following."""
+FIRST_SCREEN_WAIT = 0.5
+"""Seconds indexing waits at most, after the first screenful, for the first run shown."""
 COUNT_BUDGET = 0.02
 """Seconds of counting summaries on the UI thread at a time (the rest on the next tick)."""
 
@@ -91,6 +93,8 @@ class Loading(Selection):
                     if self._misread(s, jsonl):
                         return
                     self.post_message(Loaded(s, progress, read))
+                    if s == 0 and progress.records and not progress.finished:
+                        self._first_screen_first(worker)
                 while read < len(source) and not worker.is_cancelled:
                     read = self._summarise(s, source, read, 0.05, filler, wait=True)
                     if self._misread(s, jsonl):
@@ -109,6 +113,20 @@ class Loading(Selection):
                 source.save_index()  # for the next open (here, off the UI thread)
         # Keep serving requests for rows drawn later (e.g. after a sort), then stop.
         self.post_message(AllLoaded())
+
+    def _first_screen_first(self, worker: Worker[None]) -> None:
+        """With the first screenful of runs indexed, let the first screen be drawn before
+        indexing the rest of a big file (they share the interpreter): wait until a run is
+        shown, at most :data:`FIRST_SCREEN_WAIT` (never for a reference to go to)."""
+        deadline = time.monotonic() + FIRST_SCREEN_WAIT
+        while (
+            self.run is None
+            and self.run_problem is None
+            and self._pending_goto is None
+            and not worker.is_cancelled
+            and time.monotonic() < deadline
+        ):
+            time.sleep(0.005)
 
     def _misread(self, s: int, source: JsonlSource | None) -> bool:
         """A key taken from a line's head proved wrong: say so (the file is read again)."""
