@@ -57,15 +57,17 @@ class Tmux:
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", self.name)
 
-    def wait_for(self, text: str, timeout: float = 15.0) -> str:
+    def wait_for(self, *texts: str, timeout: float = 15.0) -> str:
+        """The screen once every one of ``texts`` is on it (a frame can reach the terminal
+        in several writes: one pane drawn, the other not yet)."""
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if all(text in screen for text in texts):
                 return screen
             time.sleep(0.1)
-        raise AssertionError(f"{text!r} did not appear; the screen was:\n{screen}")
+        raise AssertionError(f"{texts!r} did not all appear; the screen was:\n{screen}")
 
     def alive(self) -> bool:
         return (
@@ -116,18 +118,15 @@ def test_drill_down_to_a_step_read_it_copy_page_and_quit(tmux: Tmux, tmp_path: P
     )
     tmux.run("set-option", "-s", "set-clipboard", "on")
 
-    screen = tmux.wait_for("websearch-4")
-    assert "4 runs · 67% pass" in screen
-    assert "line 4" in screen  # the broken line is a marked row
+    # the broken line is a marked row
+    tmux.wait_for("websearch-4", "4 runs · 67% pass", "line 4")
 
     tmux.keys("j")  # websearch-2
     tmux.wait_for("Let me search.")
     tmux.keys(
         "Enter", "j", "j", "j", "Enter"
     )  # into the timeline, to the failed Read, into the detail
-    screen = tmux.wait_for("websearch-2-step-4")
-    assert "ENOENT" in screen
-    assert "src/main.tf" in screen
+    tmux.wait_for("websearch-2-step-4", "ENOENT", "src/main.tf")
 
     tmux.keys("y")
     tmux.wait_for("copied")
@@ -214,11 +213,9 @@ def test_search_every_run_and_open_a_hit(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_for("websearch-4")
     tmux.keys("/")
     tmux.keys(*"enoent")
-    screen = tmux.wait_for("1 hit in 1 run")
-    assert "websearch-2-step-4  error  ENOENT" in screen
+    tmux.wait_for("1 hit in 1 run", "websearch-2-step-4  error  ENOENT")
     tmux.keys("Down", "Enter")  # to the hit, open it
-    screen = tmux.wait_for("src/main.tf")
-    assert "websearch-2-step-4" in screen
+    tmux.wait_for("src/main.tf", "websearch-2-step-4")
     tmux.keys("q")
     deadline = time.monotonic() + 10
     while tmux.alive() and time.monotonic() < deadline:
@@ -245,11 +242,9 @@ def test_compare_two_runs_step_by_step(tmux: Tmux, tmp_path: Path) -> None:
     tmux.keys("c")  # base is A
     tmux.wait_for("A✓ pass")
     tmux.keys("j", "j", "c")  # changed is B
-    screen = tmux.wait_for("first divergence: A step-3 / B step-3 (input differs: url)")
-    assert "▶~" in screen
-    tmux.keys("Enter")
-    screen = tmux.wait_for("anthropic.com/team")
-    assert "anthropic.com/company" in screen
+    tmux.wait_for("first divergence: A step-3 / B step-3 (input differs: url)", "▶~")
+    tmux.keys("Enter")  # the differing step, side by side: A's url and B's
+    tmux.wait_for("anthropic.com/team", "anthropic.com/company")
     tmux.keys("Escape", "Escape")
     tmux.wait_for("Runs")
     tmux.keys("q")
