@@ -162,6 +162,8 @@ def inputs(tmp_path: Path) -> str:
         ("vercel", ["deep-1"]),
         ('"pricing page"', ["deep-1"]),
         ("verc*page", ["deep-1"]),
+        ("input:vercel", ["deep-1"]),
+        ("-input:vercel", ["flat-2", "deep-3"]),
         ("-vercel", ["flat-2", "deep-3"]),
         ("anthropic OR example.org", ["flat-2", "deep-3"]),
     ],

@@ -341,14 +341,14 @@ class RunStore:
         progress: Callable[[float], None] | None = None,
     ) -> bool:
         """Find the runs whose whole input holds ``word`` (a filter's word), reading only
-        the runs whose row does not show it already (see :class:`InputWords`). False when
+        the runs whose title does not show it already (see :class:`InputWords`). False when
         ``stopped()`` turned true first."""
         sources = self.ws.sources
-        hays = [self._hays(s, len(source)) for s, source in enumerate(sources)]
+        titles = [source.table.titles() for source in sources]
 
-        def shown(s: int, i: int) -> bool:
-            hay = hays[s]
-            return i < len(hay) and word.search(hay[i])
+        def shown(s: int, i: int) -> bool:  # its title holds it (``input:`` reads titles too)
+            mine = titles[s]
+            return i < len(mine) and word.search(mine[i].casefold())
 
         return self.inputs.search(sources, word, stopped, progress, skip=shown)
 

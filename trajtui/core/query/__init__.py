@@ -106,10 +106,11 @@ class Query:
 
     @property
     def words(self) -> list[Text]:
-        """The words and phrases of the query, in no particular order, each once."""
+        """The words and phrases of the query looked for in whole inputs (its words, and
+        ``input:word``), in no particular order, each once."""
         seen: dict[tuple[str, bool], Text] = {}
         for node in self._nodes():
-            if isinstance(node, Word):
+            if isinstance(node, Word) or (isinstance(node, TextField) and node.in_input):
                 seen.setdefault((node.text.value.casefold(), node.text.quoted), node.text)
         return list(seen.values())
 

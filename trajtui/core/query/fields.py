@@ -47,8 +47,10 @@ class FieldHelp:
 FIELDS: tuple[FieldHelp, ...] = (
     FieldHelp("word", TEXT, 'timeout  "rate limit"', "reference, title or input contains it"),
     FieldHelp("ref", TEXT, "ref:websearch-1*", "the run's reference", "ref"),
-    FieldHelp("title", TEXT, "title:ceo", "the run's title (first line of its input)", "title"),
-    FieldHelp("input", TEXT, "input:vercel", "the run's input (its title in the run list)", ""),
+    FieldHelp(
+        "title", TEXT, "title:ceo", "the run's title (its input's first 200 characters)", "title"
+    ),
+    FieldHelp("input", TEXT, "input:vercel", "the run's whole input contains it", ""),
     FieldHelp("status", STATUS, "status:timeout", "status word or pass/fail/error/timeout/unknown"),
     FieldHelp("is", IS, "is:problem  is:fail", "problem rows, or a status as status:"),
     FieldHelp("format", TEXT, "format:acp-trials", "the file's format", "format"),

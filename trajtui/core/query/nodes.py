@@ -222,6 +222,18 @@ class TextField(Node):
         value = facts.value(self.source)
         return self.text.test(None if value is None else str(value).casefold())
 
+    @property
+    def in_input(self) -> bool:
+        """``input:word``: the whole input contains the word (quoted or globbed, the value
+        must match the whole input: a row judges that by its title)."""
+        return self.source == "input" and not self.text.quoted and "*" not in self.text.value
+
+    def select(self, cols: Columns, rows: list[int]) -> list[int]:
+        if not self.in_input:
+            return super().select(cols, rows)
+        also = cols.inputs(self.text) or ()
+        return [i for i in rows if i in also or self.matches(cols.facts(i))]
+
 
 @dataclass(frozen=True)
 class Status(Node):
