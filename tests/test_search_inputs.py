@@ -3,11 +3,14 @@ of the title): read from each record's lite fields, or from the whole run."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.builders import capture, write_jsonl
+from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.query import parse
 from trajtui.core.search import inputs
 from trajtui.core.search.inputs import InputWords
@@ -68,3 +71,35 @@ def test_a_word_is_known_once_searched_and_a_stopped_search_keeps_nothing(path: 
     stopped = InputWords()
     assert not stopped.search(ws.sources, word, lambda: True)  # stopped: nothing kept
     assert stopped.rows(0, word) is None
+
+
+def test_a_grown_file_is_searched_from_where_the_last_search_ended(
+    path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = open_paths([path])
+    for _ in ws.scan():
+        pass
+    (word,) = parse("vercel").words
+    found = InputWords()
+    found.search(ws.sources, word, lambda: False)
+    assert found.rows(0, word) == {0, 2}
+    with open(path, "a") as f:  # a run still going writes two more records
+        f.write(json.dumps(capture("late-5", [], input=PREAMBLE + " vercel again")) + "\n")
+        f.write(json.dumps(capture("late-6", [], input="nothing here")) + "\n")
+    for _ in ws.sources[0].scan():
+        pass
+    assert not found.searched(word, ws.sources)
+    source = ws.sources[0]
+    assert isinstance(source, JsonlSource)
+    fmt: Any = type(source.fmt)
+    read: list[str] = []
+    text_of = fmt.input_text
+
+    def spy(self: object, obj: dict[str, object]) -> str:
+        read.append(str(obj["id"]))
+        return str(text_of(self, obj))
+
+    monkeypatch.setattr(fmt, "input_text", spy)
+    found.search(ws.sources, word, lambda: False)
+    assert found.rows(0, word) == {0, 2, 4}
+    assert read == ["step-4", "late-5"]  # the last one searched before, then the new ones

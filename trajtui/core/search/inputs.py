@@ -97,9 +97,19 @@ class InputWords:
         read now) and keep them. False when ``stopped()`` turned true first (nothing kept).
 
         ``skip(s, i)``: entry ``i`` of source ``s`` need not be read (its title holds the
-        word already: the query keeps it either way)."""
+        word already: the query keeps it either way).
+
+        A word searched before is searched only in the entries added since (and the last
+        one searched, which may have been a record still being written)."""
         counts = tuple(len(source) for source in sources)
         hits: list[set[int]] = [set() for _ in sources]
+        first = [0] * len(sources)
+        prior = self._found.get(key_of(text))
+        if prior is not None and len(prior[0]) == len(sources):
+            for k, (was, now) in enumerate(zip(prior[0], counts, strict=True)):
+                if 0 < was <= now:
+                    first[k] = was - 1
+                    hits[k] = {i for i in prior[1][k] if i < was - 1}
         try:
             needle = needle_of(text)
             searchable = True
@@ -120,13 +130,13 @@ class InputWords:
 
                 skip_here = (lambda i, s=s: skip(s, i)) if skip is not None else None
                 found = (
-                    _lite_hits(source, needle, counts[s], stopped, part, skip_here)
+                    _lite_hits(source, needle, first[s], counts[s], stopped, part, skip_here)
                     if _has_lite_input(source)
-                    else _run_hits(source, needle, counts[s], stopped, part, skip_here)
+                    else _run_hits(source, needle, first[s], counts[s], stopped, part, skip_here)
                 )
                 if found is None:
                     return False
-                hits[s] = found
+                hits[s] |= found
                 done += counts[s]
         with self._lock:
             self._found[key_of(text)] = (counts, hits)
@@ -145,17 +155,20 @@ def _has_lite_input(source: Source) -> bool:
 def _run_hits(
     source: Source,
     needle: Needle,
+    start: int,
     n: int,
     stopped: Callable[[], bool],
     progress: Callable[[float], None],
     skip: Callable[[int], bool] | None,
 ) -> set[int] | None:
-    """The entries of ``source`` (below ``n``) whose run's own input holds the needle, each
-    run read whole (the search engine, its raw-bytes prefilter first)."""
+    """The entries of ``source`` from ``start`` to ``n`` whose run's own input holds the
+    needle, each run read whole (the search engine, its raw-bytes prefilter first)."""
     hits: set[int] = set()
-    search = Search(
-        [source], needle, kinds=("input",), skip=(lambda _s, i: skip(i)) if skip else None
-    )
+
+    def passed(_s: int, i: int) -> bool:
+        return i < start or (skip is not None and skip(i))
+
+    search = Search([source], needle, kinds=("input",), skip=passed)
     for event in search.events():
         if stopped():
             search.cancel()
@@ -171,6 +184,7 @@ def _run_hits(
 def _lite_hits(
     source: Source,
     needle: Needle,
+    start: int,
     n: int,
     stopped: Callable[[], bool],
     progress: Callable[[float], None],
@@ -186,7 +200,7 @@ def _lite_hits(
     starts = index.starts
     prefilter = needle.prefilter
     hits: set[int] = set()
-    i = 0
+    i = start
     while i < n:
         if stopped():
             return None
