@@ -13,8 +13,9 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from trajtui.core.index import FileChanged
+from trajtui.core.index import FileChanged, LineIndex
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.search.needle import Needle
@@ -159,6 +160,10 @@ class Search:
         self._runs_done = 0
         self._last = 0.0
 
+    def _cancelled(self) -> bool:
+        """:meth:`cancel` was called (another thread may call it at any time)."""
+        return self.cancelled
+
     def cancel(self) -> None:
         """Stop the search (from any thread): :meth:`events` ends at its next block or run."""
         self.cancelled = True
@@ -282,9 +287,7 @@ class Search:
         base = self._bytes_done
         i = 0
         while i < n and not self.cancelled:
-            begin = starts[i]
-            j = max(i + 1, bisect_right(starts, begin + BLOCK, i, n) - 1)
-            end = starts[j - 1] + index.length(j - 1)
+            j, begin, end = block(index, i, n, BLOCK)
             if prefilter is None:
                 yield from self._runs(position, source, range(i, j))
                 self._bytes_done = base + end
@@ -297,16 +300,12 @@ class Search:
             except (OSError, FileChanged) as err:
                 yield Problem(source.path, index.line_of(i), f"cannot read: {err}")
                 return
-            at = 0
-            while not self.cancelled:
-                m = prefilter.search(data, at)
-                if m is None:
+            for k in candidates(data, begin, index, i, j, prefilter):
+                if self._cancelled():
                     break
-                k = bisect_right(starts, begin + m.start(), i, j) - 1
                 if self.skip is None or not self.skip(position, k):
                     yield from self._search_run(position, source, k)
-                at = starts[k] + index.length(k) - begin
-                self._bytes_done = base + begin + at
+                self._bytes_done = base + starts[k] + index.length(k)
                 tick = self._tick()
                 if tick is not None:
                     yield tick
@@ -316,3 +315,39 @@ class Search:
             tick = self._tick()
             if tick is not None:
                 yield tick
+
+
+# -- records of a JSONL file, read in blocks --------------------------------------------------
+
+
+def block(index: LineIndex, i: int, n: int, size: int) -> tuple[int, int, int]:
+    """``(j, begin, end)``: records ``i`` up to ``j`` (excluded, ``j <= n``) lie in the file
+    from ``begin`` to ``end``, at most ``size`` bytes (a bigger record alone).
+
+    Raises:
+        IndexError: ``i`` is no longer indexed (the last record is being read again).
+    """
+    starts = index.starts
+    begin = starts[i]
+    j = max(i + 1, bisect_right(starts, begin + size, i, n) - 1)
+    return j, begin, starts[j - 1] + index.length(j - 1)
+
+
+def candidates(
+    data: bytes, begin: int, index: LineIndex, i: int, j: int, prefilter: Any
+) -> Iterator[int]:
+    """Records ``i`` to ``j`` (excluded), read into ``data`` from file offset ``begin``,
+    that may hold a match: those the raw-bytes ``prefilter`` finds something in, in order;
+    all of them without one."""
+    if prefilter is None:
+        yield from range(i, j)
+        return
+    starts = index.starts
+    at = 0
+    while True:
+        m = prefilter.search(data, at)
+        if m is None:
+            return
+        k = bisect_right(starts, begin + m.start(), i, j) - 1
+        yield k
+        at = starts[k] + index.length(k) - begin

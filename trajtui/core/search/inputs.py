@@ -14,16 +14,14 @@ searched again.
 from __future__ import annotations
 
 import re
-import threading
-from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.query.nodes import Text
-from trajtui.core.search.engine import Hit, Progress, Search
+from trajtui.core.search.engine import Hit, Progress, Search, block, candidates
 from trajtui.core.search.needle import Needle, PatternError, compile_needle
 from trajtui.core.search.texts import run_texts
 from trajtui.core.source import LoadError, Source
@@ -64,8 +62,8 @@ class InputWords:
     """Runs whose whole input holds each word searched so far, by source position."""
 
     def __init__(self) -> None:
+        # replaced whole when a search ends (readers in other threads see old or new)
         self._found: dict[Key, tuple[tuple[int, ...], list[set[int]]]] = {}
-        self._lock = threading.Lock()
 
     def rows(self, s: int, text: Text) -> set[int] | None:
         """Entries of source ``s`` whose input holds ``text``, as far as it was searched
@@ -138,8 +136,7 @@ class InputWords:
                     return False
                 hits[s] |= found
                 done += counts[s]
-        with self._lock:
-            self._found[key_of(text)] = (counts, hits)
+        self._found[key_of(text)] = (counts, hits)
         return True
 
 
@@ -205,9 +202,7 @@ def _lite_hits(
         if stopped():
             return None
         try:
-            begin = starts[i]
-            j = max(i + 1, bisect_right(starts, begin + LITE_BLOCK, i, n) - 1)
-            end = starts[j - 1] + index.length(j - 1)
+            j, begin, end = block(index, i, n, LITE_BLOCK)
         except IndexError:  # the last record, unfinished, is being read again
             return None
         try:
@@ -216,7 +211,7 @@ def _lite_hits(
             return hits  # the file went away: what was found so far
         if len(data) < end - begin:
             return hits
-        for k in _candidates(data, begin, starts, index.length, i, j, prefilter):
+        for k in candidates(data, begin, index, i, j, prefilter):
             if skip is not None and skip(k):
                 continue
             off = starts[k] - begin
@@ -234,30 +229,6 @@ def _lite_hits(
         progress(j / max(n, 1))
         i = j
     return hits
-
-
-def _candidates(
-    data: bytes,
-    begin: int,
-    starts: Sequence[int],
-    length: Callable[[int], int],
-    i: int,
-    j: int,
-    prefilter: Any,
-) -> Iterator[int]:
-    """Records ``i`` to ``j`` (excluded), read into ``data`` from file offset ``begin``,
-    that may hold a match: those the prefilter finds in, or all without one."""
-    if prefilter is None:
-        yield from range(i, j)
-        return
-    at = 0
-    while True:
-        m = prefilter.search(data, at)
-        if m is None:
-            return
-        k = bisect_right(starts, begin + m.start(), i, j) - 1
-        yield k
-        at = starts[k] + length(k) - begin
 
 
 def _run_hits_one(source: Source, needle: Needle, i: int) -> bool:
