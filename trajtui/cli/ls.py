@@ -202,8 +202,6 @@ def ls_cmd(
       trajtui ls out/ --where 'agent:codex tokens>100k' --json
       trajtui ls trials.jsonl --where '(passes<3 OR "rate limit") metadata.category:ui'
     """
-    from trajtui.render.show import score_text, tool_calls_text, tool_errors_text
-
     query = parse_where(where, None) if where is not None else None
     use_cache(no_cache)
     ws = open_workspace(paths)
@@ -216,10 +214,15 @@ def ls_cmd(
     started = time.monotonic()
     last_source: Source | None = None
 
+    lines: list[str] = []  # --json lines not written yet
     costs: dict[int, bool] = {}  # per source: does its table have a COST column
 
     def flush() -> None:
         nonlocal widths, last_source
+        if lines:  # JSON Lines, written together (one write per line costs a row's time)
+            lines.append("")
+            out.write("\n".join(lines))
+            lines.clear()
         if not pending:
             return
         if widths is None:
@@ -239,7 +242,7 @@ def ls_cmd(
                     out.write(f"# {visible(src.path, keep_newlines=False)} · {src.format.name}\n")
                 out.write(_header(widths, with_cost) + "\n")
                 last_source = src
-            cells = (score_text, tool_calls_text, tool_errors_text)
+            cells = (fmt.score_text, fmt.tool_calls_text, fmt.tool_errors_text)
             out.write(_row(ws, src, s, widths, width, with_cost, cells) + "\n")
         pending.clear()
 
@@ -260,13 +263,13 @@ def ls_cmd(
                 obj["ref"] = ws.ref(source, entry.ref)
                 obj["source"] = source.path
                 obj["format_name"] = source.format.name
-                out.write(dumps_line(obj) + "\n")
+                lines.append(dumps_line(obj))
             else:
                 pending.append((source, entry))
             now = time.monotonic()
             if widths is None and len(pending) < 2000 and now - started < 0.3:
                 continue
-            if len(pending) >= 256 or now - last_flush > 0.1:  # rows show as they come
+            if len(pending) + len(lines) >= 256 or now - last_flush > 0.1:  # as they come
                 flush()
                 out.flush()
                 last_flush = now

@@ -21,6 +21,7 @@ until a source has :data:`PARALLEL_FROM` records left to read.
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import sys
 import threading
@@ -176,12 +177,17 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
+            # fork when this process runs one thread (a command line's): a worker is then
+            # ready at once, with every module already imported (spawning one costs a core
+            # 0.2 s). Otherwise (the TUI has threads, and a forked copy of them is unsafe)
+            # spawn. multiprocessing hands its helper process the standard error's
+            # descriptor, which a running TUI has replaced: the real one is lent meanwhile,
+            # and the workers are started now, inside.
+            fork = _may_fork()
+            if fork:  # the workers' collections leave the objects they were forked with be
+                gc.freeze()
             try:
-                # spawn, not fork: the TUI has threads, and a forked copy of them is unsafe.
-                # multiprocessing hands its helper process the standard error's descriptor,
-                # which a running TUI has replaced: the real one is lent meanwhile, and the
-                # workers are started now, inside.
-                context = multiprocessing.get_context("spawn")
+                context = multiprocessing.get_context("fork" if fork else "spawn")
                 with _real_stderr(), _plain_main():
                     started = ProcessPoolExecutor(
                         max_workers=cores(),
@@ -194,9 +200,27 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                         ready.result()
             except Exception:  # no processes here (a sandbox, a limit): rows are read here
                 return None
+            finally:
+                if fork:
+                    gc.unfreeze()
             _pool = started
             atexit.register(shutdown)
         return _pool
+
+
+def _may_fork() -> bool:
+    """True when worker processes may be forked from this one: it is running one thread
+    (counted by the kernel, so threads started outside Python count too), this one."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # no /proc: only Python's own count is known
+        return threading.active_count() == 1
 
 
 @contextmanager
@@ -262,6 +286,9 @@ def warm_up(sources: list[Any]) -> None:
     big = [s for s in sources if s.decodes_rows() and s.index.size >= PARALLEL_BYTES]
     if big:
         preload = tuple(sorted({type(s.fmt).__module__ for s in big}))
+        if _may_fork():  # a few milliseconds: done now, before any thread is started
+            pool(preload)
+            return
         threading.Thread(target=pool, args=(preload,), name="trajtui-rowpool", daemon=True).start()
 
 

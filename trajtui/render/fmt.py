@@ -13,7 +13,7 @@ import math
 import re
 
 from trajtui.core.jsonutil import Overflowed
-from trajtui.core.model import Kind, Outcome
+from trajtui.core.model import Kind, Outcome, RunSummary
 
 HUGE = 10**15
 """From this magnitude on, numbers are written in scientific notation."""
@@ -208,3 +208,33 @@ def percent(fraction: float) -> str:
 def status(word: str | None, outcome: Outcome) -> str:
     """Glyph and word, readable without colour: ``✓ pass``."""
     return f"{OUTCOME_GLYPH[outcome]} {word if word else ABSENT}"
+
+
+# -- the run list's cells (plain text: ``ls`` prints them without importing Rich) ----------
+
+NOT_APPLICABLE = "n/a"
+"""A score the run has no value for (an accuracy over 0 graded samples)."""
+
+
+def score_text(summary: RunSummary) -> str:
+    """The score column: ``3/5`` for trials, the score otherwise (``n/a`` when the run has
+    a kind of score but nothing it applies to, ``—`` when the file has none)."""
+    if summary.passes is not None and summary.attempts:
+        return f"{summary.passes}/{summary.attempts}"
+    if summary.score is None:
+        return NOT_APPLICABLE if summary.score_label else ABSENT
+    return number(summary.score)
+
+
+def tool_errors_text(summary: RunSummary) -> str:
+    """The tool-errors column: how many tool calls failed (``—`` when the format cannot
+    tell; the file's own ``toolErrors`` flag is shown under that name in the detail)."""
+    failed = summary.failed_tool_calls
+    return number(failed) if failed is not None else ABSENT
+
+
+def tool_calls_text(summary: RunSummary) -> str:
+    """The tool-calls column: how many tool calls the run made (``—`` when the format does
+    not record them)."""
+    calls = summary.tool_calls
+    return number(calls) if calls is not None else ABSENT

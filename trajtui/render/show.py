@@ -24,6 +24,12 @@ from trajtui.core.model import Attempt, Field, Kind, Outcome, Run, RunSummary, S
 from trajtui.core.steps import never_completed, pair_latency
 from trajtui.core.text import one_line, visible
 from trajtui.render import fmt
+from trajtui.render.fmt import (  # the run list's cells, here too for the renderers' use
+    NOT_APPLICABLE,
+    score_text,
+    tool_calls_text,
+    tool_errors_text,
+)
 
 OUTCOME_STYLE: dict[Outcome, str] = {
     Outcome.PASS: "green",
@@ -54,34 +60,6 @@ def status_text(word: str | None, outcome: Outcome) -> Text:
         fmt.status(visible(word, keep_newlines=False) if word else None, outcome),
         style=OUTCOME_STYLE[outcome],
     )
-
-
-NOT_APPLICABLE = "n/a"
-"""A score the run has no value for (an accuracy over 0 graded samples)."""
-
-
-def score_text(summary: RunSummary) -> str:
-    """The score column: ``3/5`` for trials, the score otherwise (``n/a`` when the run has
-    a kind of score but nothing it applies to, ``—`` when the file has none)."""
-    if summary.passes is not None and summary.attempts:
-        return f"{summary.passes}/{summary.attempts}"
-    if summary.score is None:
-        return NOT_APPLICABLE if summary.score_label else fmt.ABSENT
-    return fmt.number(summary.score)
-
-
-def tool_errors_text(summary: RunSummary) -> str:
-    """The tool-errors column: how many tool calls failed (``—`` when the format cannot
-    tell; the file's own ``toolErrors`` flag is shown under that name in the detail)."""
-    failed = summary.failed_tool_calls
-    return fmt.number(failed) if failed is not None else fmt.ABSENT
-
-
-def tool_calls_text(summary: RunSummary) -> str:
-    """The tool-calls column: how many tool calls the run made (``—`` when the format does
-    not record them)."""
-    calls = summary.tool_calls
-    return fmt.number(calls) if calls is not None else fmt.ABSENT
 
 
 def duration_fact(summary: RunSummary) -> tuple[str, str]:
