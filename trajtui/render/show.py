@@ -25,7 +25,6 @@ from trajtui.core.steps import never_completed, pair_latency
 from trajtui.core.text import one_line, visible
 from trajtui.render import fmt
 from trajtui.render.fmt import (  # the run list's cells, here too for the renderers' use
-    NOT_APPLICABLE,
     score_text,
     tool_calls_text,
     tool_errors_text,
