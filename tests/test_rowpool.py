@@ -232,3 +232,73 @@ def test_ls_names_a_respelled_id_as_the_parser_reads_it(
     shown = runner.invoke(cli, ["show", "--json", str(path), "a#2"])
     assert shown.exit_code == 0, shown.output
     assert json.loads(shown.output)["ref"] == "a#2"
+
+
+def test_steps_read_as_decoded_make_the_ordinary_rows(tmp_path: Path, workers: None) -> None:
+    """Steps stay msgspec structs for a row (no dict each): tool calls, failures and names
+    come out as from the whole record, however odd each step's fields are, in a capture
+    and in each trial of a trials record."""
+    odd_steps = [
+        {"type": "tool_call", "status": "pending"},  # no name
+        {"type": "tool_call", "name": 7, "status": "completed"},  # a name that is no text
+        {"type": "tool_call", "name": "", "status": "failed"},
+        {"type": "tool_call", "name": "toolu_01abcdef", "status": "completed"},  # a call id
+        {"type": "tool_call", "name": "Read"},  # no status: counted once
+        {"type": ["tool_call"], "name": "Bash", "status": "failed"},  # not a type word
+        {"type": "message", "name": "Grep", "status": "failed"},  # not a call
+        {},
+        step_tool("Edit", "in_progress", 9),
+        step_tool("Edit", "failed", 10),
+    ]
+    record = capture("odd-steps", odd_steps)
+    tried = trials("odd-trials", [True, False])
+    for trial in tried["trials"]:
+        trial["trajectory"] = odd_steps
+    rows = []
+    for name, rec in (("capture", record), ("trials", tried)):
+        path = write_jsonl(tmp_path / f"{name}.jsonl", [rec])
+        ordinary, _ = _ordinary(path)
+        filled, _, made = _filled(path)
+        assert made == 1 and filled == ordinary
+        rows.extend(filled)
+    counts = [(r.tool_calls, r.failed_tool_calls, r.tools) for r in rows]  # type: ignore[union-attr]
+    # opened twice and completed once (no name), an empty name failed, a call id, a call
+    # recorded once, an opened Edit that failed; the odd type, the message and {} are none
+    assert counts == [(5, 2, ("Edit", "Read")), (10, 4, ("Edit", "Read"))]
+
+
+@pytest.mark.parametrize("threads", [False, True], ids=["one-thread", "threads"])
+def test_workers_are_forked_only_from_a_process_of_one_thread(
+    tmp_path: Path, threads: bool
+) -> None:
+    """A command line (one thread) forks its workers, ready at once; a process with other
+    threads (the TUI) spawns them, since a forked copy of a running thread is unsafe.
+    Either way they make the rows."""
+    import subprocess
+    import sys
+
+    path = capture_fixture(tmp_path)
+    script = tmp_path / "prog.py"
+    script.write_text(
+        "import sys, threading, time\n"
+        "from trajtui.core import rowpool\n"
+        "from trajtui.core.jsonl_source import JsonlSource\n"
+        "from trajtui.core.workspace import open_paths\n"
+        "if __name__ == '__main__':\n"
+        f"    if {threads}:\n"
+        "        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+        f"    (source,) = open_paths([{str(path)!r}]).sources\n"
+        "    for _ in source.scan():\n"
+        "        pass\n"
+        "    rowpool.PARALLEL_FROM = 0\n"
+        "    filler = source.filler()\n"
+        "    rows = [r for _, batch in filler.fill(len(source)) for r in batch]\n"
+        "    print(rowpool._pool._mp_context.get_start_method())\n"
+        "    print(sum(r is not None for r in rows))\n"
+        "    rowpool.shutdown()\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    method, made = done.stdout.decode().split()
+    assert method == ("spawn" if threads else "fork")
+    assert int(made) == 4  # every run (the fifth line is a bad one, read the ordinary way)

@@ -121,6 +121,7 @@ def _is_quiet(app: Any) -> bool:
             and not screen._counting
             and screen._pending_goto is None
             and screen._goto_target is None
+            and screen._goto_since is None
         )
     return True
 

@@ -9,6 +9,8 @@ shows a record's whole id:
 * a 1 GB JSONL of short lines (acp-harness capture records of about 200 bytes: millions
   of lines), which every viewer can show.
 
+Then trajtui's ``--goto`` of a step of the capture's last record, to its detail on screen.
+
 Viewers: trajtui (index cache off: a first open), toolong (``tl``, from PyPI, installed by
 ``make bench`` into its own ``.venv-bench``: it pins its own Textual), and lnav (the Debian
 package; not measured when it is not installed, which the table says). Each figure is the
@@ -131,7 +133,7 @@ def main() -> None:
         os.makedirs(home)
         capture = f"{tmp}/capture.jsonl"
         short = f"{tmp}/short.jsonl"
-        write_capture(capture, size)
+        gen = write_capture(capture, size)
         short_first = write_short_lines(short, size)
         files = [
             (f"capture {os.path.getsize(capture) / 1e9:.2f} GB", capture, CAPTURE_IDS),
@@ -148,6 +150,15 @@ def main() -> None:
                     results[name, label] = "not installed"
                     continue
                 results[name, label] = median_of([*argv, path], marker, args.runs, home)
+        # trajtui's --goto in the same terminal: a step of the last record, until its
+        # detail (headed by the step's reference) is on screen
+        last_step = f"{ID_PREFIX}{gen.records:0{ID_DIGITS}d}-step-3"
+        goto = median_of(
+            [TRAJTUI, "--no-cache", "--goto", last_step, capture],
+            re.escape(last_step) + " +▸",
+            args.runs,
+            home,
+        )
     print()
     print(
         f"First screen in tmux 120x40, median of {args.runs} launches "
@@ -168,6 +179,14 @@ def main() -> None:
                 ratio = f" ({value / base:.1f}x)" if isinstance(base, float) and base else ""
                 cells.append(f"{value:.2f} s{ratio}")
         print(f"  {name:<14}" + "".join(f"{c:>26}" for c in cells))
+    first = results["trajtui", labels[0]]
+    if goto is None:
+        print(f"\n  trajtui --goto a step of the last record: not shown within {TIMEOUT:.0f} s")
+    elif isinstance(first, float):
+        print(
+            f"\n  trajtui --goto a step of the last record ({labels[0]}): {goto:.2f} s, "
+            f"{goto - first:.2f} s after the first screen"
+        )
 
 
 if __name__ == "__main__":

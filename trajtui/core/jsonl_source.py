@@ -50,6 +50,9 @@ class RecordFormat(Protocol):
         """A warning when a record lacks what this format's records have, else None."""
         ...
 
+    # Optional: ``lite_kept``, a tuple of the ``lite`` struct types (a step's) that
+    # :meth:`summarize` reads as they are decoded rather than as dicts (a dict for each of
+    # a million steps is a third of a row's cost): it must then read both the same way.
     # Optional: ``input_text(obj) -> str``, the record's whole input as text, from a dict
     # of the ``lite`` fields (the run-list filter's words are looked for in it without
     # building the run: :mod:`trajtui.core.search.inputs`).

@@ -86,11 +86,32 @@ Row = RunSummary | None
 _decoders: dict[type, msgspec.json.Decoder[Any]] = {}
 
 
-def plain(value: Any) -> Any:
+def plain(value: Any, kept: tuple[type, ...] = ()) -> Any:
     """A decoded lite value as the plain JSON value it stands for: structs become dicts of
     the fields the record has, under the file's names (a field it lacks is left out, not
-    None)."""
-    return msgspec.to_builtins(value)
+    None), except structs of the ``kept`` types (the format's ``lite_kept``), left as they
+    are with the lists that hold them."""
+    if not kept:
+        return msgspec.to_builtins(value)
+    return _plain(value, kept)
+
+
+def _plain(value: Any, kept: tuple[type, ...]) -> Any:
+    if isinstance(value, msgspec.Struct):
+        if isinstance(value, kept):
+            return value
+        out: dict[str, Any] = {}
+        for name, key in zip(value.__struct_fields__, value.__struct_encode_fields__, strict=True):
+            item = getattr(value, name)
+            if item is not msgspec.UNSET:
+                out[key] = _plain(item, kept)
+        return out
+    if type(value) is list and value and isinstance(value[0], msgspec.Struct):
+        # a list typed as structs (a field typed Any holds only plain values)
+        if isinstance(value[0], kept):
+            return value
+        return [_plain(item, kept) for item in value]
+    return value  # a field typed Any: already plain
 
 
 def rows_of(job: Job) -> list[Row]:
@@ -120,6 +141,7 @@ def rows_of(job: Job) -> list[Row]:
         return [None] * len(job.spans)
     out: list[Row] = []
     key = job.fmt.key
+    kept = getattr(job.fmt, "lite_kept", ())
     # msgspec skips a field without checking its UTF-8; the ordinary read warns about
     # invalid UTF-8 anywhere in a record: such records are read there.
     checked = data.isascii()
@@ -138,7 +160,7 @@ def rows_of(job: Job) -> list[Row]:
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             out.append(None)
             continue
-        obj = plain(value)
+        obj = plain(value, kept)
         if ref is None or not isinstance(obj, dict) or key not in obj:
             out.append(None)
             continue

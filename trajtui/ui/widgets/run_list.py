@@ -21,7 +21,7 @@ from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.text import visible
 from trajtui.render import fmt
-from trajtui.render.show import score_text, tool_calls_text, tool_errors_text
+from trajtui.render.fmt import score_text, tool_calls_text, tool_errors_text
 from trajtui.ui.store import ENTRY, HEADER, OPEN_PROBLEM, RunStore
 from trajtui.ui.widgets.vlist import VirtualList
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from trajtui.core.detect import Sniffed
 from trajtui.core.formats.acp.compare import COMPARE, CompareFormat, is_compare
-from trajtui.core.formats.acp.lite import CaptureLite, SummaryLite, TrialsLite
+from trajtui.core.formats.acp.lite import CaptureLite, StepLite, SummaryLite, TrialsLite
 from trajtui.core.formats.acp.steps import build_steps, tool_stats
 from trajtui.core.formats.base import Certainty, Claim, Format, Opened
 from trajtui.core.formats.common import (
@@ -124,6 +124,7 @@ class CaptureFormat(_Base):
 
     info = CAPTURE
     lite = CaptureLite
+    lite_kept = (StepLite,)  # tool_stats reads these as they are
 
     def check(self, obj: dict[str, Any]) -> str | None:
         if "trajectory" not in obj:
@@ -272,6 +273,7 @@ class TrialsFormat(_Base):
 
     info = TRIALS
     lite = TrialsLite
+    lite_kept = (StepLite,)  # tool_stats reads these as they are
 
     def check(self, obj: dict[str, Any]) -> str | None:
         if not isinstance(obj.get("trials"), list):

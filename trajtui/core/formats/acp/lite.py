@@ -6,8 +6,9 @@ field the record lacks stays ``UNSET`` and is left out of the dict ``summarize``
 each field is typed ``Any`` so a value of any type reaches ``summarize`` as it is in the
 file (it judges types itself). Only lists of steps and trials are typed, so their items'
 other fields are skipped: an item that is not an object makes the record be read the
-ordinary way. ``tests/test_rowpool.py`` checks that a row made from these is the row made
-from the whole record.
+ordinary way. Steps stay structs (``lite_kept``: a dict for each of a million steps would
+be a third of a row's cost); ``tool_stats`` reads a step either way. ``tests/test_rowpool.py``
+checks that a row made from these is the row made from the whole record.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from trajtui.core.formats.acp.lite import StepLite
 from trajtui.core.formats.common import fields, mapping, num, sequence, string, text_of
 from trajtui.core.model import Kind, Outcome, Step
 from trajtui.core.steps import looks_like_call_id, pair_tool_calls
@@ -137,12 +138,16 @@ def tool_stats(trajectory: Any) -> tuple[int | None, int | None, set[str]]:
     calls = failed = waiting = 0
     names: set[str] = set()
     for s in trajectory:
-        if not isinstance(s, dict) or s.get("type") != "tool_call":
+        if type(s) is StepLite:  # decoded for a run-list row: a missing field is UNSET
+            if s.type != "tool_call":
+                continue
+            name, status = s.name, s.status
+        elif not isinstance(s, dict) or s.get("type") != "tool_call":
             continue
-        name = s.get("name")
+        else:
+            name, status = s.get("name"), s.get("status")
         if isinstance(name, str) and name:
             names.add(name)
-        status = s.get("status")
         if status == "pending" or status == "in_progress":
             calls += 1
             waiting += 1

@@ -81,6 +81,9 @@ class MainLayout(Screen[None]):
         """The reference of the run (or trial) marked for compare before a reload: marked
         again once the files are read."""
         self._goto_target: Target | None = None
+        # when the reference being gone to was found (None: none is on its way to the
+        # screen); the loader leaves the interpreter to it meanwhile
+        self._goto_since: float | None = None
         self._progress: dict[int, tuple[float, int, bool]] = {}
         self._last_title = 0.0
         self._changed_noted: set[int] = set()

@@ -37,6 +37,10 @@ TREE_EVERY = 4
 """Opened directories are walked for new files every this many looks when following."""
 FIRST_SCREEN_WAIT = 0.5
 """Seconds indexing waits at most, after the first screenful, for the first run shown."""
+GOTO_WAIT = 1.0
+"""Seconds reading waits at most for a run gone to (``--goto``, ``:``) to be drawn."""
+SEEKING_PROGRESS_EVERY = 0.25
+"""Seconds between progress updates while indexing looks for a reference to go to."""
 COUNT_BUDGET = 0.02
 """Seconds of counting summaries on the UI thread at a time (the rest on the next tick)."""
 
@@ -57,6 +61,7 @@ class Loading(Selection):
         """Index and summarise every source (or those in ``only``, to read what was
         appended), visible rows first; post progress."""
         worker = get_current_worker()
+        posted = 0.0  # when progress was last posted
         strict: set[str] = getattr(self.app, "strict_keys", set())
         for s, source in enumerate(self.ws.sources):
             if only is not None and s not in only:
@@ -92,9 +97,14 @@ class Loading(Selection):
                     )
                     if self._misread(s, jsonl):
                         return
+                    if posted and self._quiet(progress, posted):
+                        continue
+                    posted = time.monotonic()
                     self.post_message(Loaded(s, progress, read))
+                    self._goto_first(worker)
                     if s == 0 and progress.records and not progress.finished:
                         self._first_screen_first(worker)
+                self._goto_first(worker)
                 while read < len(source) and not worker.is_cancelled:
                     read = self._summarise(s, source, read, 0.05, filler, wait=True)
                     if self._misread(s, jsonl):
@@ -127,6 +137,27 @@ class Loading(Selection):
             and time.monotonic() < deadline
         ):
             time.sleep(0.005)
+
+    def _quiet(self, progress: ScanProgress, posted: float) -> bool:
+        """Progress goes unposted while a reference to go to is still to find: drawing it
+        would take turns at the interpreter from the indexing that finds it (posted every
+        :data:`SEEKING_PROGRESS_EVERY`, and at once when the reference is indexed)."""
+        ref = self._pending_goto
+        if ref is None or progress.finished:
+            return False
+        if time.monotonic() - posted >= SEEKING_PROGRESS_EVERY:
+            return False
+        return not self.ws.knows(ref)
+
+    def _goto_first(self, worker: Worker[None]) -> None:
+        """While a reference found is on its way to the screen (its run read, built and
+        drawn), leave the interpreter to it: wait, at most :data:`GOTO_WAIT`."""
+        since = self._goto_since
+        while since is not None and not worker.is_cancelled:
+            if time.monotonic() - since >= GOTO_WAIT:
+                return
+            time.sleep(0.005)
+            since = self._goto_since
 
     def _misread(self, s: int, source: JsonlSource | None) -> bool:
         """A key taken from a line's head proved wrong: say so (the file is read again)."""

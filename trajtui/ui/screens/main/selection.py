@@ -9,6 +9,8 @@ trial, step, message or source.
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual import on
 from textual.widgets import Input, Static
@@ -81,6 +83,8 @@ class Selection(MainLayout):
     def on_run_loaded(self, message: RunLoaded) -> None:
         if message.token != self._run_token:
             return
+        if self._goto_since is not None:  # the run gone to: reading waits until it is drawn
+            self.call_after_refresh(self._goto_drawn)
         if message.run is None:
             assert message.problem is not None
             self._set_problem(message.problem)
@@ -104,7 +108,17 @@ class Selection(MainLayout):
             self._show_subject(RunSubject())
         self._update_breadcrumb()
 
+    def _goto_drawn(self) -> None:
+        """The run gone to is drawn: reading may go on once its detail is laid out too."""
+        if self._goto_since is None:
+            return
+        if self.detail.busy:
+            self.set_timer(0.01, self._goto_drawn)
+            return
+        self._goto_since = None
+
     def _set_problem(self, problem: Problem) -> None:
+        self._goto_since = None  # nothing more to draw for a reference gone to
         self.run, self.run_problem = None, problem
         self.timeline.show_run(None)
         self.timeline.empty_text = "this line could not be read"
@@ -252,10 +266,12 @@ class Selection(MainLayout):
         if not final and not self.ws.knows(ref):
             return
         self._pending_goto = None
+        self._goto_since = time.monotonic()
         self.resolve_goto(ref, final)
 
     def _goto_failed(self, ref: str, why: str) -> None:
         """Say why ``ref`` names nothing; with nothing selected yet, select the first run."""
+        self._goto_since = None
         self.notify(f"{ref}: {why}", severity="error", timeout=10)
         if self.run is None and self.run_problem is None:
             self._select_first_run()
@@ -273,11 +289,13 @@ class Selection(MainLayout):
             self._load_run(*current)
 
     def _defer_goto(self, ref: str) -> None:
+        self._goto_since = None
         self._pending_goto = ref
 
     def go_to(self, ref: str) -> None:
         """Go to ``ref`` (from the ``:`` prompt or ``--goto``)."""
         if all(s.complete for s in self.ws.sources) or self.ws.knows(ref):
+            self._goto_since = time.monotonic()
             self.resolve_goto(ref, True)
         else:
             self._pending_goto = ref
@@ -297,6 +315,7 @@ class Selection(MainLayout):
         if row is not None:
             self.run_list.set_cursor(row, post=False, center=True)
         if self.run is not None and self.run_key == (s, target.index):
+            self._goto_since = None
             self._select_in_run(target)
             return
         self._goto_target = target
