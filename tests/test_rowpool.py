@@ -163,7 +163,8 @@ async def test_the_tui_reads_rows_through_the_workers(tmp_path: Path, workers: N
     from tests.ui_helpers import listed, running
 
     rowpool.shutdown()  # a pool started outside the TUI would hide the problem
-    path = capture_fixture(tmp_path)
+    # more runs than the screen shows: those it shows are read first, the rest by workers
+    path = write_jsonl(tmp_path / "many.jsonl", [capture(f"run-{i:02d}") for i in range(60)])
     ordinary, _ = _ordinary(path)
     async with running([str(path)]) as (_pilot, _app, screen):
         assert rowpool._pool is not None
@@ -302,3 +303,36 @@ def test_workers_are_forked_only_from_a_process_of_one_thread(
     method, made = done.stdout.decode().split()
     assert method == ("spawn" if threads else "fork")
     assert int(made) == 4  # every run (the fifth line is a bad one, read the ordinary way)
+
+
+def test_a_caller_with_other_work_does_not_wait_for_the_workers_to_start(
+    tmp_path: Path, workers: None
+) -> None:
+    """Starting the workers takes a few tenths of a second: a filler asked without waiting
+    (the TUI's loader, which has a file to index meanwhile) hands out nothing until they
+    run, and then their rows."""
+    import time
+
+    rowpool.shutdown()
+    path = capture_fixture(tmp_path)
+    source = _source(path)
+    filler = source.filler()
+    assert filler is not None
+    try:
+        early = list(filler.fill(len(source), wait=False))
+        if rowpool.cores() > 1:  # they are still starting: nothing was waited for
+            assert early == [] and filler.done == 0 and rowpool._pool is None
+        deadline = time.monotonic() + 60
+        while not rowpool.ready() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert rowpool.ready()
+        rows = [r for _, batch in filler.fill(len(source)) for r in batch]
+        assert [r.ref for r in rows if r is not None] == [
+            "websearch-1",
+            "websearch-2",
+            "websearch-3",
+            "websearch-4",
+        ]
+    finally:
+        filler.close()
+        rowpool.shutdown()

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tests.builders import capture, write_jsonl
 from tests.ui_helpers import capture_fixture, listed, running, settle
 
 
@@ -28,3 +31,31 @@ async def test_reading_goes_on_after_every_kind_of_reference(tmp_path: Path) -> 
         await settle(pilot)
         assert screen.run is not None and screen.run.ref == "websearch-1"
         assert screen._goto_since is None
+
+
+async def test_indexing_waits_for_the_first_screen_and_reads_its_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Indexing a big file pauses, once the first screenful is indexed, until the first
+    screen is drawn with its rows read: the loader reads those rows itself while it waits
+    (were it not to, only the wait's time limit would end it)."""
+    from trajtui.core import index
+    from trajtui.ui.app import make_app
+    from trajtui.ui.screens.main import MainScreen, loading
+
+    monkeypatch.setattr(index, "CHUNK", 32768)  # a screenful and more a chunk, six chunks
+    monkeypatch.setattr(loading, "FIRST_SCREEN_WAIT", 1e9)  # only drawing ends the wait
+    path = write_jsonl(
+        tmp_path / "many.jsonl", [capture(f"run-{i:03d}", input="x" * 400) for i in range(300)]
+    )
+    app = make_app([str(path)])
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(400):  # the app quits (its loader cancelled) if this gives up
+            await pilot.pause(0.025)
+            screen = app.screen
+            if isinstance(screen, MainScreen) and screen._first_drawn:
+                break
+        assert isinstance(screen, MainScreen) and screen._first_drawn
+        assert screen.run is not None and screen.run.ref == "run-000"
+        shown = listed(screen)[: screen.run_list.size.height]
+        assert shown[0] == "run-000" and "unread" not in shown

@@ -178,6 +178,9 @@ def rows_of(job: Job) -> list[Row]:
 
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
+_failed = False  # processes could not be started here: rows are read in the caller
+_starting = False  # a thread is starting the pool
+_starting_lock = threading.Lock()
 
 
 def cores() -> int:
@@ -192,9 +195,9 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
     """The worker processes (started on first use, each importing the modules ``preload``
     names while it starts, such as the format of the rows it will read), or None on a
     single core or where processes cannot be started."""
-    global _pool
+    global _pool, _failed
     with _pool_lock:
-        if _pool is None and cores() > 1:
+        if _pool is None and not _failed and cores() > 1:
             # imported here: only a big file needs processes
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
@@ -221,6 +224,7 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                     for ready in [started.submit(int) for _ in range(cores())]:
                         ready.result()
             except Exception:  # no processes here (a sandbox, a limit): rows are read here
+                _failed = True
                 return None
             finally:
                 if fork:
@@ -228,6 +232,22 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
             _pool = started
             atexit.register(shutdown)
         return _pool
+
+
+def ready(preload: tuple[str, ...] = ()) -> bool:
+    """True when :func:`pool` answers at once (the workers are running, or cannot run
+    here); otherwise start them in the background (once) and say False, without waiting
+    for them (starting them takes a few tenths of a second)."""
+    global _starting
+    if _pool is not None or _failed or cores() <= 1:
+        return True
+    with _starting_lock:
+        if not _starting:
+            _starting = True
+            threading.Thread(
+                target=pool, args=(preload,), name="trajtui-rowpool", daemon=True
+            ).start()
+    return False
 
 
 def _may_fork() -> bool:
@@ -311,16 +331,17 @@ def warm_up(sources: list[Any]) -> None:
         if _may_fork():  # a few milliseconds: done now, before any thread is started
             pool(preload)
             return
-        threading.Thread(target=pool, args=(preload,), name="trajtui-rowpool", daemon=True).start()
+        ready(preload)
 
 
 def shutdown() -> None:
     """Stop the worker processes (at exit, or when a test wants a fresh pool)."""
-    global _pool
+    global _pool, _failed, _starting
     with _pool_lock:
         if _pool is not None:
             _pool.shutdown(wait=False, cancel_futures=True)
             _pool = None
+        _failed = _starting = False
 
 
 class RowFiller:
@@ -346,8 +367,11 @@ class RowFiller:
         """Rows of the records before ``upto`` not handed out yet, as ``(first index,
         rows)`` batches in file order. Stopping the iteration early keeps the jobs under way
         for the next call. Without ``wait``, only the batches workers have finished are
-        handed out (the caller has other work, such as indexing the rest of the file)."""
+        handed out (the caller has other work, such as indexing the rest of the file), and
+        none while the worker processes are still starting."""
         many = upto - self.done >= PARALLEL_FROM or self.source.index.size >= PARALLEL_BYTES
+        if many and not wait and not ready((type(self.source.fmt).__module__,)):
+            return  # the workers are starting: the caller goes on with its other work
         workers = pool() if many or any(f is not None for _, f in self._jobs) else None
         while self.done < upto:
             ahead = IN_FLIGHT * cores() if workers is not None else 1

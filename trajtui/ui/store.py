@@ -208,6 +208,9 @@ class RunStore:
         self.rows = Rows()
         self.counts = [SourceCounts() for _ in ws.sources]
         self.requests: deque[tuple[int, int]] = deque(maxlen=256)
+        self.answered = False
+        """Set by the loader when it read a row drawn unread: the list is drawn again now,
+        not at its next turn (4 a second while loading)."""
         self.prefix = TitlePrefix()
         """Words every shown title starts with."""
         self._mixed_ref_width = 0

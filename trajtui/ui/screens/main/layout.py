@@ -107,6 +107,9 @@ class MainLayout(Screen[None]):
         self._counting = False
         self._grew = False  # rows were added and not drawn yet
         self._shown_any = False  # the run list has drawn a row
+        # the first screen is drawn: a run, and the rows on screen read (indexing a big
+        # file waits for it, a moment at most)
+        self._first_drawn = False
 
     # -- composing -------------------------------------------------------------------------
 

@@ -103,7 +103,7 @@ class Loading(Selection):
                     self.post_message(Loaded(s, progress, read))
                     self._goto_first(worker)
                     if s == 0 and progress.records and not progress.finished:
-                        self._first_screen_first(worker)
+                        read = self._first_screen_first(worker, s, source, read, progress)
                 self._goto_first(worker)
                 while read < len(source) and not worker.is_cancelled:
                     read = self._summarise(s, source, read, 0.05, filler, wait=True)
@@ -124,19 +124,26 @@ class Loading(Selection):
         # Keep serving requests for rows drawn later (e.g. after a sort), then stop.
         self.post_message(AllLoaded())
 
-    def _first_screen_first(self, worker: Worker[None]) -> None:
+    def _first_screen_first(
+        self, worker: Worker[None], s: int, source: Source, read: int, progress: ScanProgress
+    ) -> int:
         """With the first screenful of runs indexed, let the first screen be drawn before
-        indexing the rest of a big file (they share the interpreter): wait until a run is
-        shown, at most :data:`FIRST_SCREEN_WAIT` (never for a reference to go to)."""
+        indexing the rest of a big file (they share the interpreter): wait until a run and
+        the rows on screen are drawn, reading those rows meanwhile, at most
+        :data:`FIRST_SCREEN_WAIT` (never for a reference to go to). Returns the rows read
+        in file order (as :meth:`_summarise`)."""
         deadline = time.monotonic() + FIRST_SCREEN_WAIT
         while (
-            self.run is None
-            and self.run_problem is None
+            not self._first_drawn
             and self._pending_goto is None
             and not worker.is_cancelled
             and time.monotonic() < deadline
         ):
+            if self.store.requests:
+                read = self._summarise(s, source, read, 0.02, more=False)
+                self.post_message(Loaded(s, progress, read))
             time.sleep(0.005)
+        return read
 
     def _quiet(self, progress: ScanProgress, posted: float) -> bool:
         """Progress goes unposted while a reference to go to is still to find: drawing it
@@ -213,6 +220,7 @@ class Loading(Selection):
             src = self.ws.sources[rs]
             if ri < len(src) and src.peek(ri) is None:
                 src.entry(ri)
+                self.store.answered = True
         n = len(source)
         read = max(read, source.known_prefix())  # restored from the index cache, or read
         if not more:
@@ -247,7 +255,13 @@ class Loading(Selection):
         self._count()
         # Drawn at most 4 times a second while loading: the UI thread's turns at the
         # interpreter are turns the loader waits for.
-        if message.done or time.monotonic() - self._last_title > 0.25 or not self._shown_any:
+        answered, self.store.answered = self.store.answered, False
+        if (
+            message.done
+            or answered
+            or time.monotonic() - self._last_title > 0.25
+            or not self._shown_any
+        ):
             if self._grew:
                 self.run_list.grow()
                 self._grew = False

@@ -83,8 +83,13 @@ class Selection(MainLayout):
     def on_run_loaded(self, message: RunLoaded) -> None:
         if message.token != self._run_token:
             return
-        if self._goto_since is not None:  # the run gone to: reading waits until it is drawn
+        if self._goto_since is not None:
+            # the run gone to (the first screen, if it is the first run): reading waits
+            # until it is drawn
+            self._first_drawn = True
             self.call_after_refresh(self._goto_drawn)
+        elif not self._first_drawn:  # the first run: indexing waits for the first screen
+            self.call_after_refresh(self._check_first_drawn)
         if message.run is None:
             assert message.problem is not None
             self._set_problem(message.problem)
@@ -108,6 +113,20 @@ class Selection(MainLayout):
             self._show_subject(RunSubject())
         self._update_breadcrumb()
 
+    def _check_first_drawn(self) -> None:
+        """The first run is drawn: the first screen is once no row on it waits to be read
+        (the list asks for those it draws unread; their answer draws it again)."""
+        top = int(self.run_list.scroll_y)
+        shown = self.store.rows[top : top + self.run_list.size.height]
+        unread = any(kind == ENTRY and self.ws.sources[s].peek(i) is None for kind, s, i in shown)
+        if unread or self.store.answered:
+            self.set_timer(0.01, self._check_first_drawn)
+            return
+        self.call_after_refresh(self._first_screen_drawn)
+
+    def _first_screen_drawn(self) -> None:
+        self._first_drawn = True
+
     def _goto_drawn(self) -> None:
         """The run gone to is drawn: reading may go on once its detail is laid out too."""
         if self._goto_since is None:
@@ -119,6 +138,8 @@ class Selection(MainLayout):
 
     def _set_problem(self, problem: Problem) -> None:
         self._goto_since = None  # nothing more to draw for a reference gone to
+        if not self._first_drawn:
+            self.call_after_refresh(self._check_first_drawn)
         self.run, self.run_problem = None, problem
         self.timeline.show_run(None)
         self.timeline.empty_text = "this line could not be read"
