@@ -45,6 +45,7 @@ async def test_indexing_waits_for_the_first_screen_and_reads_its_rows(
 
     monkeypatch.setattr(index, "CHUNK", 32768)  # a screenful and more a chunk, six chunks
     monkeypatch.setattr(loading, "FIRST_SCREEN_WAIT", 1e9)  # only drawing ends the wait
+    monkeypatch.setattr(loading, "FIRST_SCREEN_FROM", 0)  # a big file, as far as it knows
     path = write_jsonl(
         tmp_path / "many.jsonl", [capture(f"run-{i:03d}", input="x" * 400) for i in range(300)]
     )

@@ -36,7 +36,10 @@ LOOK_EVERY = 2.0
 TREE_EVERY = 4
 """Opened directories are walked for new files every this many looks when following."""
 FIRST_SCREEN_WAIT = 0.5
-"""Seconds indexing waits at most, after the first screenful, for the first run shown."""
+"""Seconds indexing waits at most, after the first screenful, for the first screen drawn."""
+FIRST_SCREEN_FROM = 32 << 20
+"""Bytes left to index from which indexing waits for the first screen (less is indexed in
+a few hundredths of a second)."""
 GOTO_WAIT = 1.0
 """Seconds reading waits at most for a run gone to (``--goto``, ``:``) to be drawn."""
 SEEKING_PROGRESS_EVERY = 0.25
@@ -102,7 +105,11 @@ class Loading(Selection):
                     posted = time.monotonic()
                     self.post_message(Loaded(s, progress, read))
                     self._goto_first(worker)
-                    if s == 0 and progress.records and not progress.finished:
+                    if (
+                        s == 0
+                        and progress.records
+                        and progress.total - progress.done >= FIRST_SCREEN_FROM
+                    ):
                         read = self._first_screen_first(worker, s, source, read, progress)
                 self._goto_first(worker)
                 while read < len(source) and not worker.is_cancelled:
