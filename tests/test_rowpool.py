@@ -24,6 +24,7 @@ from trajtui.core.workspace import open_paths
 def workers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Rows go to the worker processes however few there are."""
     monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(rowpool, "SMALL_RECORD", 0)  # the fixtures' records are small
     monkeypatch.setattr(rowpool, "BATCH_RECORDS", 3)  # several jobs even for a small file
     yield
 
@@ -134,6 +135,7 @@ def test_ls_through_the_workers_prints_what_it_printed_before(
     runner = CliRunner()
     plain = runner.invoke(cli, ["ls", "--json", str(path)])
     monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(rowpool, "SMALL_RECORD", 0)
     monkeypatch.setattr(rowpool, "BATCH_RECORDS", 2)
     parallel = runner.invoke(cli, ["ls", "--json", str(path)])
     assert parallel.output == plain.output
@@ -223,6 +225,7 @@ def test_ls_names_a_respelled_id_as_the_parser_reads_it(
     path = _respelled(tmp_path)
     if parallel:
         monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
+        monkeypatch.setattr(rowpool, "SMALL_RECORD", 0)
         monkeypatch.setattr(rowpool, "BATCH_RECORDS", 2)
     runner = CliRunner()
     for _ in range(2):  # the second from the index cache the first saved
@@ -291,7 +294,7 @@ def test_workers_are_forked_only_from_a_process_of_one_thread(
         f"    (source,) = open_paths([{str(path)!r}]).sources\n"
         "    for _ in source.scan():\n"
         "        pass\n"
-        "    rowpool.PARALLEL_FROM = 0\n"
+        "    rowpool.PARALLEL_FROM = rowpool.SMALL_RECORD = 0\n"
         "    filler = source.filler()\n"
         "    rows = [r for _, batch in filler.fill(len(source)) for r in batch]\n"
         "    print(rowpool._pool._mp_context.get_start_method())\n"
@@ -336,3 +339,15 @@ def test_a_caller_with_other_work_does_not_wait_for_the_workers_to_start(
     finally:
         filler.close()
         rowpool.shutdown()
+
+
+def test_small_records_are_read_here_and_big_ones_by_workers(tmp_path: Path) -> None:
+    """A small record decodes in about the time its row takes to come back from a worker:
+    a file of small records is read here however many it has; one of big records goes to
+    the workers."""
+    small = write_jsonl(tmp_path / "small.jsonl", [capture(f"s-{i}") for i in range(3000)])
+    big = write_jsonl(
+        tmp_path / "big.jsonl", [capture(f"b-{i}", input="x" * 4000) for i in range(3000)]
+    )
+    assert rowpool._worth_workers(_source(big).index, 3000)
+    assert not rowpool._worth_workers(_source(small).index, 3000)

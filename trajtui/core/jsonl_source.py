@@ -286,7 +286,10 @@ class JsonlSource(Source):
         return renamed if renamed is not None else self.index.key(i)
 
     def _keep(self, i: int, entry: Entry) -> None:
-        self._table.put(i, entry)
+        table = self._table
+        if i >= len(table):  # room for every complete record indexed, at once
+            table.reserve(max(i + 1, len(self) - (1 if self.index.unterminated else 0)))
+        table.put(i, entry)
 
     def entry(self, i: int, *, keep: bool = True) -> Entry:
         """Entry ``i`` (decoding its record unless it is known already).

@@ -45,6 +45,9 @@ BATCH_RECORDS = 4096
 """Records one job decodes at most."""
 PARALLEL_FROM = 2048
 """Records left to read from which worker processes are used."""
+SMALL_RECORD = 2048
+"""Bytes per record (on average) below which rows are read here: a small record is
+decoded in about the time its row takes to come back from a worker (unpickled here)."""
 PARALLEL_BYTES = 64 << 20
 """A file this big has its rows read by worker processes from the first one."""
 IN_FLIGHT = 3
@@ -96,22 +99,27 @@ def plain(value: Any, kept: tuple[type, ...] = ()) -> Any:
     return _plain(value, kept)
 
 
-def _plain(value: Any, kept: tuple[type, ...]) -> Any:
-    if isinstance(value, msgspec.Struct):
-        if isinstance(value, kept):
-            return value
-        out: dict[str, Any] = {}
-        for name, key in zip(value.__struct_fields__, value.__struct_encode_fields__, strict=True):
-            item = getattr(value, name)
-            if item is not msgspec.UNSET:
-                out[key] = _plain(item, kept)
-        return out
-    if type(value) is list and value and isinstance(value[0], msgspec.Struct):
-        # a list typed as structs (a field typed Any holds only plain values)
-        if isinstance(value[0], kept):
-            return value
-        return [_plain(item, kept) for item in value]
-    return value  # a field typed Any: already plain
+def _plain(value: msgspec.Struct, kept: tuple[type, ...]) -> Any:
+    """A struct as a dict (structs of the ``kept`` types as they are)."""
+    if isinstance(value, kept):
+        return value
+    out: dict[str, Any] = {}
+    unset, struct = msgspec.UNSET, msgspec.Struct
+    for name, key in zip(value.__struct_fields__, value.__struct_encode_fields__, strict=True):
+        item = getattr(value, name)
+        if item is unset:
+            continue
+        if isinstance(item, struct):
+            item = _plain(item, kept)
+        elif (
+            type(item) is list  # typed as structs (a field typed Any holds plain values)
+            and item
+            and isinstance(item[0], struct)
+            and not isinstance(item[0], kept)
+        ):
+            item = [_plain(x, kept) for x in item]
+        out[key] = item
+    return out
 
 
 def rows_of(job: Job) -> list[Row]:
@@ -321,11 +329,25 @@ def _start(preload: tuple[str, ...]) -> None:
             pass
 
 
+def _worth_workers(index: Any, left: int) -> bool:
+    """Rows of ``left`` more records of the file ``index`` indexes are read by workers:
+    many records, or a big file, of records that are not small."""
+    if index.count and index.size < SMALL_RECORD * index.count:
+        return False
+    return left >= PARALLEL_FROM or index.size >= PARALLEL_BYTES
+
+
 def warm_up(sources: list[Any]) -> None:
     """Start the worker processes in the background now when one of ``sources`` (JSONL
     sources) will need them, so they are ready when its first rows are (starting them
     takes a core about 0.2 s)."""
-    big = [s for s in sources if s.decodes_rows() and s.index.size >= PARALLEL_BYTES]
+    big = [
+        s
+        for s in sources
+        if s.decodes_rows()
+        and s.index.size >= PARALLEL_BYTES
+        and _worth_workers(s.index, PARALLEL_FROM)
+    ]
     if big:
         preload = tuple(sorted({type(s.fmt).__module__ for s in big}))
         if _may_fork():  # a few milliseconds: done now, before any thread is started
@@ -369,7 +391,7 @@ class RowFiller:
         for the next call. Without ``wait``, only the batches workers have finished are
         handed out (the caller has other work, such as indexing the rest of the file), and
         none while the worker processes are still starting."""
-        many = upto - self.done >= PARALLEL_FROM or self.source.index.size >= PARALLEL_BYTES
+        many = _worth_workers(self.source.index, upto - self.done)
         if many and not wait and not ready((type(self.source.fmt).__module__,)):
             return  # the workers are starting: the caller goes on with its other work
         workers = pool() if many or any(f is not None for _, f in self._jobs) else None

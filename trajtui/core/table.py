@@ -124,6 +124,11 @@ class SummaryTable:
     def __len__(self) -> int:
         return len(self._kinds)
 
+    def reserve(self, n: int) -> None:
+        """Make rows up to ``n`` (not read yet): a source adding rows one at a time
+        reserves those it has indexed at once."""
+        self._grow(n)
+
     def _grow(self, n: int) -> None:
         if n <= len(self._kinds):
             return

@@ -25,11 +25,15 @@ from trajtui.core.query import Columns
 from trajtui.core.query.nodes import Text
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.search.inputs import InputWords
-from trajtui.core.source import Source
-from trajtui.core.table import RUN
+from trajtui.core.source import Entry, Source
+from trajtui.core.table import EMPTY, RUN
 from trajtui.core.workspace import Workspace
 from trajtui.ui.rows import ENTRY, HEADER, OPEN_PROBLEM, Row, Rows
 from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix, Value
+
+FRESH_MAX = 8192
+"""Entries read and not counted yet that the store holds on to (beyond them, counting
+looks entries up)."""
 
 __all__ = [
     "ENTRY",
@@ -208,6 +212,9 @@ class RunStore:
         self.rows = Rows()
         self.counts = [SourceCounts() for _ in ws.sources]
         self.requests: deque[tuple[int, int]] = deque(maxlen=256)
+        self.fresh: dict[tuple[int, int], Entry] = {}
+        """Entries the loader just read, by ``(source, index)``, for :meth:`count_new` to
+        count as they are (at most :data:`FRESH_MAX`; others are looked up)."""
         self.answered = False
         """Set by the loader when it read a row drawn unread: the list is drawn again now,
         not at its next turn (4 a second while loading)."""
@@ -576,7 +583,9 @@ class RunStore:
                     and time.monotonic() > deadline
                 ):
                     return False
-                e = source.peek(c.seen)
+                e = self.fresh.pop((s, c.seen), None)
+                if e is None or source.table.kind(c.seen) == EMPTY:
+                    e = source.peek(c.seen)
                 if e is None:
                     break
                 if isinstance(e, Problem):
@@ -633,6 +642,8 @@ class RunStore:
     def recount(self, s: int) -> None:
         """Count source ``s`` again from the start (its last entry was read again)."""
         self.counts[s] = SourceCounts()
+        for key in [k for k in list(self.fresh) if k[0] == s]:
+            self.fresh.pop(key, None)
         self.count_new()
 
     def summary_line(self, sources: list[int] | None = None) -> str:
@@ -673,6 +684,12 @@ class RunStore:
         return " · ".join(parts)
 
     # -- requests from drawing -------------------------------------------------------------
+
+    def note_read(self, s: int, i: int, entry: Entry) -> None:
+        """The loader read entry ``i`` of source ``s`` (its thread): counted from it as it
+        is, without building it again from the table."""
+        if len(self.fresh) < FRESH_MAX:
+            self.fresh[s, i] = entry
 
     def request(self, s: int, i: int) -> None:
         """Ask the loader to read entry ``i`` of source ``s`` soon (it is on screen)."""

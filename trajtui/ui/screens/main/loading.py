@@ -46,6 +46,8 @@ SEEKING_PROGRESS_EVERY = 0.25
 """Seconds between progress updates while indexing looks for a reference to go to."""
 COUNT_BUDGET = 0.02
 """Seconds of counting summaries on the UI thread at a time (the rest on the next tick)."""
+COUNT_PAUSE = 0.02
+"""Seconds between two slices of counting (the UI thread's time for keys and drawing)."""
 
 
 class Loading(Selection):
@@ -234,10 +236,9 @@ class Loading(Selection):
             return read
         if filler is not None and isinstance(source, JsonlSource):
             for first, rows in filler.fill(n, wait=wait):
+                note = self.store.note_read
                 for k, row in enumerate(rows):
-                    source.take(first + k, row)
-                    if not k & 63:
-                        time.sleep(0)
+                    note(s, first + k, source.take(first + k, row))
                 if time.monotonic() > deadline:
                     break
             return max(read, filler.done)
@@ -281,21 +282,24 @@ class Loading(Selection):
         if self._pending_goto is not None:
             self._try_pending_goto(final=False)
 
-    def _count(self) -> None:
-        """Count the summaries read so far, :data:`COUNT_BUDGET` at a time: a run list
-        restored whole from the index cache is counted over a few ticks, keys answered
-        between them."""
-        if self.store.count_new(budget=COUNT_BUDGET) or self._counting:
-            return
-        self._counting = True
-        self.set_timer(0.005, self._count_more)
+    def _count(self) -> bool:
+        """Count the summaries read so far, :data:`COUNT_BUDGET` at a time, the rest after
+        :data:`COUNT_PAUSE` (a run list restored whole from the index cache, or rows read
+        faster than counted, are counted over several ticks, keys answered between them).
+        Returns True when every summary read is counted."""
+        done = self.store.count_new(budget=COUNT_BUDGET)
+        if not done and not self._counting:
+            self._counting = True
+            self.set_timer(COUNT_PAUSE, self._count_more)
+        return done
 
     def _count_more(self) -> None:
         self._counting = False
-        self._count()
-        self.run_list.redraw()
-        self.query_one("#columns", ColumnHeader).refresh()
-        self._update_title()
+        # while files are read, the numbers are drawn with the progress (4 times a second)
+        if self._count() or self._loading_done:
+            self.run_list.redraw()
+            self.query_one("#columns", ColumnHeader).refresh()
+            self._update_title()
 
     def on_all_loaded(self, message: AllLoaded) -> None:
         self._loading_done = True
