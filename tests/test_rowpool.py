@@ -351,3 +351,38 @@ def test_small_records_are_read_here_and_big_ones_by_workers(tmp_path: Path) -> 
     )
     assert rowpool._worth_workers(_source(big).index, 3000)
     assert not rowpool._worth_workers(_source(small).index, 3000)
+
+
+@pytest.mark.parametrize(
+    ("records", "threads", "forked"),
+    [("big", False, True), ("small", False, False), ("big", True, False)],
+)
+def test_the_tui_command_forks_its_workers_before_it_starts(
+    tmp_path: Path, records: str, threads: bool, forked: bool
+) -> None:
+    """``trajtui FILE`` forks the row workers before the TUI starts its threads when the
+    file needs them (big, of records that are not small); never once threads run."""
+    import subprocess
+    import sys
+
+    size = 4000 if records == "big" else 10
+    path = write_jsonl(
+        tmp_path / "f.jsonl", [capture(f"r-{i}", input="x" * size) for i in range(200)]
+    )
+    script = tmp_path / "prog.py"
+    script.write_text(
+        "import threading, time\n"
+        "from trajtui.core import rowpool\n"
+        "if __name__ == '__main__':\n"
+        f"    if {threads}:\n"
+        "        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+        "    rowpool.PARALLEL_BYTES = 1000\n"
+        f"    rowpool.start_early([{str(tmp_path)!r}, {str(tmp_path / 'nothing')!r}])\n"
+        "    assert rowpool._pool is None  # a directory, a missing file: nothing to read\n"
+        f"    rowpool.start_early([{str(path)!r}])\n"
+        "    print(rowpool._pool is not None and rowpool._pool._mp_context.get_start_method())\n"
+        "    rowpool.shutdown()\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().split() == (["fork"] if forked else ["False"])

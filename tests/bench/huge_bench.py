@@ -25,10 +25,12 @@ from tests.bench.targets import TRAJTUI, run_command
 async def session(path: str) -> dict[str, float]:
     """In the measured process: the TUI on ``path``, headless: first screen, every run
     read, a sort by score, a filter."""
+    from tests.bench.tui_bench import as_the_command
     from trajtui.ui.app import make_app
     from trajtui.ui.screens.main import MainScreen
 
     start = time.perf_counter()
+    as_the_command([path])
     app = make_app([path])
     out: dict[str, float] = {}
     async with app.run_test(size=(120, 40)) as pilot:
@@ -85,7 +87,9 @@ from trajtui.ui.app import make_app
 from trajtui.ui.screens.main import MainScreen
 
 async def first(path):
+    from tests.bench.tui_bench import as_the_command
     start = time.perf_counter()
+    as_the_command([path])
     app = make_app([path])
     async with app.run_test(size=(120, 40)):
         while time.perf_counter() - start < 60:

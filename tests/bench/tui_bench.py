@@ -22,6 +22,15 @@ import time
 from pathlib import Path
 
 
+def as_the_command(paths: list[str]) -> None:
+    """What ``trajtui PATH`` does before its app starts: fork the row workers when a file
+    needs them, and hand the interpreter over every millisecond (as ``run_app``)."""
+    from trajtui.core import rowpool
+
+    rowpool.start_early(paths)
+    sys.setswitchinterval(0.001)
+
+
 async def measure_goto(path: str, ref: str) -> dict[str, float]:
     """One run of ``--goto REF`` (a step of the last record): seconds to that step in the
     detail pane."""
@@ -31,6 +40,7 @@ async def measure_goto(path: str, ref: str) -> dict[str, float]:
 
     run_ref, _, number = ref.rpartition("-step-")
     start = time.perf_counter()
+    as_the_command([path])
     app = make_app([path], goto=ref)
     async with app.run_test(size=(120, 40)):
         while time.perf_counter() - start < 120:
@@ -63,6 +73,7 @@ async def measure(path: str) -> dict[str, float]:
     from trajtui.ui.screens.main import MainScreen
 
     start = time.perf_counter()
+    as_the_command([path])
     app = make_app([path])
     first_screen = None
     latencies: list[float] = []

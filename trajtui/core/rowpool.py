@@ -23,10 +23,11 @@ from __future__ import annotations
 import atexit
 import gc
 import os
+import stat
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,7 @@ import msgspec
 
 from trajtui.core.jsonutil import id_text
 from trajtui.core.model import RunSummary
+from trajtui.core.safeio import read_head
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -335,6 +337,25 @@ def _worth_workers(index: Any, left: int) -> bool:
     if index.count and index.size < SMALL_RECORD * index.count:
         return False
     return left >= PARALLEL_FROM or index.size >= PARALLEL_BYTES
+
+
+def start_early(paths: Sequence[str]) -> None:
+    """Fork the workers now when a file among ``paths`` will need them and this process
+    (a command about to start the TUI, before it starts its threads) runs one thread:
+    later, from the TUI's threads, they could only be spawned (0.2 s of a core each)."""
+    if not _may_fork() or cores() <= 1:
+        return
+    for path in paths:
+        try:
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode) or st.st_size < PARALLEL_BYTES:
+                continue
+            head = read_head(path, 1 << 20)  # records this big on average need workers
+        except OSError:
+            continue
+        if len(head) >= SMALL_RECORD * (head.count(b"\n") + 1):
+            pool()
+            return
 
 
 def warm_up(sources: list[Any]) -> None:
