@@ -26,11 +26,12 @@ async def session(path: str) -> dict[str, float]:
     """In the measured process: the TUI on ``path``, headless: first screen, every run
     read, a sort by score, a filter."""
     from tests.bench.tui_bench import as_the_command
+
+    as_the_command([path])  # before Textual is imported, as the command does
     from trajtui.ui.app import make_app
     from trajtui.ui.screens.main import MainScreen
 
     start = time.perf_counter()
-    as_the_command([path])
     app = make_app([path])
     out: dict[str, float] = {}
     async with app.run_test(size=(120, 40)) as pilot:
