@@ -265,7 +265,11 @@ def _may_fork() -> bool:
     (counted by the kernel, so threads started outside Python count too), this one."""
     import multiprocessing
 
-    if "fork" not in multiprocessing.get_all_start_methods():
+    # Linux only: macOS offers fork, but its system libraries are not safe across one
+    if (
+        not sys.platform.startswith("linux")
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
         return False
     if threading.current_thread() is not threading.main_thread():
         return False

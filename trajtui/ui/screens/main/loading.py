@@ -113,8 +113,8 @@ class Loading(Selection):
                         and progress.total - progress.done >= FIRST_SCREEN_FROM
                     ):
                         read = self._first_screen_first(worker, s, source, read, progress)
-                self._goto_first(worker)
                 while read < len(source) and not worker.is_cancelled:
+                    self._goto_first(worker)  # (a reference given with : meanwhile too)
                     read = self._summarise(s, source, read, 0.05, filler, wait=True)
                     if self._misread(s, jsonl):
                         return
