@@ -176,16 +176,26 @@ async def test_the_tui_reads_rows_through_the_workers(tmp_path: Path, workers: N
     rowpool.shutdown()
 
 
+def _run_script(directory: Path, text: str) -> str:
+    """Run ``text`` as a program of its own (a fresh interpreter: its threads, its pool);
+    its standard output. It must exit 0."""
+    import subprocess
+    import sys
+
+    script = directory / "prog.py"
+    script.write_text(text)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout.decode()
+
+
 def test_worker_processes_do_not_run_the_program_again(tmp_path: Path) -> None:
     """Spawned workers re-import ``__main__`` from its file unless told not to: each worker
     would run the whole CLI's imports (or, for a script, the script) before decoding a row.
     Every worker must start without it."""
-    import subprocess
-    import sys
-
     marks = tmp_path / "marks"
-    script = tmp_path / "prog.py"
-    script.write_text(
+    _run_script(
+        tmp_path,
         "import os\n"
         f"open({str(marks)!r}, 'a').write(str(os.getpid()) + '\\n')\n"
         "from trajtui.core import rowpool\n"
@@ -194,10 +204,8 @@ def test_worker_processes_do_not_run_the_program_again(tmp_path: Path) -> None:
         "    assert workers is not None\n"
         "    for f in [workers.submit(abs, -i) for i in range(8)]:\n"
         "        f.result()\n"
-        "    rowpool.shutdown()\n"
+        "    rowpool.shutdown()\n",
     )
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60)
-    assert done.returncode == 0, done.stderr.decode()
     assert len(marks.read_text().split()) == 1  # the program ran once: in the parent
 
 
@@ -278,15 +286,11 @@ def test_workers_are_forked_only_from_a_process_of_one_thread(
     """A command line (one thread) forks its workers, ready at once; a process with other
     threads (the TUI) spawns them, since a forked copy of a running thread is unsafe.
     Either way they make the rows."""
-    import subprocess
-    import sys
-
     path = capture_fixture(tmp_path)
-    script = tmp_path / "prog.py"
-    script.write_text(
-        "import sys, threading, time\n"
+    out = _run_script(
+        tmp_path,
+        "import threading, time\n"
         "from trajtui.core import rowpool\n"
-        "from trajtui.core.jsonl_source import JsonlSource\n"
         "from trajtui.core.workspace import open_paths\n"
         "if __name__ == '__main__':\n"
         f"    if {threads}:\n"
@@ -299,11 +303,9 @@ def test_workers_are_forked_only_from_a_process_of_one_thread(
         "    rows = [r for _, batch in filler.fill(len(source)) for r in batch]\n"
         "    print(rowpool._pool._mp_context.get_start_method())\n"
         "    print(sum(r is not None for r in rows))\n"
-        "    rowpool.shutdown()\n"
+        "    rowpool.shutdown()\n",
     )
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60)
-    assert done.returncode == 0, done.stderr.decode()
-    method, made = done.stdout.decode().split()
+    method, made = out.split()
     assert method == ("spawn" if threads else "fork")
     assert int(made) == 4  # every run (the fifth line is a bad one, read the ordinary way)
 
@@ -362,15 +364,12 @@ def test_the_tui_command_forks_its_workers_before_it_starts(
 ) -> None:
     """``trajtui FILE`` forks the row workers before the TUI starts its threads when the
     file needs them (big, of records that are not small); never once threads run."""
-    import subprocess
-    import sys
-
     size = 4000 if records == "big" else 10
     path = write_jsonl(
         tmp_path / "f.jsonl", [capture(f"r-{i}", input="x" * size) for i in range(200)]
     )
-    script = tmp_path / "prog.py"
-    script.write_text(
+    out = _run_script(
+        tmp_path,
         "import threading, time\n"
         "from trajtui.core import rowpool\n"
         "if __name__ == '__main__':\n"
@@ -381,8 +380,6 @@ def test_the_tui_command_forks_its_workers_before_it_starts(
         "    assert rowpool._pool is None  # a directory, a missing file: nothing to read\n"
         f"    rowpool.start_early([{str(path)!r}])\n"
         "    print(rowpool._pool is not None and rowpool._pool._mp_context.get_start_method())\n"
-        "    rowpool.shutdown()\n"
+        "    rowpool.shutdown()\n",
     )
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60)
-    assert done.returncode == 0, done.stderr.decode()
-    assert done.stdout.decode().split() == (["fork"] if forked else ["False"])
+    assert out.split() == (["fork"] if forked else ["False"])

@@ -343,6 +343,18 @@ def _worth_workers(index: Any, left: int) -> bool:
     return left >= PARALLEL_FROM or index.size >= PARALLEL_BYTES
 
 
+def _big_records(path: str, size: int) -> bool:
+    """The file ``path`` (of ``size`` bytes) will need the workers: it is big, and its
+    records (judged from its first megabyte) are not small."""
+    if size < PARALLEL_BYTES:
+        return False
+    try:
+        head = read_head(path, 1 << 20)
+    except OSError:
+        return False
+    return len(head) >= SMALL_RECORD * (head.count(b"\n") + 1)
+
+
 def start_early(paths: Sequence[str]) -> None:
     """Fork the workers now when a file among ``paths`` will need them and this process
     (a command about to start the TUI, before it starts its threads) runs one thread:
@@ -352,27 +364,18 @@ def start_early(paths: Sequence[str]) -> None:
     for path in paths:
         try:
             st = os.stat(path)
-            if not stat.S_ISREG(st.st_mode) or st.st_size < PARALLEL_BYTES:
-                continue
-            head = read_head(path, 1 << 20)  # records this big on average need workers
         except OSError:
             continue
-        if len(head) >= SMALL_RECORD * (head.count(b"\n") + 1):
+        if stat.S_ISREG(st.st_mode) and _big_records(path, st.st_size):
             pool()
             return
 
 
 def warm_up(sources: list[Any]) -> None:
-    """Start the worker processes in the background now when one of ``sources`` (JSONL
-    sources) will need them, so they are ready when its first rows are (starting them
-    takes a core about 0.2 s)."""
-    big = [
-        s
-        for s in sources
-        if s.decodes_rows()
-        and s.index.size >= PARALLEL_BYTES
-        and _worth_workers(s.index, PARALLEL_FROM)
-    ]
+    """Start the worker processes now when one of ``sources`` (JSONL sources, opened and
+    not read yet) will need them, so they are ready when its first rows are: forked at
+    once from a process of one thread, else spawned in the background."""
+    big = [s for s in sources if s.decodes_rows() and _big_records(s.path, s.index.size)]
     if big:
         preload = tuple(sorted({type(s.fmt).__module__ for s in big}))
         if _may_fork():  # a few milliseconds: done now, before any thread is started

@@ -235,8 +235,8 @@ class Loading(Selection):
         if not more:
             return read
         if filler is not None and isinstance(source, JsonlSource):
+            note = self.store.note_read
             for first, rows in filler.fill(n, wait=wait):
-                note = self.store.note_read
                 for k, row in enumerate(rows):
                     note(s, first + k, source.take(first + k, row))
                 if time.monotonic() > deadline:
