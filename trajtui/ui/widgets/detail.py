@@ -31,6 +31,7 @@ from trajtui.render.show import FOLD_MARK
 from trajtui.ui import failures
 from trajtui.ui.commands import widget_bindings
 from trajtui.ui.literal import visible_segments
+from trajtui.ui.widgets.vlist import set_scroll_range
 
 Builder = Callable[[], RenderableType]
 """Builds the renderable (called in a worker thread)."""
@@ -211,7 +212,9 @@ class DetailView(ScrollView, can_focus=True):
             # Another object: never show the old one while the new one is laid out.
             self._lines, self._plain = [], []
             self.matches, self.mentions = [], []
-            self.virtual_size = Size(self._content_width(), 0)
+            # The scroll range stays until the new lines come: dropping it to nothing hid
+            # the scrollbar and the new lines showed it again, each a layout of the screen
+            # (30-100 ms) on every move to another run.
             self.busy = True
             self.scroll_to(y=0, animate=False)
             self.refresh()
@@ -226,7 +229,7 @@ class DetailView(ScrollView, can_focus=True):
         self._lines, self._plain = [], []
         self.matches, self.mentions = [], []
         self.busy = False
-        self.virtual_size = Size(self._content_width(), 0)
+        set_scroll_range(self, Size(self._content_width(), 0))
         self.scroll_to(y=0, animate=False)
         self.refresh()
 
@@ -283,7 +286,7 @@ class DetailView(ScrollView, can_focus=True):
             return
         self.busy = False
         self._lines, self._plain, self._width = strips, plain, width
-        self.virtual_size = Size(width, len(strips))
+        set_scroll_range(self, Size(width, len(strips)))
         self.mentions, self.mention_index = mentions, -1
         if self.query_text and self._find_pending:
             # a hit being opened: jump to its match (unfolding); a view without it waits

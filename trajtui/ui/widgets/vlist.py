@@ -35,10 +35,28 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from trajtui.core.text import visible
 from trajtui.ui.commands import widget_bindings
 from trajtui.ui.literal import visible_segments
+
+
+def set_scroll_range(view: ScrollView, size: Size) -> None:
+    """Give ``view`` a new scrollable size without laying out the whole screen.
+
+    ``virtual_size`` is a layout reactive: set it and Textual arranges every widget on the
+    screen again, which took 30-150 ms a frame with a big run shown while rows load, and
+    was done on every key that moved to another run and every time loaded rows grew the
+    list. A new row count only moves the scrollbar's thumb; showing or hiding the
+    scrollbar (a layout reactive of its own) still lays out, as Textual does when a
+    widget's size changes (``Widget._size_updated``, which this follows).
+    """
+    if size == view.virtual_size:
+        return
+    view.set_reactive(Widget.virtual_size, size)
+    view._scroll_update(size)
+    view.refresh()
 
 
 class VirtualList(ScrollView, can_focus=True):
@@ -143,14 +161,14 @@ class VirtualList(ScrollView, can_focus=True):
         """The rows changed: redraw everything (and optionally move the cursor)."""
         self._generation += 1
         self._cache.clear()
-        self.virtual_size = Size(self.size.width, self.row_count)
+        set_scroll_range(self, Size(self.size.width, self.row_count))
         if cursor is not None:
             self.set_cursor(cursor, post=True)
         self.refresh()
 
     def grow(self) -> None:
         """Rows were appended: extend the scroll range, keep the cursor."""
-        self.virtual_size = Size(self.size.width, self.row_count)
+        set_scroll_range(self, Size(self.size.width, self.row_count))
         self.refresh()
 
     def redraw(self) -> None:

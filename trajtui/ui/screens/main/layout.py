@@ -224,7 +224,8 @@ class MainLayout(Screen[None]):
             parts.append(f"line {self.run_problem.line}")
         crumb = Text(" " + " › ".join(parts), style="bold")
         crumb.append("   esc back · enter open · ? help", style="dim")
-        self.query_one("#breadcrumb", Static).update(literal(crumb))
+        # one line high (main.tcss), shown or not: no layout of the screen for new words
+        self.query_one("#breadcrumb", Static).update(literal(crumb), layout=False)
 
     def _update_title(self) -> None:
         """The header line and the run list's titles (counts, progress, changes on disk)."""
@@ -259,7 +260,8 @@ class MainLayout(Screen[None]):
             bar,
         )
         text = header_line(parts, self.size.width or 80)
-        self.query_one("#title", Static).update(literal(text))
+        # one line high always: no layout of the screen for new words in it
+        self.query_one("#title", Static).update(literal(text), layout=False)
         self._update_split()
         title = "Runs · " + self.store.summary_line()
         if self.store.filter.active or self.store.pinned is not None:

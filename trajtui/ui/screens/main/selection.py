@@ -58,7 +58,7 @@ class Selection(MainLayout):
         kind, s, i = store.rows[self.run_list.cursor]
         self.run_problem = None
         self.timeline.show_run(None)
-        self.query_one("#run-header", Static).update(literal(""))
+        self.query_one("#run-header", Static).update(literal(""), layout=False)
         pane = self.query_one("#timeline-pane")
         pane.border_title, pane.border_subtitle = literal("Steps"), literal("")
         self._show_extra_tabs(None)
@@ -144,7 +144,7 @@ class Selection(MainLayout):
         self.timeline.show_run(None)
         self.timeline.empty_text = "this line could not be read"
         self.query_one("#run-header", Static).update(
-            literal(Text(" " + str(problem), style="bold red"))
+            literal(Text(" " + str(problem), style="bold red")), layout=False
         )
         self.query_one("#timeline-pane").border_title = literal(
             f"line {problem.line}" if problem.line else "problem"
@@ -163,7 +163,10 @@ class Selection(MainLayout):
         line = show.facts_line(facts)
         if extra is not None:
             line = Text.assemble(line, "  ·  ", extra)
-        self.query_one("#run-header", Static).update(literal(Text.assemble(" ", line)))
+        # one line high always (main.tcss): no layout of the screen for each run shown
+        self.query_one("#run-header", Static).update(
+            literal(Text.assemble(" ", line)), layout=False
+        )
         self._update_steps_title()
 
     def _close_step_filter(self) -> None:

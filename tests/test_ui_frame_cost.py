@@ -1,0 +1,78 @@
+"""Moving from run to run redraws the panes without laying out the whole screen.
+
+A screen layout arranges every widget again; with a big run shown while rows load it took
+30-150 ms a frame, and keys waited behind it. The scroll range of the lists and the detail
+pane, and the one-line headers, change without one; a scrollbar that appears or goes still
+lays the screen out, so what is drawn stays right.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.screen import Screen
+
+from tests.builders import capture, step_message, write_jsonl
+from tests.ui_helpers import running, screen_lines, settle
+
+
+def _run(rid: str, steps: int) -> dict[str, object]:
+    return capture(
+        rid,
+        [step_message(f"{rid} says line {i:03d}", 100 + i) for i in range(steps)],
+        output="\n".join(f"answer line {i}" for i in range(80)),
+    )
+
+
+@pytest.fixture
+def runs_of_many_lengths(tmp_path: Path) -> Path:
+    return write_jsonl(
+        tmp_path / "runs.jsonl",
+        [_run("long-a", 90), _run("long-b", 120), _run("short-c", 3), _run("long-d", 60)],
+    )
+
+
+async def test_moving_between_long_runs_lays_out_nothing(
+    runs_of_many_lengths: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running([str(runs_of_many_lengths)]) as (pilot, _app, screen):
+        layouts: list[str] = []
+        real = Screen._refresh_layout
+
+        def counted(self: Screen[object], *args: object, **kwargs: object) -> None:
+            layouts.append(screen.run.ref if screen.run is not None else "-")
+            real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Screen, "_refresh_layout", counted)
+        assert screen.run is not None and screen.run.ref == "long-a"
+        await pilot.press("j")  # long-a -> long-b: both overflow their panes
+        await settle(pilot)
+        await pilot.press("k")
+        await settle(pilot)
+        assert screen.run is not None and screen.run.ref == "long-a"
+        assert "long-a says line 000" in "\n".join(screen_lines(pilot.app))
+        assert layouts == []
+
+
+async def test_scrollbars_follow_the_run_shown(runs_of_many_lengths: Path) -> None:
+    async with running([str(runs_of_many_lengths)]) as (pilot, app, screen):
+        timeline = screen.timeline
+        assert timeline.show_vertical_scrollbar  # 90 steps: more than the pane shows
+        await pilot.press("j", "j")  # short-c: three steps, no scrollbar
+        await settle(pilot)
+        assert screen.run is not None and screen.run.ref == "short-c"
+        assert not timeline.show_vertical_scrollbar
+        assert timeline.max_scroll_y == 0
+        await pilot.press("k")  # long-b: 120 steps, the whole range scrolls
+        await settle(pilot)
+        assert screen.run is not None and screen.run.ref == "long-b"
+        assert timeline.show_vertical_scrollbar
+        timeline.focus()
+        await pilot.press("G")
+        await settle(pilot)
+        shown = "\n".join(screen_lines(app))
+        assert "long-b says line 119" in shown
+        assert (
+            timeline.max_scroll_y == timeline.row_count - timeline.scrollable_content_region.height
+        )
