@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from textual.screen import Screen
+from textual.widget import Widget
 
 from tests.builders import capture, step_message, write_jsonl
 from tests.ui_helpers import running, screen_lines, settle
@@ -23,6 +24,11 @@ def _run(rid: str, steps: int) -> dict[str, object]:
         [step_message(f"{rid} says line {i:03d}", 100 + i) for i in range(steps)],
         output="\n".join(f"answer line {i}" for i in range(80)),
     )
+
+
+def _scrollbar(view: Widget) -> bool:
+    """The view shows its vertical scrollbar."""
+    return bool(view.show_vertical_scrollbar)
 
 
 @pytest.fixture
@@ -58,16 +64,16 @@ async def test_moving_between_long_runs_lays_out_nothing(
 async def test_scrollbars_follow_the_run_shown(runs_of_many_lengths: Path) -> None:
     async with running([str(runs_of_many_lengths)]) as (pilot, app, screen):
         timeline = screen.timeline
-        assert timeline.show_vertical_scrollbar  # 90 steps: more than the pane shows
+        assert _scrollbar(timeline)  # 90 steps: more than the pane shows
         await pilot.press("j", "j")  # short-c: three steps, no scrollbar
         await settle(pilot)
         assert screen.run is not None and screen.run.ref == "short-c"
-        assert not timeline.show_vertical_scrollbar
+        assert not _scrollbar(timeline)
         assert timeline.max_scroll_y == 0
         await pilot.press("k")  # long-b: 120 steps, the whole range scrolls
         await settle(pilot)
         assert screen.run is not None and screen.run.ref == "long-b"
-        assert timeline.show_vertical_scrollbar
+        assert _scrollbar(timeline)
         timeline.focus()
         await pilot.press("G")
         await settle(pilot)
