@@ -119,6 +119,7 @@ def _is_quiet(app: Any) -> bool:
         return (
             screen._loading_done
             and not screen._counting
+            and screen._run_wanted is None
             and screen._pending_goto is None
             and screen._goto_target is None
             and screen._goto_since is None

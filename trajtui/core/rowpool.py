@@ -219,7 +219,10 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
             # descriptor, which a running TUI has replaced: the real one is lent meanwhile,
             # and the workers are started now, inside.
             fork = _may_fork()
-            if fork:  # the workers' collections leave the objects they were forked with be
+            # the workers' collections leave the objects they were forked with be (what
+            # was kept before stays kept after)
+            freeze = fork and gc.get_freeze_count() == 0
+            if freeze:
                 gc.freeze()
             try:
                 context = multiprocessing.get_context("fork" if fork else "spawn")
@@ -237,7 +240,7 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                 _failed = True
                 return None
             finally:
-                if fork:
+                if freeze:
                     gc.unfreeze()
             _pool = started
             atexit.register(shutdown)

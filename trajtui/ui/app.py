@@ -24,12 +24,15 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
-from trajtui.ui import failures
+from trajtui.ui import failures, heap
 from trajtui.ui import settings as settings_mod
 from trajtui.ui.commands import COMMANDS
 from trajtui.ui.messages import Opened
 from trajtui.ui.screens.main import MainScreen
 from trajtui.ui.screens.opening import OpeningScreen
+
+TIDY_EVERY = 1.0
+"""Seconds between looks for a screen left whose objects were kept (:mod:`trajtui.ui.heap`)."""
 
 
 class TrajtuiCommands(Provider):
@@ -143,6 +146,12 @@ class TrajtuiApp(App[int]):
     def on_mount(self) -> None:
         self.push_screen(OpeningScreen(self.paths))
         self._open(self.goto, read_settings=True)
+        self.set_interval(TIDY_EVERY, self._tidy_heap)
+
+    def _tidy_heap(self) -> None:
+        """A screen whose objects were kept out of the collector's sight was left: free
+        it (see :mod:`trajtui.ui.heap`)."""
+        heap.tidy(self.screen_stack)
 
     @work(thread=True, exclusive=True, group="open", exit_on_error=False)
     def _open(self, goto: str | None, *, read_settings: bool) -> None:

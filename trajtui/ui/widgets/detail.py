@@ -23,7 +23,6 @@ from textual import events, on, work
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -31,7 +30,7 @@ from trajtui.render.show import FOLD_MARK
 from trajtui.ui import failures
 from trajtui.ui.commands import widget_bindings
 from trajtui.ui.literal import visible_segments
-from trajtui.ui.widgets.vlist import set_scroll_range
+from trajtui.ui.widgets.vlist import LineView, set_scroll_range
 
 Builder = Callable[[], RenderableType]
 """Builds the renderable (called in a worker thread)."""
@@ -90,7 +89,7 @@ def _is_word_char(line: str, i: int) -> bool:
     return 0 <= i < len(line) and (line[i].isascii() and (line[i].isalnum() or line[i] == "_"))
 
 
-class DetailView(ScrollView, can_focus=True):
+class DetailView(LineView, can_focus=True):
     """Shows one object's detail; searchable; follows mentions."""
 
     BINDINGS = [
@@ -461,7 +460,7 @@ class DetailView(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width or self.size.width
         row = round(self.scroll_offset.y) + y
-        base = self.rich_style
+        base = self.line_style
         if not self._lines:
             if y == 0:
                 text = "laying out…" if self.busy else self.empty_text

@@ -70,6 +70,7 @@ class Actions(Finding):
         self.action_drill()
 
     def action_drill(self) -> None:
+        self.show_wanted_run()  # typed fast after moves: the run under the cursor, now
         focused = self.focused
         if focused is self.run_list:
             if self.run is not None:

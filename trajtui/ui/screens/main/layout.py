@@ -23,6 +23,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Static, TabbedContent, TabPane
 
@@ -76,6 +77,10 @@ class MainLayout(Screen[None]):
         self.unfold = False
         """Long values are shown in full (``o``)."""
         self._run_token = 0
+        self._run_moved = 0.0
+        """When the run list's cursor last moved to another run (monotonic seconds)."""
+        self._run_wanted: Timer | None = None
+        """Reads the run under the cursor once moves pause (moves in quick succession)."""
         self._pending_goto: str | None = goto
         self._pending_mark: str | None = mark
         """The reference of the run (or trial) marked for compare before a reload: marked

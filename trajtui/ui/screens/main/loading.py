@@ -22,7 +22,7 @@ from trajtui.core.refs import RefError
 from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import LoadError, Source
 from trajtui.core.text import visible
-from trajtui.ui import failures
+from trajtui.ui import failures, heap
 from trajtui.ui.messages import AllLoaded, ChangedOnDisk, KeysMisread, Loaded, RunLoaded
 from trajtui.ui.screens.main.selection import Selection
 from trajtui.ui.widgets.run_list import ColumnHeader
@@ -54,6 +54,7 @@ class Loading(Selection):
     """The workers of the main screen, and the progress they report."""
 
     def _start_loading(self) -> None:
+        heap.keep(self.app.screen_stack)  # the app and its widgets: no full collection walks them
         self.load_sources()
 
     @on(Worker.StateChanged)
@@ -274,7 +275,7 @@ class Loading(Selection):
                 self.run_list.grow()
                 self._grew = False
                 self._shown_any = self.store.shown > 0
-            self.run_list.redraw()
+            self.run_list.loaded_more()
             self.query_one("#columns", ColumnHeader).refresh()
             self._update_title()
         if self.run is None and self.run_problem is None and self._pending_goto is None:
@@ -297,12 +298,13 @@ class Loading(Selection):
         self._counting = False
         # while files are read, the numbers are drawn with the progress (4 times a second)
         if self._count() or self._loading_done:
-            self.run_list.redraw()
+            self.run_list.loaded_more()
             self.query_one("#columns", ColumnHeader).refresh()
             self._update_title()
 
     def on_all_loaded(self, message: AllLoaded) -> None:
         self._loading_done = True
+        heap.keep(self.app.screen_stack)  # the summaries read: no full collection walks them
         self.run_list.reading = False
         self.run_list.redraw()
         for s in self._following:

@@ -20,6 +20,7 @@ from trajtui.core.source import Target
 from trajtui.core.text import visible
 from trajtui.render import detail as details
 from trajtui.render import show, views
+from trajtui.ui import heap
 from trajtui.ui.literal import literal
 from trajtui.ui.messages import RunLoaded
 from trajtui.ui.screens.main.layout import Builder, MainLayout
@@ -35,6 +36,12 @@ from trajtui.ui.subjects import (
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.vlist import VirtualList
 
+RAPID_MOVES = 0.15
+"""Seconds: cursor moves closer together than this are a key held down or typed fast."""
+
+MOVES_PAUSED = 0.06
+"""Seconds without a move after which the run under the cursor is read (rapid moves)."""
+
 
 class Selection(MainLayout):
     """What is selected, and showing it."""
@@ -43,12 +50,38 @@ class Selection(MainLayout):
 
     @on(VirtualList.Highlighted, "#runs")
     def _run_highlighted(self, message: VirtualList.Highlighted) -> None:
+        now = time.monotonic()
+        rapid = now - self._run_moved < RAPID_MOVES
+        self._run_moved = now
+        self._cancel_wanted_run()
         current = self.run_list.current()
         if current is None:
             self._show_open_problem()
             return
-        if self.run_key != current:
+        if self.run_key == current:
+            return
+        if rapid:
+            # A key held down, or typed fast: the cursor moves at once, and the run under
+            # it is read and drawn once the moves pause. Drawing each run passed over took
+            # a frame of 15-30 ms of the interpreter, and reading it a thread's share of
+            # it: the next key waited behind them.
+            self._run_wanted = self.set_timer(MOVES_PAUSED, self.show_wanted_run)
+        else:
             self._load_run(*current)
+
+    def show_wanted_run(self) -> None:
+        """Read and show the run under the cursor now, if moves left it waiting."""
+        if self._run_wanted is None:
+            return
+        self._cancel_wanted_run()
+        current = self.run_list.current()
+        if current is not None and self.run_key != current:
+            self._load_run(*current)
+
+    def _cancel_wanted_run(self) -> None:
+        if self._run_wanted is not None:
+            self._run_wanted.stop()
+            self._run_wanted = None
 
     def _show_open_problem(self) -> None:
         self.run, self.run_key = None, None
@@ -126,6 +159,7 @@ class Selection(MainLayout):
 
     def _first_screen_drawn(self) -> None:
         self._first_drawn = True
+        heap.keep(self.app.screen_stack)  # the app as it starts: no full collection walks it
 
     def _goto_drawn(self) -> None:
         """The run gone to is drawn: reading may go on once its detail is laid out too."""
