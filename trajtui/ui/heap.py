@@ -32,6 +32,7 @@ TRIES = 5
 def keep(screens: Sequence[object]) -> None:
     """Objects alive now stay alive with ``screens`` (the app's screen stack): the
     collector stops walking them."""
+    gc.collect(1)  # the young garbage first (a few ms): kept, a cycle would never be freed
     gc.freeze()
     for screen in screens:
         _kept.setdefault(screen, 0)
