@@ -321,6 +321,10 @@ def _plain_main() -> Iterator[None]:
         main.__spec__ = spec
 
 
+WORKER_NICE = 10
+"""How much lower the workers' scheduling priority is than their parent's (``nice``)."""
+
+
 def _start(preload: tuple[str, ...]) -> None:
     """In a worker, as it starts: nothing it prints can reach the terminal the TUI draws on;
     the modules its jobs need are imported now, while the caller is still busy (the first
@@ -329,6 +333,13 @@ def _start(preload: tuple[str, ...]) -> None:
     os.dup2(null, 1)
     os.dup2(null, 2)
     os.close(null)
+    try:
+        # the process it works for comes first: a worker has a core when nothing else
+        # wants it, and the TUI (whose UI thread and loader share that process) is not
+        # made to wait for a core while it answers a key
+        os.nice(WORKER_NICE)
+    except (AttributeError, OSError):  # no nice here, or not allowed: as it is
+        pass
     import importlib
 
     for name in preload:
