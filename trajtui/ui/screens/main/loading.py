@@ -278,7 +278,12 @@ class Loading(Selection):
             self.run_list.loaded_more()
             self.query_one("#columns", ColumnHeader).refresh()
             self._update_title()
-        if self.run is None and self.run_problem is None and self._pending_goto is None:
+        if (
+            self.run is None
+            and self.run_problem is None
+            and self._pending_goto is None
+            and self._goto_since is None  # (a reference found, on its way: not the first run)
+        ):
             self._select_first_run()
         if self._pending_goto is not None:
             self._try_pending_goto(final=False)

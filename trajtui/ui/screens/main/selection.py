@@ -168,7 +168,13 @@ class Selection(MainLayout):
         if self.detail.busy:
             self.set_timer(0.01, self._goto_drawn)
             return
-        self._goto_since = None
+        # laid out: reading waits for the frame that draws it too (it took 0.1 s more
+        # in a terminal, sharing the interpreter with the reading)
+        self.call_after_refresh(self._goto_shown, self._goto_since)
+
+    def _goto_shown(self, since: float) -> None:
+        if self._goto_since == since:  # (not a reference given since)
+            self._goto_since = None
 
     def _set_problem(self, problem: Problem) -> None:
         self._goto_since = None  # nothing more to draw for a reference gone to
