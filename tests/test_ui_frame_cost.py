@@ -124,3 +124,12 @@ async def test_a_screen_left_is_freed(runs_of_many_lengths: Path) -> None:
                 break
         assert old() is None and old_store() is None
         assert gc.get_freeze_count() > 0  # what the new screen holds is kept
+
+
+async def test_the_app_ended_keeps_nothing(runs_of_many_lengths: Path) -> None:
+    """What the app kept out of the collector's sight goes back to it when the app ends."""
+    import gc
+
+    async with running([str(runs_of_many_lengths)]) as (_pilot, _app, screen):
+        assert screen._loading_done and gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0

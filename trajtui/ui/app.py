@@ -280,6 +280,7 @@ class TrajtuiApp(App[int]):
         self._open(ref, read_settings=False)
 
     def on_unmount(self) -> None:
+        heap.release()
         if self.settings is not None:  # saved when they changed; this is the last chance
             settings_mod.save(self.settings, opened=self.paths)
         if self.ws is not None:

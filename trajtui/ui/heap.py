@@ -55,3 +55,10 @@ def tidy(screens: Sequence[object]) -> bool:
     del alive
     keep(screens)
     return True
+
+
+def release() -> None:
+    """The app ends: what it kept goes back to the collector (a program that runs the app
+    and goes on, such as a test, gets its memory back)."""
+    gc.unfreeze()
+    _kept.clear()
