@@ -223,8 +223,7 @@ class RunList(VirtualList):
             self._drawn = seen
             self.redraw()
         else:
-            self._generation += 1
-            self._cache.clear()
+            self.forget_rows()
 
     def redraw(self) -> None:
         self._drawn = self._on_screen()

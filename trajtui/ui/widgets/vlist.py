@@ -180,10 +180,15 @@ class VirtualList(LineView, can_focus=True):
 
     # -- data changes ----------------------------------------------------------------------
 
-    def reset(self, cursor: int | None = 0) -> None:
-        """The rows changed: redraw everything (and optionally move the cursor)."""
+    def forget_rows(self) -> None:
+        """Rows may look different: each is made afresh the next time it is drawn (those
+        on screen stay as they are until something draws them)."""
         self._generation += 1
         self._cache.clear()
+
+    def reset(self, cursor: int | None = 0) -> None:
+        """The rows changed: redraw everything (and optionally move the cursor)."""
+        self.forget_rows()
         set_scroll_range(self, Size(self.size.width, self.row_count))
         if cursor is not None:
             self.set_cursor(cursor, post=True)
@@ -196,8 +201,7 @@ class VirtualList(LineView, can_focus=True):
 
     def redraw(self) -> None:
         """Rows look different (same count)."""
-        self._generation += 1
-        self._cache.clear()
+        self.forget_rows()
         self.refresh()
 
     # -- cursor ----------------------------------------------------------------------------
