@@ -46,7 +46,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
-    os.environ["TEXTUAL_ANIMATIONS"] = "none"
+    # Textual read TEXTUAL_ANIMATIONS when it was imported (by tests.scenarios, above): the
+    # setting itself is changed, or a tab's underline is drawn where its slide happens to be
+    from textual import constants
+
+    constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]
     for scenario in SCENARIOS:
         with tempfile.TemporaryDirectory() as state:  # fresh settings for every screen
             for var in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
