@@ -133,3 +133,31 @@ async def test_the_app_ended_keeps_nothing(runs_of_many_lengths: Path) -> None:
     async with running([str(runs_of_many_lengths)]) as (_pilot, _app, screen):
         assert screen._loading_done and gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0
+
+
+async def test_a_row_read_off_screen_is_drawn_read_when_scrolled_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run list skips drawing again when the rows on screen did not change; a row drawn
+    earlier as "reading", and read while scrolled away, still shows its run when scrolled
+    back to (not the row drawn before it was read)."""
+    path = write_jsonl(tmp_path / "many.jsonl", [capture(f"run-{i:03d}") for i in range(200)])
+    async with running([str(path)]) as (pilot, _app, screen):
+        runs = screen.run_list
+        runs.loaded_more()  # (what the list drew last is what is on screen)
+        source = screen.ws.sources[0]
+        real_peek = type(source).peek
+        monkeypatch.setattr(  # row 120 not read yet, as while a big file loads
+            type(source), "peek", lambda self, i: None if i == 120 else real_peek(self, i)
+        )
+        runs.scroll_to(y=118, animate=False)
+        await pilot.pause(0.05)
+        assert any("⋯ reading line 121" in line for line in screen_lines(pilot.app))
+        runs.scroll_to(y=0, animate=False)
+        await pilot.pause(0.05)
+        monkeypatch.setattr(type(source), "peek", real_peek)  # now read
+        runs.loaded_more()  # (the rows on screen are as they were)
+        runs.scroll_to(y=118, animate=False)
+        await pilot.pause(0.05)
+        shown = "\n".join(screen_lines(pilot.app))
+        assert "run-120" in shown and "reading" not in shown
