@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 
 from trajtui.core.model import Outcome, Problem, RunSummary
-from trajtui.core.table import EMPTY, PROBLEM, RUN, SummaryTable
+from trajtui.core.table import EMPTY, PROBLEM, RUN, CountRow, SummaryTable
 
 
 def _refs(i: int) -> str:
@@ -57,6 +57,30 @@ def test_every_field_comes_back_as_it_was_put() -> None:
     assert table.value(3, "ref") == "r3#2" and table.value(0, "ref") == "r0"
     assert table.value(3, "steps") == 10**400 and table.value(3, "status") == "timeout"
     assert table.outcome(3) is Outcome.TIMEOUT
+    # the row as the run list's counts read it: the same values, exactly
+    counted = table.count_row(3)
+    assert isinstance(counted, CountRow) and counted.ref == "r3#2"
+    for name in (name for name in CountRow._fields if name != "score"):
+        want, got = getattr(odd, name), getattr(counted, name)
+        assert (type(got), got) == (type(want), want), name
+    assert counted.score is not None and math.isnan(counted.score)
+    assert table.count_row(0) == (
+        "r0",
+        "",
+        "done",
+        Outcome.PASS,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    )
+    assert table.count_row(1) is None
 
 
 def test_problems_and_forgotten_rows() -> None:
@@ -65,6 +89,7 @@ def test_problems_and_forgotten_rows() -> None:
     table.put(1, problem)
     table.put(2, RunSummary(ref="r2", index=2, format="f", status="x", outcome=Outcome.NONE))
     assert table.get(1) is problem and table.kind(1) == PROBLEM
+    assert table.count_row(1) is problem
     table.forget(2)
     assert table.get(2) is None and table.kind(2) == EMPTY
     table.put(1, RunSummary(ref="r1", index=1, format="f", status="ok", outcome=Outcome.DONE))

@@ -97,3 +97,38 @@ async def test_a_session_that_read_rows_out_of_order_still_saves_the_index(tmp_p
         assert screen.run is not None and screen.run.ref == "run-299"
         await pilot.press("g")  # the first rows, drawn (read) before the loader's turn
     assert entry_file(p).is_file()
+
+
+async def test_a_run_list_counted_over_several_ticks_says_so_until_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second open restores every row at once; the title's numbers are counted a slice
+    at a time (keys are answered between slices). Until the count is whole the title says
+    it is counting: a number of runs short of the list is never shown as if it were all."""
+    from trajtui.ui import store as store_mod
+    from trajtui.ui.screens.main import layout
+
+    p = runs_file(tmp_path)
+    async with running([str(p)]):
+        pass
+    real_count = store_mod.RunStore.count_new
+    monkeypatch.setattr(  # 40 runs a slice: several slices for 300
+        store_mod.RunStore,
+        "count_new",
+        lambda self, budget=None, at_least=1000: real_count(self, -1.0, 40),
+    )
+    titles: list[str] = []
+    real_title = layout.MainLayout._update_title
+
+    def seen(self: Any) -> None:
+        real_title(self)
+        titles.append(str(self.query_one("#title").render()))
+
+    monkeypatch.setattr(layout.MainLayout, "_update_title", seen)
+    async with running([str(p)]) as (_pilot, _app, screen):
+        assert screen.store.counts[0].seen == 301
+        final = titles[-1]
+    partial = [t for t in titles if "300 runs" not in t]
+    assert partial, "counted at once: nothing to see"
+    assert all("counting" in t or "reading" in t or "indexing" in t for t in partial), partial
+    assert "300 runs" in final and "counting" not in final

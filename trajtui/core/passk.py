@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from trajtui.core.model import RunSummary
 from trajtui.core.stats.estimators import pass_at_k, pass_hat_k
@@ -50,6 +51,17 @@ class Estimate:
     excluded: int
 
 
+class Trials(Protocol):
+    """What :meth:`PassTally.add` reads of a run."""
+
+    @property
+    def attempts(self) -> int | None: ...
+    @property
+    def graded(self) -> int | None: ...
+    @property
+    def passes(self) -> int | None: ...
+
+
 @dataclass
 class PassTally:
     """Tasks by their (graded trials, passes), added one trials summary at a time.
@@ -60,8 +72,9 @@ class PassTally:
 
     tasks: Counter[tuple[int, int]] = field(default_factory=Counter)
 
-    def add(self, summary: RunSummary) -> bool:
-        """Count one run; returns False (and counts nothing) when it has no graded trials."""
+    def add(self, summary: Trials) -> bool:
+        """Count one run (a summary, or a row as the counts read it); returns False (and
+        counts nothing) when it has no graded trials."""
         graded, passes = summary.graded, summary.passes
         if summary.attempts is None or not graded or passes is None:
             return False

@@ -26,7 +26,7 @@ from trajtui.core.query.nodes import Text
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.search.inputs import InputWords
 from trajtui.core.source import Entry, Source
-from trajtui.core.table import EMPTY, RUN
+from trajtui.core.table import EMPTY, RUN, CountRow
 from trajtui.core.workspace import Workspace
 from trajtui.ui.rows import ENTRY, HEADER, OPEN_PROBLEM, Row, Rows
 from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix, Value
@@ -583,9 +583,9 @@ class RunStore:
                     and time.monotonic() > deadline
                 ):
                     return False
-                e = self.fresh.pop((s, c.seen), None)
+                e: Entry | CountRow | None = self.fresh.pop((s, c.seen), None)
                 if e is None or source.table.kind(c.seen) == EMPTY:
-                    e = source.peek(c.seen)
+                    e = source.table.count_row(c.seen)  # (a summary costs 2.5x as much)
                 if e is None:
                     break
                 if isinstance(e, Problem):
@@ -710,7 +710,7 @@ def pass_shares(trials: PassTally) -> list[str]:
     ]
 
 
-def _note_columns(c: SourceCounts, e: RunSummary) -> None:
+def _note_columns(c: SourceCounts, e: RunSummary | CountRow) -> None:
     """Remember which columns have data, and how wide the text columns get."""
     cols = c.columns
     if e.steps is not None:

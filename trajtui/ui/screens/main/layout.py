@@ -115,6 +115,7 @@ class MainLayout(Screen[None]):
         # the first screen is drawn: a run, and the rows on screen read (indexing a big
         # file waits for it, a moment at most)
         self._first_drawn = False
+        self._counted = True  # every summary read is counted (the title's numbers are whole)
 
     # -- composing -------------------------------------------------------------------------
 
@@ -252,6 +253,13 @@ class MainLayout(Screen[None]):
                 read = sum(self._progress.get(s, (0.0, 0, False))[1] for s in range(total))
                 progress = f"reading {fmt.percent(min(1.0, read / entries))}"
                 bar = progress_bar(read / entries)
+        elif total and not self._counted:
+            # every summary read, not every one counted yet (a run list restored whole
+            # from the index cache): the numbers are of those counted so far
+            entries = sum(len(s) for s in self.ws.sources) or 1
+            counted = sum(c.seen for c in self.store.counts)
+            progress = f"counting {fmt.percent(min(1.0, counted / entries))}"
+            bar = progress_bar(counted / entries)
         parts = HeaderParts(
             name,
             kind,

@@ -293,7 +293,7 @@ class Loading(Selection):
         :data:`COUNT_PAUSE` (a run list restored whole from the index cache, or rows read
         faster than counted, are counted over several ticks, keys answered between them).
         Returns True when every summary read is counted."""
-        done = self.store.count_new(budget=COUNT_BUDGET)
+        done = self._counted = self.store.count_new(budget=COUNT_BUDGET)
         if not done and not self._counting:
             self._counting = True
             self.set_timer(COUNT_PAUSE, self._count_more)
