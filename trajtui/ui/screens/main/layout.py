@@ -243,23 +243,23 @@ class MainLayout(Screen[None]):
             name, kind = f"{len(self.ws.sources)} sources", ""
         progress = bar = ""
         total = len(self.ws.sources)
+        doing: tuple[str, float] | None = None  # what is under way, and its share done
         if total and not self._loading_done:
             fraction = sum(self._progress.get(s, (0.0, 0, False))[0] for s in range(total)) / total
             done_index = all(self._progress.get(s, (0.0, 0, False))[0] >= 1.0 for s in range(total))
             if not done_index:
-                progress, bar = f"indexing {fmt.percent(fraction)}", progress_bar(fraction)
+                doing = ("indexing", fraction)
             else:
-                entries = sum(len(s) for s in self.ws.sources) or 1
                 read = sum(self._progress.get(s, (0.0, 0, False))[1] for s in range(total))
-                progress = f"reading {fmt.percent(min(1.0, read / entries))}"
-                bar = progress_bar(read / entries)
+                doing = ("reading", read / (sum(len(s) for s in self.ws.sources) or 1))
         elif total and not self._counted:
             # every summary read, not every one counted yet (a run list restored whole
             # from the index cache): the numbers are of those counted so far
-            entries = sum(len(s) for s in self.ws.sources) or 1
             counted = sum(c.seen for c in self.store.counts)
-            progress = f"counting {fmt.percent(min(1.0, counted / entries))}"
-            bar = progress_bar(counted / entries)
+            doing = ("counting", counted / (sum(len(s) for s in self.ws.sources) or 1))
+        if doing is not None:
+            word, share = doing[0], min(1.0, doing[1])
+            progress, bar = f"{word} {fmt.percent(share)}", progress_bar(share)
         parts = HeaderParts(
             name,
             kind,
