@@ -15,12 +15,25 @@ STAMP  := $(VENV)/.installed-stamp
 # idle, so more workers than cores keep both busy (310 s instead of 342 s with two per core).
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print(3 * len(os.sched_getaffinity(0)))' 2>/dev/null || echo 6)
 
-$(STAMP): pyproject.toml
+UV     := $(BIN)/uv
+# The version of uv that uv.lock locks (it is in the dev group): bootstrapped with pip, its
+# hashes checked against the lock, then uv installs exactly what the lock says.
+UV_VERSION := $(shell sed -n '/^name = "uv"$$/{n;s/^version = "\(.*\)"$$/\1/p;}' uv.lock)
+# uv uses this interpreter and never downloads one of its own.
+export UV_PYTHON_DOWNLOADS := never
+
+$(STAMP): pyproject.toml uv.lock
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "trajtui needs Python >= 3.11 (set PYTHON=...)"; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
-	@$(BIN)/python -m pip install --quiet -e . --group dev
+	@test "$$($(UV) --version 2>/dev/null)" = "uv $(UV_VERSION)" || { \
+	  $(PYTHON) .ci/uv_requirement.py uv.lock > $(VENV)/uv-requirement.txt && \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r $(VENV)/uv-requirement.txt; }
+	@$(UV) sync --locked --quiet --python $(BIN)/python || { echo "make: uv.lock does not match pyproject.toml: run 'make lock' and commit uv.lock"; exit 1; }
 	@touch $(STAMP)
+
+.PHONY: lock
+lock: $(STAMP) ## Update uv.lock after pyproject.toml changed (versions already locked stay)
+	$(UV) lock
 
 .PHONY: help
 help: ## List the targets
@@ -34,12 +47,30 @@ run: $(STAMP) ## Set up, then open the bundled demo data in the TUI
 	$(BIN)/trajtui --demo
 
 .PHONY: test
-test: $(STAMP) ## Set up, then lint (ruff, mypy, import layers) and run every test
-	$(BIN)/ruff check trajtui tests
-	$(BIN)/ruff format --check trajtui tests
-	$(BIN)/mypy
-	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
+test: $(STAMP) ## Set up, then check the lock, lint (ruff, mypy, import layers) and run every test
+	@$(UV) lock --check --quiet || { echo "make test: uv.lock does not match pyproject.toml: run 'make lock' and commit uv.lock"; exit 1; }
+	$(MAKE) --no-print-directory checks CHECK_BIN=$(BIN)
+
+# The checks themselves, run with the tools in CHECK_BIN (the locked venv, or upgrade-check's).
+CHECK_BIN ?= $(BIN)
+.PHONY: checks
+checks:
+	$(CHECK_BIN)/ruff check trajtui tests
+	$(CHECK_BIN)/ruff format --check trajtui tests
+	$(CHECK_BIN)/mypy
+	$(CHECK_BIN)/lint-imports --no-cache
+	$(CHECK_BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
+
+.PHONY: upgrade-check
+upgrade-check: $(STAMP) ## Install the newest versions pyproject.toml allows into a throwaway venv and run every check there (not in make test)
+	@set -e; d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
+	$(UV) venv --quiet --python $(BIN)/python "$$d/venv"; \
+	$(UV) pip install --quiet --python "$$d/venv/bin/python" --upgrade -e . --group dev; \
+	$(UV) export --frozen --no-hashes --no-emit-project --all-groups --quiet | grep -E '^[A-Za-z0-9_.-]+==' | sed 's/ *;.*//' | sort -f > "$$d/locked.txt"; \
+	$(UV) pip freeze --quiet --python "$$d/venv/bin/python" --exclude-editable | sort -f > "$$d/newest.txt"; \
+	echo "make upgrade-check: newer than uv.lock:"; \
+	join -i -t= -j1 <(sed 's/==/=/' "$$d/locked.txt") <(sed 's/==/=/' "$$d/newest.txt") | awk -F= '$$2 != $$3 {print "  " $$1 " " $$2 " -> " $$3; n++} END {if (!n) print "  nothing: the lock has the newest allowed versions"}'; \
+	$(MAKE) --no-print-directory checks CHECK_BIN="$$d/venv/bin" PYTHONPYCACHEPREFIX="$$d/pycache"
 
 .PHONY: lint
 lint: $(STAMP) ## Lint, type-check and check import layers only

@@ -213,7 +213,7 @@ def test_plan_id_from_frontmatter(front: str, plan_id: str | None) -> None:
 
 def test_plan_md_with_broken_frontmatter_says_so() -> None:
     doc = parse_plan("---\nphase: [oops\n---\n<task><name>Task 1: A</name></task>\n")
-    assert doc.plan_id is None and doc.note is not None and "line 3" in doc.note
+    assert doc.plan_id is None and doc.note is not None and doc.note_line == 3
     assert [t.name for t in doc.tasks] == ["Task 1: A"]
 
 

@@ -78,6 +78,7 @@ class PlanDoc:
         tasks: The ``<task>`` elements, fenced examples skipped.
         criteria: The ``<success_criteria>`` items, fenced examples skipped.
         note: Why the frontmatter was not read, when it was not.
+        note_line: The file's 1-based line the note is about, when known.
     """
 
     path: str | None
@@ -87,6 +88,7 @@ class PlanDoc:
     tasks: tuple[PlanTask, ...] = ()
     criteria: tuple[Criterion, ...] = ()
     note: str | None = None
+    note_line: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +100,14 @@ class SummaryDoc:
         frontmatter: Its YAML frontmatter (empty when absent or unreadable).
         body: The text after the frontmatter.
         note: Why the frontmatter was not read, when it was not.
+        note_line: The file's 1-based line the note is about, when known.
     """
 
     path: str
     frontmatter: dict[str, Any] = field(default_factory=dict)
     body: str = ""
     note: str | None = None
+    note_line: int | None = None
 
 
 # Every pattern here runs in time linear in its input, however hostile (a PLAN.md is
@@ -264,13 +268,13 @@ def parse_plan(text: str, path: str | None = None) -> PlanDoc:
     lines = text.splitlines()
     _, front_text = split_frontmatter(lines)
     front: dict[str, Any] = {}
-    note = None
+    note = note_line = None
     if front_text is not None:
         try:
             front = mapping(load_yaml(front_text, path or "PLAN.md"))
         except YamlError as err:
-            where = f" (line {err.line + 1})" if err.line is not None else ""
-            note = f"frontmatter not read{where}: {err.message}"
+            # The frontmatter starts on the file's line 2, after its opening ``---``.
+            note, note_line = f"frontmatter not read: {err.message}", _file_line(err)
     body = unfenced(text)
     objective = _element(body, "objective")
     return PlanDoc(
@@ -281,6 +285,7 @@ def parse_plan(text: str, path: str | None = None) -> PlanDoc:
         tasks=_plan_tasks(body),
         criteria=_plan_criteria(body),
         note=note,
+        note_line=note_line,
     )
 
 
@@ -289,14 +294,19 @@ def parse_summary(text: str, path: str) -> SummaryDoc:
     lines = text.splitlines()
     skip, front_text = split_frontmatter(lines)
     front: dict[str, Any] = {}
-    note = None
+    note = note_line = None
     if front_text is not None:
         try:
             front = mapping(load_yaml(front_text, path))
         except YamlError as err:
-            where = f" (line {err.line + 1})" if err.line is not None else ""
-            note = f"frontmatter not read{where}: {err.message}"
-    return SummaryDoc(path, front, "\n".join(lines[skip:]).strip(), note)
+            note, note_line = f"frontmatter not read: {err.message}", _file_line(err)
+    return SummaryDoc(path, front, "\n".join(lines[skip:]).strip(), note, note_line)
+
+
+def _file_line(err: YamlError) -> int:
+    """The file's line a frontmatter error is about (the frontmatter starts on line 2; an
+    error without a line is about the frontmatter as a whole, given as its first line)."""
+    return err.line + 1 if err.line is not None else 2
 
 
 def summary_path(plan_path: str) -> str:

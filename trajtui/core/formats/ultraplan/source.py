@@ -282,7 +282,7 @@ class UltraplanSource(StaticSource):
             return None
         found = parse_summary(text, path)
         if found.note:
-            self._problem(Problem(path, None, found.note, Severity.WARNING), plan_id)
+            self._problem(Problem(path, found.note_line, found.note, Severity.WARNING), plan_id)
         return found
 
     def _exists(self) -> Exists | None:
@@ -328,7 +328,7 @@ class UltraplanSource(StaticSource):
             return None, f"{self._rel(path)} not read: task name not checked"
         doc = parse_plan(text, path)
         if doc.note:
-            self._problem(Problem(path, None, doc.note, Severity.WARNING), plan_id)
+            self._problem(Problem(path, doc.note_line, doc.note, Severity.WARNING), plan_id)
         return doc, None
 
     def _summary(self, plan: PlanRecord) -> RunSummary:
