@@ -66,10 +66,10 @@ upgrade-check: $(STAMP) ## Install the newest versions pyproject.toml allows int
 	@set -e; d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
 	$(UV) venv --quiet --python $(BIN)/python "$$d/venv"; \
 	$(UV) pip install --quiet --python "$$d/venv/bin/python" --upgrade -e . --group dev; \
-	$(UV) export --frozen --no-hashes --no-emit-project --all-groups --quiet | grep -E '^[A-Za-z0-9_.-]+==' | sed 's/ *;.*//' | sort -f > "$$d/locked.txt"; \
-	$(UV) pip freeze --quiet --python "$$d/venv/bin/python" --exclude-editable | sort -f > "$$d/newest.txt"; \
+	$(UV) export --frozen --no-hashes --no-emit-project --all-groups --quiet | grep -E '^[A-Za-z0-9_.-]+==' | sed 's/ *;.*//' > "$$d/locked.txt"; \
+	$(UV) pip freeze --quiet --python "$$d/venv/bin/python" --exclude-editable > "$$d/newest.txt"; \
 	echo "make upgrade-check: newer than uv.lock:"; \
-	join -i -t= -j1 <(sed 's/==/=/' "$$d/locked.txt") <(sed 's/==/=/' "$$d/newest.txt") | awk -F= '$$2 != $$3 {print "  " $$1 " " $$2 " -> " $$3; n++} END {if (!n) print "  nothing: the lock has the newest allowed versions"}'; \
+	awk -F'==' 'function k(n) { n = tolower(n); gsub(/[_.]/, "-", n); return n } NR == FNR { v[k($$1)] = $$2; next } (k($$1) in v) && v[k($$1)] != $$2 { print "  " $$1 " " v[k($$1)] " -> " $$2; n++ } END { if (!n) print "  nothing: the lock has the newest allowed versions" }' "$$d/locked.txt" "$$d/newest.txt"; \
 	$(MAKE) --no-print-directory checks CHECK_BIN="$$d/venv/bin" PYTHONPYCACHEPREFIX="$$d/pycache"
 
 .PHONY: lint
