@@ -29,7 +29,10 @@ def test_every_format_is_found_and_tool_directories_are_skipped(tmp_path: Path) 
     formats = sorted(s.format.id for s in ws.sources)
     assert formats == ["acp-capture", "eval-results", "forecast-eval"]
     assert not any("hidden" in s.path for s in ws.sources)
-    assert [Path(p).name for p, _ in ws.ignored] == ["notes.json"]
+    # nothing is passed over without a word: ls --verbose lists the tool directories too
+    ignored = {Path(p).name: why for p, why in ws.ignored}
+    assert sorted(ignored) == [".git", ".venv", "node_modules", "notes.json"]
+    assert ignored[".git"].startswith("not looked into: a tool's own directory")
     assert ws.problems == []
 
 

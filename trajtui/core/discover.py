@@ -75,9 +75,9 @@ class walk:
     """Visit ``root`` and every directory below it, top-down, once each.
 
     Iterate over it; afterwards :attr:`stopped` says whether the walk gave up after
-    :data:`MAX_FILES` files, and :attr:`problems` holds a warning for each directory below
+    :data:`MAX_FILES` files, :attr:`problems` holds a warning for each directory below
     the root that could not be read or was deeper than :data:`MAX_DEPTH` (the root itself
-    is the caller's to check).
+    is the caller's to check), and :attr:`skipped` the tool directories not walked.
     """
 
     def __init__(self, root: str, *, skip_dirs: frozenset[str] = SKIP_DIRS) -> None:
@@ -85,6 +85,8 @@ class walk:
         self.skip_dirs = skip_dirs
         self.stopped = False
         self.problems: list[Problem] = []
+        self.skipped: list[str] = []
+        """Tool directories (:data:`SKIP_DIRS`) met and not walked."""
 
     def _skip(self, path: str, why: str) -> None:
         self.problems.append(Problem(path, None, why, Severity.WARNING))
@@ -121,6 +123,8 @@ class walk:
                     if entry.is_dir():  # follows links that stay inside
                         if entry.name not in self.skip_dirs:
                             dirs.append(entry.name)
+                        else:
+                            self.skipped.append(entry.path)
                     elif entry.is_file():
                         files.append(entry.name)
                 except OSError:

@@ -226,6 +226,11 @@ def short_labels(paths: Sequence[str]) -> list[str]:
     return labels
 
 
+def nothing_found(path: str, looked_at: int) -> str:
+    """What is said of a directory holding nothing trajtui reads."""
+    return "no trajectories or eval results found in this directory"
+
+
 def open_paths(paths: Sequence[str]) -> Workspace:
     """Open each path (file or directory) and collect sources and problems."""
     indexcache.note_opened(paths)
@@ -237,14 +242,12 @@ def open_paths(paths: Sequence[str]) -> Workspace:
             ws.problems.append(Problem(path, None, _os_message(err)))
             continue
         if os.path.isdir(path):
-            found, ignored, problems = registry.open_dir(path)
-            ws.sources.extend(found)
-            ws.ignored.extend(ignored)
-            ws.problems.extend(problems)
-            if not found and not problems:
-                ws.problems.append(
-                    Problem(path, None, "no trajectories or eval results found in this directory")
-                )
+            found = registry.open_dir(path)
+            ws.sources.extend(found.sources)
+            ws.ignored.extend(found.ignored)
+            ws.problems.extend(found.problems)
+            if not found.sources and not found.problems:
+                ws.problems.append(Problem(path, None, nothing_found(path, found.looked_at)))
             continue
         if not os.path.isfile(path) and st is not None:
             ws.problems.append(Problem(path, None, "not a regular file"))

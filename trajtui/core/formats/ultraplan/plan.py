@@ -185,15 +185,23 @@ def unfenced(text: str) -> str:
 
 
 def plan_id_of(frontmatter: dict[str, Any]) -> str | None:
-    """The plan id a PLAN.md's frontmatter names: ``plan_id``, or ``phase`` + ``plan``."""
+    """The plan id a PLAN.md's frontmatter names: ``plan_id``, or ``phase`` + ``plan``
+    (``phase: 03-name`` + ``plan: 5`` is ``03-05``; a phase that is not numbered, as quick
+    tasks have, is kept whole: ``phase: quick-3`` + ``plan: 01`` is ``quick-3-01``)."""
     explicit = string(frontmatter.get("plan_id"))
     if explicit:
         return explicit.strip()
     phase = frontmatter.get("phase")
-    phase_text = str(phase) if isinstance(phase, (str, int, float)) else ""
-    m = re.match(r"^(\d+(?:\.\d+)*)", phase_text.strip())
-    number = as_int(frontmatter.get("plan"))
-    if m is None or number is None:
+    phase_text = str(phase).strip() if isinstance(phase, (str, int, float)) else ""
+    plan = frontmatter.get("plan")
+    number = as_int(plan)
+    m = re.match(r"^(\d+(?:\.\d+)*)", phase_text)
+    if m is None:
+        plan_text = f"{number:02d}" if number is not None else (string(plan) or "").strip()
+        if phase_text and plan_text and not isinstance(phase, bool):
+            return f"{phase_text}-{plan_text}"
+        return None
+    if number is None:
         return None
     head = m.group(1)
     if "." not in head and head.isdigit():
