@@ -29,8 +29,8 @@ class Workspace:
     Attributes:
         sources: Every source found, in the order the paths were given and found.
         problems: Paths that could not be opened or hold nothing trajtui reads.
-        ignored: Files looked at in directories and not recognised, with why
-            (``ls --verbose`` lists them; they are not problems).
+        ignored: What was looked at in directories and not read, with why (``not
+            recognised: ...``; ``ls --verbose`` lists them; they are not problems).
     """
 
     sources: list[Source] = field(default_factory=list)

@@ -145,10 +145,6 @@ def _claim_dir(place: Walked, besides: Format | None) -> tuple[Format, Opened] |
     return fmt, winner.open()
 
 
-TOOL_DIR = "not looked into: a tool's own directory (.git, node_modules, .venv and the like)"
-"""Why a directory of :data:`~trajtui.core.discover.SKIP_DIRS` was not walked."""
-
-
 def open_dir(root: str) -> Found:
     """Find every supported output under ``root`` (the root itself included).
 
@@ -195,7 +191,7 @@ def open_dir(root: str) -> Found:
             stack.append(inner)
         _read_files(place, inner, seen, out)
     out.problems.extend(walker.problems)
-    out.ignored.extend((path, TOOL_DIR) for path in walker.skipped)
+    out.ignored.extend(walker.skipped)
     if walker.stopped:
         out.problems.append(
             Problem(root, None, f"stopped looking after {MAX_FILES:,} files", Severity.WARNING)
@@ -235,4 +231,4 @@ def _read_files(
             if scope is not None and reach is Reach.UNLESS_CLAIMED:
                 scope.release(path)
         elif reach is not Reach.UNLESS_CLAIMED:  # else the claim reads it, and says why
-            out.ignored.append((path, reason or "not recognised"))
+            out.ignored.append((path, f"not recognised: {reason}" if reason else "not recognised"))
