@@ -112,12 +112,15 @@ class Found:
         ignored: Files and directories looked at and not read, with why (``ls --verbose``).
         problems: What could not be read.
         looked_at: How many files were looked at (read by a format or not).
+        passed_over: How many entries the walk did not look into (tool directories, links
+            out, FIFOs: in :attr:`ignored` too).
     """
 
     sources: list[Source] = field(default_factory=list)
     ignored: list[tuple[str, str]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     looked_at: int = 0
+    passed_over: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +195,7 @@ def open_dir(root: str) -> Found:
         _read_files(place, inner, seen, out)
     out.problems.extend(walker.problems)
     out.ignored.extend(walker.skipped)
+    out.passed_over = len(walker.skipped)
     if walker.stopped:
         out.problems.append(
             Problem(root, None, f"stopped looking after {MAX_FILES:,} files", Severity.WARNING)
