@@ -294,3 +294,26 @@ def plans_folder(root: Path) -> Path:
         (root / name).write_text(plan_md(phase, plan, tasks, [("Task 1: Write it down", None)]))
     (root / "STATE.md").write_text("# Project State\n")
     return root
+
+
+def markdown_plan(plan_id: str, tasks: list[str]) -> str:
+    """A PLAN.md the planner wrote as plain Markdown, no frontmatter and no ``<task>``
+    elements: a ``# Plan NN-MM: title`` heading and ``## Task N: name`` sections (one with
+    a fenced example of another plan's heading)."""
+    out = [f"# Plan {plan_id}: Tests for the ingest modules", "", "**Phase:** 19", ""]
+    for n, name in enumerate(tasks, 1):
+        out += [f"## Task {n}: {name}", "", f"Do {name.lower()}.", ""]
+        if n == 1:
+            out += ["```markdown", "## Task 9: Only an example", "```", ""]
+    out += ["## Verification", "", "- pytest passes", ""]
+    return "\n".join(out)
+
+
+def workflow_doc(name: str) -> str:
+    """A planner's workflow document (as GSD installs them: ``execute-plan.md``): XML-ish
+    sections that mention PLAN.md, ``<task_commit>``, an ``<objective>``, but no plan."""
+    return (
+        "<purpose>\nExecute a phase prompt (PLAN.md) and create SUMMARY.md.\n</purpose>\n\n"
+        f'<step name="{name}">\n<objective>Run every task.</objective>\n'
+        "<task_commit>\nCommit each task.\n</task_commit>\n</step>\n"
+    )

@@ -13,7 +13,14 @@ from typing import Any
 
 import pytest
 
-from tests.builders_ultraplan import planning_project, plans_folder, project
+from tests.builders_ultraplan import (
+    markdown_plan,
+    planning_project,
+    plans_folder,
+    project,
+    summary_md,
+    workflow_doc,
+)
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -110,3 +117,30 @@ def test_a_planning_project_with_no_plans_yet_says_so(tmp_path: Path) -> None:
     out = cli("ls", str(root))
     assert out.returncode == 1
     assert "no PLAN.md" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_numbered_plan_in_plain_markdown_is_a_run_with_its_tasks(tmp_path: Path) -> None:
+    root = planning_project(tmp_path / "proj")
+    phase = root / ".planning" / "milestones" / "v3.0-phases" / "19-ingest"
+    phase.mkdir(parents=True)
+    (phase / "19-01-PLAN.md").write_text(markdown_plan("19-01", ["Add loaders", "Test it"]))
+    (phase / "19-01-SUMMARY.md").write_text(summary_md("19-ingest", "01", "ingest"))
+    rows = {row["ref"]: row for row in listed(root)}
+    assert rows["19-01"]["status"] == "summarized"
+    assert rows["19-01"]["title"] == "Plan 19-01: Tests for the ingest modules"
+    out = cli("show", str(root), "19-01")
+    assert "- Task 1: Add loaders — no result" in out.stdout
+    assert "- Task 2: Test it — no result" in out.stdout
+    assert "Task 9" not in out.stdout  # the fenced example is no task
+
+
+def test_a_planners_own_workflow_documents_are_no_plans(tmp_path: Path) -> None:
+    root = planning_project(tmp_path / "proj")
+    workflows = root / ".github" / "get-shit-done" / "workflows"
+    workflows.mkdir(parents=True)
+    for name in ("execute-plan.md", "plan-phase.md", "planner-subagent-prompt.md"):
+        (workflows / name).write_text(workflow_doc(name))
+    refs = set(statuses(listed(root)))
+    assert refs == set(PLANS)
+    out = cli("ls", "-v", str(root))
+    assert f"{workflows / 'execute-plan.md'}: not recognised" in out.stderr

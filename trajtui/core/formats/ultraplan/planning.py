@@ -1,11 +1,12 @@
 """PLAN.md files: telling them by content, finding every one, and naming each as a run.
 
 What is a plan
-    A Markdown file whose name has ``PLAN`` in it (``03-05-PLAN.md``, ``PLAN.md``,
-    ``PLAN_03-05_capture.md``: a name only says which files are worth reading) and whose
-    content is a plan's: a YAML frontmatter naming its ``phase``/``plan`` (or ``plan_id``),
-    or a ``<task>`` or ``<objective>`` element. A file called ``...PLAN.md`` that is not one
-    is said so (a warning naming it), never passed over in silence.
+    A Markdown file named as the planner names plans (``03-05-PLAN.md``), or one whose name
+    has the word ``PLAN`` in it (``PLAN.md``, ``PLAN_03-05_capture.md``: a name only says
+    which files are worth reading) and whose content is a plan's: a YAML frontmatter naming
+    its ``phase`` and ``plan`` (or ``plan_id``), or a ``<tasks>`` element of ``<task>``
+    elements. A file called ``...PLAN.md`` that is not one is said so (a warning naming
+    it), never passed over in silence.
 
 Plan ids
     The file name's ``NN-MM`` (``03-05-PLAN.md``), else the frontmatter's (``phase: 03-...``
@@ -38,7 +39,12 @@ from trajtui.core.discover import Walked, inside, walk
 from trajtui.core.formats.base import Reach, Scope
 from trajtui.core.formats.common import mapping
 from trajtui.core.formats.ultraplan.ids import PLAN_ID, natural_key
-from trajtui.core.formats.ultraplan.plan import plan_id_of, split_frontmatter, summary_path
+from trajtui.core.formats.ultraplan.plan import (
+    plan_id_of,
+    split_frontmatter,
+    summary_path,
+    unfenced,
+)
 from trajtui.core.model import Problem, Severity
 from trajtui.core.yamlsafe import YamlError
 from trajtui.core.yamlsafe import load as load_yaml
@@ -48,10 +54,11 @@ HEAD = 16384
 PROBE_DIRS = 24
 """Directories looked into, per level, when deciding whether a directory holds plans."""
 _NUMBERED = re.compile(rf"^(?P<plan>{PLAN_ID})-PLAN\.md$", re.I)
-_PLAN_KEYS = ("phase", "plan", "plan_id")
+_PLAN_WORD = re.compile(r"(?:^|[-_.])PLAN(?:[-_.]|$)", re.I)
+_TASK_TAG = re.compile(r"<task[\s>]")
 NOT_A_PLAN = (
-    "named as a plan, but no frontmatter naming its phase and plan and no <task> or "
-    "<objective> element: not a plan (not listed)"
+    "named as a plan, but no frontmatter naming its phase and plan and no <tasks> "
+    "element: not a plan (not listed)"
 )
 
 
@@ -73,23 +80,39 @@ class PlanFile:
 
 
 def plan_named(name: str) -> bool:
-    """A file name worth reading as a plan: Markdown with ``PLAN`` in it."""
-    return name.lower().endswith(".md") and "PLAN" in name.upper()
+    """A file name worth reading as a plan: Markdown whose name has the word ``PLAN`` in it
+    (``03-05-PLAN.md``, ``PLAN.md``, ``PLAN_03-05_capture.md``)."""
+    if not name.lower().endswith(".md"):
+        return False
+    return _PLAN_WORD.search(name[: -len(".md")]) is not None
 
 
 def _named_as_plan(name: str) -> bool:
-    return name.upper().endswith("PLAN.MD")
+    """Called ``PLAN.md`` or ``...-PLAN.md`` as the planner names its plans (so one that is
+    no plan is said so)."""
+    stem = name[: -len(".md")] if name.lower().endswith(".md") else name
+    return stem == "PLAN" or stem.endswith(("-PLAN", "_PLAN", ".PLAN"))
 
 
 def identify(path: str, root_real: str) -> tuple[str | None, str | None]:
     """``(plan id, None)`` for a plan, ``(None, why)`` for a file that is none (``why``
-    None: it cannot be read, or is named so that it need not be one)."""
+    None: it is not named so that it must be one).
+
+    A plan is named ``NN-MM-PLAN.md`` (the planner's own naming), or has a frontmatter
+    naming its plan, or a ``<tasks>`` element with ``<task>`` elements outside code fences
+    (a planner's workflow documents mention PLAN.md, ``<objective>`` and ``<task_commit>``:
+    they are no plans).
+    """
     if not inside(root_real, path):
         return None, None
+    name = os.path.basename(path)
     try:
         head = safeio.read_head(path, HEAD).decode("utf-8", errors="replace")
     except OSError as err:
         return None, f"not read: {err.strerror or err}"
+    numbered = _NUMBERED.match(name)
+    if numbered is not None:
+        return numbered["plan"], None
     _, front_text = split_frontmatter(head.splitlines())
     front: dict[str, object] = {}
     if front_text is not None:
@@ -97,17 +120,13 @@ def identify(path: str, root_real: str) -> tuple[str | None, str | None]:
             front = mapping(load_yaml(front_text, path))
         except YamlError:
             front = {}  # parse_plan says why, with its line
-    planned = any(k in front for k in _PLAN_KEYS) or "<task" in head or "<objective>" in head
-    if not planned:
-        return None, NOT_A_PLAN if _named_as_plan(os.path.basename(path)) else None
-    name = os.path.basename(path)
-    numbered = _NUMBERED.match(name)
-    if numbered is not None:
-        return numbered["plan"], None
     found = plan_id_of(front)
     if found:
         return found, None
-    stem = re.sub(r"[-_.]?PLAN\.md$", "", name, flags=re.I)
+    body = unfenced(head)
+    if "<tasks>" not in body or _TASK_TAG.search(body) is None:
+        return None, NOT_A_PLAN if _named_as_plan(name) else None
+    stem = re.sub(r"[-_.]?PLAN$", "", name[: -len(".md")], flags=re.I)
     return stem or os.path.basename(os.path.dirname(os.path.abspath(path))) or name, None
 
 

@@ -369,7 +369,7 @@ class UltraplanSource(StaticSource):
             for f in plan.files
             if f.result is not None and (d := f.result.duration_ms) is not None
         ]
-        title = one_line(plan.doc.objective, 160) if plan.doc and plan.doc.objective else ""
+        title = one_line(plan.doc.title, 160) if plan.doc and plan.doc.title else ""
         return RunSummary(
             ref=plan.run_ref,
             index=0,
