@@ -250,7 +250,12 @@ class ResultsScope(Scope):
         if named is not None and (
             name in COMPANION_FILES or (name == "results.jsonl" and named == "results.json")
         ):
-            return Reach.ALL if self._run_file(place.path, files) is not None else Reach.NONE
+            # a companion of its run, read with it; of a results file that is not one by
+            # content (an empty results.jsonl: a run with no samples), unless another
+            # format reads it
+            if self._run_file(place.path, files) is not None:
+                return Reach.ALL
+            return Reach.UNLESS_CLAIMED
         if named is None and name == "config.json":
             return Reach.ALL if _run_config(path) else Reach.NONE
         if name.endswith(_JSON_SUFFIXES) and self.shape(path) is not None:
