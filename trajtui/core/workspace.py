@@ -41,8 +41,8 @@ class Workspace:
     def passed_over(self, directory: str) -> list[tuple[str, str]]:
         """What was looked at under ``directory`` and not read, with why (as
         :attr:`ignored`)."""
-        top = os.path.normpath(directory)
-        return [(p, why) for p, why in self.ignored if os.path.normpath(p).startswith(top + os.sep)]
+        top = os.path.join(os.path.abspath(directory), "")
+        return [(p, why) for p, why in self.ignored if os.path.abspath(p).startswith(top)]
 
     def close(self) -> None:
         """Close every source."""

@@ -7,6 +7,7 @@ the file; ``lines`` is how many lines a long value keeps before it is folded.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -148,9 +149,8 @@ def open_problem(problem: Problem, passed_over: list[tuple[str, str]]) -> Render
     if passed_over:
         n = len(passed_over)
         parts += [Text(), Text(f"not read ({n:,}), and why:", style="bold")]
-        top = problem.path.rstrip("/") + "/"
         for path, why in passed_over[:PASSED_OVER_SHOWN]:
-            name = path[len(top) :] if path.startswith(top) else path
+            name = os.path.relpath(path, problem.path)  # below the directory of the problem
             parts.append(Text(visible(f"{name}: {why}", keep_newlines=False)))
         if n > PASSED_OVER_SHOWN:
             parts.append(Text(f"… {n - PASSED_OVER_SHOWN:,} more", style="dim"))
