@@ -62,6 +62,9 @@ class Reach(Enum):
     """A directory the claim looks into for files of its own, asked one by one; the other
     formats may still claim it as theirs (the claim then leaves it to them:
     :meth:`Scope.exclude`), the claiming format is not asked again."""
+    FILES = "files"
+    """A directory of the claim's own (a run directory of a tree it reads): walked, its
+    files asked one by one; no format is asked to claim it as a whole."""
     ALL = "all"
     """The claim's: a file it reads, or a directory it reads as a whole (not walked)."""
     UNLESS_CLAIMED = "unless claimed"

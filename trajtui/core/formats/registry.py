@@ -58,10 +58,12 @@ def claims_for_file(path: str, sniffed: Sniffed, label: str | None) -> list[tupl
     return out
 
 
-def claims_for_dir(place: Walked) -> list[tuple[Format, Claim]]:
-    """Every format's claim on a directory."""
+def claims_for_dir(place: Walked, besides: Format | None = None) -> list[tuple[Format, Claim]]:
+    """Every format's claim on a directory (``besides`` not asked)."""
     out = []
     for fmt in FORMATS:
+        if fmt is besides:
+            continue
         c = fmt.claim_dir(place)
         if c is not None:
             out.append((fmt, c))
@@ -140,7 +142,7 @@ def _below(path: str, parent: str) -> bool:
 def _claim_dir(place: Walked, besides: Format | None) -> tuple[Format, Opened] | None:
     """What the most certain format (``besides`` excepted) that recognises ``place``
     opens there."""
-    found = [(fmt, c) for fmt, c in claims_for_dir(place) if fmt is not besides]
+    found = claims_for_dir(place, besides)
     winner = best([c for _, c in found])
     if winner is None:
         return None
@@ -175,8 +177,10 @@ def open_dir(root: str) -> Found:
             if reach is Reach.NONE and inner is not None and inner.scope is not None:
                 inner = _Claimed(here, None, None)  # the claim reads nothing from here down
                 stack.append(inner)
-            besides = inner.fmt if reach is Reach.OTHERS and inner is not None else None
-            claimed = _claim_dir(place, besides)
+            claimed = None
+            if reach is not Reach.FILES:
+                besides = inner.fmt if reach is Reach.OTHERS and inner is not None else None
+                claimed = _claim_dir(place, besides)
         except Exception as err:  # one unreadable directory never loses the others
             out.problems.append(Problem(place.path, None, f"not read: {_internal(err)}"))
             place.dirs.clear()

@@ -239,6 +239,8 @@ class ResultsScope(Scope):
                 files = set()
             if self._run_file(folder, files) is not None:
                 return Reach.ALL
+        if self._run_file(place.path, set(place.files)) is not None:
+            return Reach.FILES  # a run directory: no other format's
         return Reach.OTHERS
 
     def reach_file(self, place: Walked, name: str) -> Reach:
