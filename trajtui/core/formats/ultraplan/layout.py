@@ -37,7 +37,7 @@ import orjson
 from trajtui.core import safeio
 from trajtui.core.discover import inside
 from trajtui.core.formats.ultraplan.ids import DATE, RESULT_NAME, YAML_SUFFIXES
-from trajtui.core.formats.ultraplan.planning import holds_plans
+from trajtui.core.formats.ultraplan.planning import holds_plans, plans_among
 from trajtui.core.formats.ultraplan.results import looks_like_result
 from trajtui.core.jsonutil import JsonError, loads
 from trajtui.core.model import Problem
@@ -312,7 +312,7 @@ def layout_of(place: Walked) -> Layout | None:
         return Layout(path, root_real, results=path)
     # a folder of plans: its own, or, for the directory opened, in several of the
     # directories one or two levels down (``.planning``, ``phases``)
-    if holds_plans(path, root_real, depth=0) or (
+    if plans_among(path, place.files, root_real) or (
         place.rel in (".", "") and holds_plans(path, root_real, depth=2, places=2)
     ):
         return Layout(path, root_real, plans=path)

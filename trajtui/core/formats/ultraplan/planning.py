@@ -143,8 +143,7 @@ def holds_plans(path: str, root_real: str, depth: int = 2, *, places: int = 1) -
             if names is None:
                 continue
             dirs, files = names
-            candidates = [f for f in files if plan_named(f)][:PROBE_DIRS]
-            if any(identify(os.path.join(folder, f), root_real)[0] for f in candidates):
+            if plans_among(folder, files, root_real):
                 found += 1
                 if found >= places:
                     return True
@@ -152,6 +151,13 @@ def holds_plans(path: str, root_real: str, depth: int = 2, *, places: int = 1) -
                 deeper.extend(os.path.join(folder, d) for d in dirs)
         level = deeper[:PROBE_DIRS]
     return False
+
+
+def plans_among(folder: str, names: Iterable[str], root_real: str) -> bool:
+    """Whether a file of ``names`` in ``folder`` is a plan (the first
+    :data:`PROBE_DIRS` named so are read)."""
+    candidates = [n for n in names if plan_named(n)][:PROBE_DIRS]
+    return any(identify(os.path.join(folder, n), root_real)[0] for n in candidates)
 
 
 def _names(folder: str, root_real: str) -> tuple[list[str], list[str]] | None:
