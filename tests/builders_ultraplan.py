@@ -210,3 +210,110 @@ plan_id: "03-01"
 result: !!python/object/apply:os.system ["echo pwned > /tmp/trajtui-pwned"]
 """
 """A log whose result would run a command if loaded with an unsafe loader."""
+
+
+GSD_CONFIG = {
+    "mode": "interactive",
+    "depth": "comprehensive",
+    "parallelization": True,
+    "commit_docs": True,
+    "model_profile": "quality",
+    "workflow": {"research": True, "plan_check": True, "verifier": True},
+}
+"""A ``.planning/config.json`` as the planner writes it (the keys of the real ones)."""
+
+
+def summary_md(phase: str, plan: str, title: str) -> str:
+    """A ``NN-MM-SUMMARY.md``: frontmatter, then what the executor did."""
+    return (
+        f"---\nphase: {phase}\nplan: {plan}\nsubsystem: core\nduration: 6min\n---\n\n"
+        f"# Phase {phase} Plan {plan}: {title} Summary\n\n**Status:** Complete\n"
+    )
+
+
+def planning_project(root: Path) -> Path:
+    """A project planned the way ultraplan's own repository is, with no ``.ultraplan/`` yet:
+    ``.planning/`` with ``ROADMAP.md``, ``STATE.md``, ``config.json``, ``PROJECT.md``, a
+    research ``SUMMARY.md``, and ``phases/NN-name/NN-MM-PLAN.md`` (7 plans in 3 phases, one
+    a decimal phase; 4 with a ``NN-MM-SUMMARY.md``), a quick task
+    (``quick/3-fix-nav/3-PLAN.md``, phase ``quick-3``) and a backup copy of phase 01
+    (``phases-v1-backup/01-foundation/``: 01-01 again, summarized, and 01-02).
+    """
+    planning = root / ".planning"
+    planning.mkdir(parents=True, exist_ok=True)
+    (planning / "config.json").write_text(json.dumps(GSD_CONFIG, indent=2), encoding="utf-8")
+    (planning / "ROADMAP.md").write_text("# Roadmap\n\n- [ ] Phase 1: Foundation\n")
+    (planning / "STATE.md").write_text("# Project State\n\nPhase: 2 of 3\n")
+    (planning / "PROJECT.md").write_text("# Project\n\nA tool.\n")
+    (planning / "research").mkdir()
+    (planning / "research" / "SUMMARY.md").write_text("# Research Summary\n")
+    phases = {
+        "01-foundation": ["01", "02", "03"],
+        "02-state": ["01", "02"],
+        "02.5-spike": ["01"],
+        "03-cli": ["01"],
+    }
+    summarized = {"01-01", "01-02", "02-01", "02.5-01"}
+    for folder, plans in phases.items():
+        phase = folder.split("-")[0]
+        for plan in plans:
+            pid = f"{phase}-{plan}"
+            tasks = [(f"Task 1: Build {pid}", [f"src/{pid}.ts"]), ("Task 2: Test it", ["t.ts"])]
+            criteria: list[tuple[str, bool | None]] = [
+                (f"Task 1: Build {pid}", pid in summarized),
+                ("Task 2: Test it", False),
+            ]
+            path = write_plan(root, pid, plan_md(folder, plan, tasks, criteria), folder=folder)
+            if pid in summarized:
+                (path.parent / f"{pid}-SUMMARY.md").write_text(summary_md(folder, plan, pid))
+    quick = planning / "quick" / "3-fix-nav"
+    quick.mkdir(parents=True)
+    (quick / "3-PLAN.md").write_text(
+        plan_md("quick-3", "01", [("Task 1: Fix the nav bar", ["nav.ts"])], [], example=False)
+    )
+    backup = planning / "phases-v1-backup" / "01-foundation"
+    backup.mkdir(parents=True)
+    for plan in ("01", "02"):
+        text = plan_md("01-foundation", plan, [("Task 1: Old way", ["old.ts"])], [])
+        (backup / f"01-{plan}-PLAN.md").write_text(text.replace("Build the executor", "Old"))
+    (backup / "01-01-SUMMARY.md").write_text(summary_md("01-foundation", "01", "old"))
+    return root
+
+
+def plans_folder(root: Path) -> Path:
+    """A folder of PLAN files named as people save them (``PLAN_03-05_capture.md``), each
+    naming its phase and plan in its frontmatter (``plan: 5`` is ``03-05``), beside a
+    ``STATE.md``."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, phase, plan in (
+        ("PLAN_02.5-03_decision.md", "02.5-tasks-api-spike", "03"),
+        ("PLAN_03-05_capture.md", "03-sequential-execution", "5"),
+        ("PLAN_06-03_status.md", "06-claude-tasks-sync", "3"),
+    ):
+        tasks = [("Task 1: Write it down", ["doc.md"])]
+        (root / name).write_text(plan_md(phase, plan, tasks, [("Task 1: Write it down", None)]))
+    (root / "STATE.md").write_text("# Project State\n")
+    return root
+
+
+def markdown_plan(plan_id: str, tasks: list[str]) -> str:
+    """A PLAN.md the planner wrote as plain Markdown, no frontmatter and no ``<task>``
+    elements: a ``# Plan NN-MM: title`` heading and ``## Task N: name`` sections (one with
+    a fenced example of another plan's heading)."""
+    out = [f"# Plan {plan_id}: Tests for the ingest modules", "", "**Phase:** 19", ""]
+    for n, name in enumerate(tasks, 1):
+        out += [f"## Task {n}: {name}", "", f"Do {name.lower()}.", ""]
+        if n == 1:
+            out += ["```markdown", "## Task 9: Only an example", "```", ""]
+    out += ["## Verification", "", "- pytest passes", ""]
+    return "\n".join(out)
+
+
+def workflow_doc(name: str) -> str:
+    """A planner's workflow document (as GSD installs them: ``execute-plan.md``): XML-ish
+    sections that mention PLAN.md, ``<task_commit>``, an ``<objective>``, but no plan."""
+    return (
+        "<purpose>\nExecute a phase prompt (PLAN.md) and create SUMMARY.md.\n</purpose>\n\n"
+        f'<step name="{name}">\n<objective>Run every task.</objective>\n'
+        "<task_commit>\nCommit each task.\n</task_commit>\n</step>\n"
+    )

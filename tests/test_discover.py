@@ -4,6 +4,7 @@ skipped; unrecognised files listed only under --verbose."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,10 @@ def test_every_format_is_found_and_tool_directories_are_skipped(tmp_path: Path) 
     formats = sorted(s.format.id for s in ws.sources)
     assert formats == ["acp-capture", "eval-results", "forecast-eval"]
     assert not any("hidden" in s.path for s in ws.sources)
-    assert [Path(p).name for p, _ in ws.ignored] == ["notes.json"]
+    # nothing is passed over without a word: ls --verbose lists the tool directories too
+    ignored = {Path(p).name: why for p, why in ws.ignored}
+    assert sorted(ignored) == [".git", ".venv", "node_modules", "notes.json"]
+    assert ignored[".git"].startswith("not looked into: a tool's own directory")
     assert ws.problems == []
 
 
@@ -58,3 +62,28 @@ def test_verbose_lists_what_was_not_recognised(tmp_path: Path) -> None:
         f"{tmp_path / 'package.json'}: not recognised: JSON, but not a format trajtui reads (first object has keys: name)"
         in loud.stderr
     )
+
+
+def test_verbose_says_what_the_walk_passed_over_and_why(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    write_jsonl(outside / "secret.jsonl", [capture("secret")])
+    opened = tmp_path / "opened"
+    opened.mkdir()
+    write_jsonl(opened / "mine.jsonl", [capture("mine")])
+    (opened / "link-out.jsonl").symlink_to(outside / "secret.jsonl")
+    (opened / "dangling.jsonl").symlink_to(opened / "nowhere.jsonl")
+    os.mkfifo(opened / "pipe.jsonl")
+    (opened / ".git").mkdir()
+    loud = subprocess.run(
+        [sys.executable, "-m", "trajtui", "ls", "-v", str(opened)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert loud.returncode == 0, loud.stderr
+    err = loud.stderr
+    assert f"{opened / 'link-out.jsonl'}: a link out of the opened directory: not followed" in err
+    assert f"{opened / 'dangling.jsonl'}: not a regular file" in err
+    assert f"{opened / 'pipe.jsonl'}: not a regular file" in err
+    assert f"{opened / '.git'}: not looked into: a tool's own directory" in err

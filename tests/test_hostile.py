@@ -150,11 +150,35 @@ def test_files_that_are_not_trajectories(
 def test_a_directory_with_nothing_supported(tmp_path: Path) -> None:
     (tmp_path / "readme.md").write_text("# hello\n")
     (tmp_path / "package.json").write_text('{"name": "x"}')
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "app.log").write_text("started\n")
+    said = (
+        f"{tmp_path}: no trajectories or eval results found in this directory (3 files "
+        f"looked at: trajtui ls --verbose {tmp_path} says why for each)"
+    )
+    for args in (("ls", str(tmp_path)), (str(tmp_path),)):
+        out = run(*args)
+        assert out.returncode == 1, args
+        assert out.stderr.splitlines() == [said], args
+    stats = run("stats", str(tmp_path))
+    assert stats.returncode == 1 and stats.stderr.splitlines()[0] == said
+    # and the command it names says why for each file
+    verbose = run("ls", "--verbose", str(tmp_path))
+    assert verbose.returncode == 1
+    assert f"{tmp_path / 'readme.md'}: not recognised: not JSON (text)" in verbose.stderr
+    assert f"{tmp_path / 'logs' / 'app.log'}: not recognised: not JSON (text)" in verbose.stderr
+    assert f"{tmp_path / 'package.json'}: not recognised: " in verbose.stderr
+
+
+def test_an_empty_directory_says_it_holds_no_files(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     out = run("ls", str(tmp_path))
     assert out.returncode == 1
-    assert (
-        out.stderr.strip() == f"{tmp_path}: no trajectories or eval results found in this directory"
-    )
+    assert out.stderr.splitlines() == [
+        f"{tmp_path}: no trajectories or eval results found in this directory (no files in "
+        f"it, 1 passed over: trajtui ls --verbose {tmp_path} says which and why)"
+    ]
 
 
 def test_a_path_that_does_not_exist(tmp_path: Path) -> None:

@@ -148,7 +148,9 @@ def test_every_sample_file_was_considered() -> None:
     assert len(files) == 12
     ws = open_paths([str(ACP)])
     assert sorted(Path(s.path).name for s in ws.sources) == sorted(FILES)
-    assert {Path(p).name: why for p, why in ws.ignored} == {"SOURCES.txt": "not JSON (text)"}
+    assert {Path(p).name: why for p, why in ws.ignored} == {
+        "SOURCES.txt": "not recognised: not JSON (text)"
+    }
 
 
 def _records(path: Path) -> list[dict[str, Any]]:

@@ -203,7 +203,10 @@ def test_plan_md_fences_tildes_unclosed_and_status_attributes() -> None:
         ("phase: 02.5-tasks-api-spike\nplan: 03", "02.5-03"),
         ("phase: 3\nplan: 1", "03-01"),
         ("plan_id: 09-02", "09-02"),
-        ("phase: unknown\nplan: 1", None),
+        # quick tasks' phases are not numbered: the phase is kept whole
+        ("phase: quick-3\nplan: 01", "quick-3-01"),
+        ("phase: quick\nplan: 261006-h3r", "quick-261006-h3r"),
+        ("phase: unknown\nplan: [1]", None),
         ("title: no plan", None),
     ],
 )

@@ -285,7 +285,7 @@ def ls_cmd(
             report_problems(source.problems(), verbose=not quiet)
         if verbose:
             for path, reason in ws.ignored:
-                print_err(f"{path}: not recognised: {reason}")
+                print_err(f"{path}: {reason}")
         ws.close()
     if query is not None and where is not None:
         parse_where(where, keys)  # a metadata key no run has: named as the typo it likely is

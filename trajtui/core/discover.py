@@ -6,7 +6,9 @@ directory is visited once, by its device and inode); ``.git``, ``node_modules``,
 and other tool directories are skipped; an unreadable directory is skipped with a warning
 naming it; a walk goes at most :data:`MAX_DEPTH` levels down (and says so when there is
 more), so the work per directory is bounded whatever the tree; only regular files are listed
-(FIFOs, devices and sockets never are). Nothing is written anywhere.
+(FIFOs, devices and sockets never are). What is passed over (a tool directory, a link out, a
+FIFO) is kept with why (:attr:`walk.skipped`: ``ls --verbose`` says it). Nothing is written
+anywhere.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ SKIP_DIRS = frozenset(
         ".vscode",
     }
 )
+TOOL_DIR = "not looked into: a tool's own directory (.git, node_modules, .venv and the like)"
+LINK_OUT = "a link out of the opened directory: not followed"
+NOT_REGULAR = "not a regular file (a FIFO, a device, a socket or a broken link): not read"
 MAX_FILES = 200_000
 """A walk stops after this many files (and says so)."""
 MAX_DEPTH = 64
@@ -75,9 +80,9 @@ class walk:
     """Visit ``root`` and every directory below it, top-down, once each.
 
     Iterate over it; afterwards :attr:`stopped` says whether the walk gave up after
-    :data:`MAX_FILES` files, and :attr:`problems` holds a warning for each directory below
+    :data:`MAX_FILES` files, :attr:`problems` holds a warning for each directory below
     the root that could not be read or was deeper than :data:`MAX_DEPTH` (the root itself
-    is the caller's to check).
+    is the caller's to check), and :attr:`skipped` the tool directories not walked.
     """
 
     def __init__(self, root: str, *, skip_dirs: frozenset[str] = SKIP_DIRS) -> None:
@@ -85,6 +90,10 @@ class walk:
         self.skip_dirs = skip_dirs
         self.stopped = False
         self.problems: list[Problem] = []
+        self.skipped: list[tuple[str, str]] = []
+        """What was met and not walked or listed, with why: tool directories
+        (:data:`SKIP_DIRS`), links out of the root, anything that is not a regular file or
+        a directory (a FIFO, a device, a socket, a broken link)."""
 
     def _skip(self, path: str, why: str) -> None:
         self.problems.append(Problem(path, None, why, Severity.WARNING))
@@ -117,12 +126,17 @@ class walk:
             for entry in entries:
                 try:
                     if entry.is_symlink() and not inside(root_real, entry.path):
+                        self.skipped.append((entry.path, LINK_OUT))
                         continue
                     if entry.is_dir():  # follows links that stay inside
                         if entry.name not in self.skip_dirs:
                             dirs.append(entry.name)
+                        else:
+                            self.skipped.append((entry.path, TOOL_DIR))
                     elif entry.is_file():
                         files.append(entry.name)
+                    else:
+                        self.skipped.append((entry.path, NOT_REGULAR))
                 except OSError:
                     continue
             files_seen += len(files)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shlex
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from trajtui.core import indexcache
 from trajtui.core.detect import sniff
 from trajtui.core.formats import registry
 from trajtui.core.index import ScanProgress
-from trajtui.core.model import Problem
+from trajtui.core.model import Problem, Severity
 from trajtui.core.refs import SOURCE_SEP, NoSuchRun, RefError, nearby, readings, split_source
 from trajtui.core.source import Source, Target
 
@@ -29,13 +30,19 @@ class Workspace:
     Attributes:
         sources: Every source found, in the order the paths were given and found.
         problems: Paths that could not be opened or hold nothing trajtui reads.
-        ignored: Files looked at in directories and not recognised, with why
-            (``ls --verbose`` lists them; they are not problems).
+        ignored: What was looked at in directories and not read, with why (``not
+            recognised: ...``; ``ls --verbose`` lists them; they are not problems).
     """
 
     sources: list[Source] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     ignored: list[tuple[str, str]] = field(default_factory=list)
+
+    def passed_over(self, directory: str) -> list[tuple[str, str]]:
+        """What was looked at under ``directory`` and not read, with why (as
+        :attr:`ignored`)."""
+        top = os.path.join(os.path.abspath(directory), "")
+        return [(p, why) for p, why in self.ignored if os.path.abspath(p).startswith(top)]
 
     def close(self) -> None:
         """Close every source."""
@@ -226,6 +233,22 @@ def short_labels(paths: Sequence[str]) -> list[str]:
     return labels
 
 
+NOTHING_FOUND = "no trajectories or eval results found in this directory"
+
+
+def nothing_found(path: str, looked_at: int, passed_over: int) -> str:
+    """What is said of a directory holding nothing trajtui reads: how many files were looked
+    at, and the command that says why for each (``passed_over``: what the walk did not look
+    into, a tool directory, a link out)."""
+    verbose = f"trajtui ls --verbose {shlex.quote(path)}"
+    if looked_at:
+        files = f"{looked_at:,} file{'s' if looked_at != 1 else ''}"
+        return f"{NOTHING_FOUND} ({files} looked at: {verbose} says why for each)"
+    if passed_over:
+        return f"{NOTHING_FOUND} (no files in it, {passed_over:,} passed over: {verbose} says which and why)"
+    return f"{NOTHING_FOUND} (it is empty)"
+
+
 def open_paths(paths: Sequence[str]) -> Workspace:
     """Open each path (file or directory) and collect sources and problems."""
     indexcache.note_opened(paths)
@@ -237,14 +260,13 @@ def open_paths(paths: Sequence[str]) -> Workspace:
             ws.problems.append(Problem(path, None, _os_message(err)))
             continue
         if os.path.isdir(path):
-            found, ignored, problems = registry.open_dir(path)
-            ws.sources.extend(found)
-            ws.ignored.extend(ignored)
-            ws.problems.extend(problems)
-            if not found and not problems:
-                ws.problems.append(
-                    Problem(path, None, "no trajectories or eval results found in this directory")
-                )
+            found = registry.open_dir(path)
+            ws.sources.extend(found.sources)
+            ws.ignored.extend(found.ignored)
+            ws.problems.extend(found.problems)
+            if not found.sources and all(p.severity is Severity.WARNING for p in found.problems):
+                said = nothing_found(path, found.looked_at, found.passed_over)
+                ws.problems.append(Problem(path, None, said))
             continue
         if not os.path.isfile(path) and st is not None:
             ws.problems.append(Problem(path, None, "not a regular file"))

@@ -7,6 +7,7 @@ the file; ``lines`` is how many lines a long value keeps before it is folded.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -135,3 +136,22 @@ def source_info(source: Source, counts: str) -> RenderableType:
         Text(visible(source.path, keep_newlines=False), style="bold reverse"),
         Text(f"{source.format.name} · {counts}"),
     )
+
+
+PASSED_OVER_SHOWN = 500
+"""Lines of files passed over the detail of a directory's problem lists (the rest counted)."""
+
+
+def open_problem(problem: Problem, passed_over: list[tuple[str, str]]) -> RenderableType:
+    """A problem of an opened path (a directory holding nothing trajtui reads): its line,
+    then each file looked at under it and not read, with why (what ``ls --verbose`` says)."""
+    parts: list[RenderableType] = [Text(visible(str(problem)))]
+    if passed_over:
+        n = len(passed_over)
+        parts += [Text(), Text(f"not read ({n:,}), and why:", style="bold")]
+        for path, why in passed_over[:PASSED_OVER_SHOWN]:
+            name = os.path.relpath(path, problem.path)  # below the directory of the problem
+            parts.append(Text(visible(f"{name}: {why}", keep_newlines=False)))
+        if n > PASSED_OVER_SHOWN:
+            parts.append(Text(f"… {n - PASSED_OVER_SHOWN:,} more", style="dim"))
+    return Group(*parts)

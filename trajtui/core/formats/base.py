@@ -13,17 +13,23 @@ The life of a file, as a format sees it::
     source.entry(i) / source.run(i)   ->  RunSummary / Run (steps, trials, fields)
     source.resolve("RUN/step-3")      ->  Target
 
-A directory met while walking goes the same way through :meth:`Format.claim_dir`; a claimed
-directory is not walked further. Everything a format reads is untrusted: it never raises on
-bad input (it reports :class:`~trajtui.core.model.Problem` objects naming the file and line),
-reads only regular files through :mod:`trajtui.core.safeio`, and never writes anywhere.
+A directory met while walking goes the same way through :meth:`Format.claim_dir`. What a
+claimed directory holds beyond what its sources read is still the walk's: the claim's
+:class:`Scope` says which files and subdirectories below it are its own, and every other
+file there is offered to every format (and listed by ``ls --verbose`` with why when none
+reads it), so one format's directory never hides another format's files. A claim without a
+scope reads everything below its directory. Everything a format reads is untrusted: it never
+raises on bad input (it reports :class:`~trajtui.core.model.Problem` objects naming the file
+and line), reads only regular files through :mod:`trajtui.core.safeio`, and never writes
+anywhere.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
 
 from trajtui.core.detect import Sniffed
 from trajtui.core.discover import Walked
@@ -46,6 +52,82 @@ class Certainty(IntEnum):
     """The content names the format (``"schema_version": "ATIF-v1.6"``, a magic number)."""
 
 
+class Reach(Enum):
+    """How much of a file or directory below a claimed directory the claim reads."""
+
+    NONE = "none"
+    """Not the claim's: walked and offered to every format as if nothing had claimed it (a
+    directory: the claim reads nothing in it or below it)."""
+    OTHERS = "others"
+    """A directory the claim looks into for files of its own, asked one by one; the other
+    formats may still claim it as theirs (the claim then leaves it to them:
+    :meth:`Scope.exclude`), the claiming format is not asked again."""
+    FILES = "files"
+    """A directory of the claim's own (a run directory of a tree it reads): walked, its
+    files asked one by one; no format is asked to claim it as a whole."""
+    ALL = "all"
+    """The claim's: a file it reads, or a directory it reads as a whole (not walked)."""
+    UNLESS_CLAIMED = "unless claimed"
+    """A file the claim reads unless another format claims it (one named as the claim's
+    files are, whose content is another format's): the claim is then told
+    (:meth:`Scope.release`) and leaves it alone."""
+
+
+class Scope:
+    """What a directory claim reads below its directory (the directory itself included).
+
+    The registry walks a claimed directory and asks its scope about every subdirectory
+    (:meth:`reach_dir`) and file (:meth:`reach_file`) there; what the scope does not take
+    is offered to every format. A source that lists its files by walking (an eval results
+    tree) asks the same scope (:meth:`reads`), so the two agree. This base class takes
+    everything (a claim of the whole directory).
+
+    Attributes:
+        root: The claimed directory.
+        excluded: Directories below ``root`` that another format claimed (not read by this
+            claim).
+        released: Files another format claimed (not read by this claim).
+    """
+
+    def __init__(self, root: str) -> None:
+        self.root = os.path.normpath(root)
+        self.excluded: set[str] = set()
+        self.released: set[str] = set()
+
+    def reach_dir(self, place: Walked) -> Reach:
+        """How much of the directory ``place`` (below :attr:`root`) the claim reads."""
+        return Reach.ALL
+
+    def reach_file(self, place: Walked, name: str) -> Reach:
+        """How the claim reads the file ``name`` of the directory ``place`` (:attr:`root`
+        or a directory below it that is not :attr:`Reach.ALL`)."""
+        return Reach.ALL
+
+    def exclude(self, path: str) -> None:
+        """Leave the directory ``path`` below :attr:`root` (and what is below it) to the
+        format that claimed it."""
+        self.excluded.add(os.path.normpath(path))
+
+    def release(self, path: str) -> None:
+        """Leave the file ``path`` to the format that claimed it."""
+        self.released.add(os.path.normpath(path))
+
+    def left(self, path: str) -> bool:
+        """True for a directory (or file) left to another format: excluded, or below an
+        excluded directory, or released."""
+        path = os.path.normpath(path)
+        if path in self.released or path in self.excluded:
+            return True
+        return any(path.startswith(d + os.sep) for d in self.excluded)
+
+    def reads(self, place: Walked, name: str) -> bool:
+        """Whether the claim's sources read the file ``name`` of ``place``: the question a
+        source that walks its directory asks of each file, answered as the registry was."""
+        if self.reach_file(place, name) not in (Reach.ALL, Reach.UNLESS_CLAIMED):
+            return False
+        return not self.left(os.path.join(place.path, name))
+
+
 @dataclass(frozen=True, slots=True)
 class Opened:
     """What opening a claimed file or directory gave.
@@ -53,10 +135,13 @@ class Opened:
     Attributes:
         sources: The sources it holds (usually one).
         problems: Problems found while opening it (the sources still open).
+        scope: For a directory, what below it the sources read (None: everything); the
+            rest is walked and offered to every format.
     """
 
     sources: tuple[Source, ...]
     problems: tuple[Problem, ...] = ()
+    scope: Scope | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +199,8 @@ class Format:
 
         Args:
             place: The directory, with the names of its regular files and subdirectories.
-                Clearing nothing here: a claimed directory is not walked further.
+                What the claim reads below it is its :class:`Scope` (on the
+                :class:`Opened`); the rest is walked and offered to every format.
 
         Returns:
             A claim, or None. Deciding reads at most a few small files.

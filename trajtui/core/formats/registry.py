@@ -11,12 +11,13 @@ Adding a format is one line here.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 
 from trajtui.core.detect import Sniffed, sniff
 from trajtui.core.discover import MAX_FILES, Walked, walk
 from trajtui.core.formats.acp import ACP
 from trajtui.core.formats.atif import ATIF
-from trajtui.core.formats.base import Claim, Format, Opened
+from trajtui.core.formats.base import Claim, Format, Opened, Reach, Scope
 from trajtui.core.formats.eval_results import EVAL_RESULTS
 from trajtui.core.formats.forecast import FORECAST
 from trajtui.core.formats.ultraplan import ULTRAPLAN
@@ -57,23 +58,29 @@ def claims_for_file(path: str, sniffed: Sniffed, label: str | None) -> list[tupl
     return out
 
 
-def claims_for_dir(place: Walked) -> list[tuple[Format, Claim]]:
-    """Every format's claim on a directory."""
+def claims_for_dir(place: Walked, besides: Format | None = None) -> list[tuple[Format, Claim]]:
+    """Every format's claim on a directory (``besides`` not asked)."""
     out = []
     for fmt in FORMATS:
+        if fmt is besides:
+            continue
         c = fmt.claim_dir(place)
         if c is not None:
             out.append((fmt, c))
     return out
 
 
-def open_file(path: str, sniffed: Sniffed, label: str | None) -> tuple[Source | None, str | None]:
+def open_file(
+    path: str, sniffed: Sniffed, label: str | None, *, besides: Format | None = None
+) -> tuple[Source | None, str | None]:
     """Open a file whose start was sniffed; ``(None, reason)`` when no format reads it.
 
-    Every layout is offered to the formats, binary ones (zip archives) included.
+    Every layout is offered to the formats (``besides`` excepted), binary ones (zip
+    archives) included.
     """
     try:
-        claim = best([c for _, c in claims_for_file(path, sniffed, label)])
+        found = claims_for_file(path, sniffed, label)
+        claim = best([c for fmt, c in found if fmt is not besides])
         opened = claim.open() if claim is not None else None
     except OSError as err:
         return None, err.strerror or str(err)
@@ -98,59 +105,138 @@ def _internal(err: Exception) -> str:
     return f"internal error ({type(err).__name__}{': ' + text if text else ''})"
 
 
-def claim(place: Walked) -> Opened | None:
-    """What the most certain format that recognises ``place`` opens there."""
-    winner = best([c for _, c in claims_for_dir(place)])
-    return winner.open() if winner is not None else None
+@dataclass
+class Found:
+    """What :func:`open_dir` found under a directory.
+
+    Attributes:
+        sources: Every supported output, in walk order.
+        ignored: Files and directories looked at and not read, with why (``ls --verbose``).
+        problems: What could not be read.
+        looked_at: How many files were looked at (read by a format or not).
+        passed_over: How many entries the walk did not look into (tool directories, links
+            out, FIFOs: in :attr:`ignored` too).
+    """
+
+    sources: list[Source] = field(default_factory=list)
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    looked_at: int = 0
+    passed_over: int = 0
 
 
-def open_dir(root: str) -> tuple[list[Source], list[tuple[str, str]], list[Problem]]:
+@dataclass(frozen=True, slots=True)
+class _Claimed:
+    """A claimed directory the walk is inside: its scope, and the format that claimed it
+    (``scope`` None: a directory below it that the claim does not read, free for all)."""
+
+    path: str
+    scope: Scope | None
+    fmt: Format | None
+
+
+def _below(path: str, parent: str) -> bool:
+    return path == parent or path.startswith(parent.rstrip(os.sep) + os.sep)
+
+
+def _claim_dir(place: Walked, besides: Format | None) -> tuple[Format, Opened] | None:
+    """What the most certain format (``besides`` excepted) that recognises ``place``
+    opens there."""
+    found = claims_for_dir(place, besides)
+    winner = best([c for _, c in found])
+    if winner is None:
+        return None
+    fmt = next(f for f, c in found if c is winner)
+    return fmt, winner.open()
+
+
+def open_dir(root: str) -> Found:
     """Find every supported output under ``root`` (the root itself included).
 
-    Returns:
-        ``(sources, ignored, problems)``: ``ignored`` lists files looked at and not
-        recognised, with why.
+    A directory a format claims is read by that format's sources, as far as its
+    :class:`~trajtui.core.formats.base.Scope` says; every other file below it is still
+    sniffed and offered to every format, and every other directory may be claimed by
+    another format. Files no format reads are listed in :attr:`Found.ignored` with why.
     """
-    sources: list[Source] = []
-    ignored: list[tuple[str, str]] = []
-    problems: list[Problem] = []
+    out = Found()
     seen: set[tuple[int, int]] = set()  # a file reached twice (a link inside) is read once
+    stack: list[_Claimed] = []  # the claimed directories the walk is inside, innermost last
     walker = walk(root)
     for place in walker:
+        here = os.path.normpath(place.path)
+        while stack and not _below(here, stack[-1].path):
+            stack.pop()
+        inner = stack[-1] if stack else None
         try:
-            claimed = claim(place)
+            reach = Reach.NONE
+            if inner is not None and inner.scope is not None and here != inner.path:
+                reach = inner.scope.reach_dir(place)
+            if reach is Reach.ALL:
+                place.dirs.clear()
+                continue
+            if reach is Reach.NONE and inner is not None and inner.scope is not None:
+                inner = _Claimed(here, None, None)  # the claim reads nothing from here down
+                stack.append(inner)
+            claimed = None
+            if reach is not Reach.FILES:
+                besides = inner.fmt if reach is Reach.OTHERS and inner is not None else None
+                claimed = _claim_dir(place, besides)
         except Exception as err:  # one unreadable directory never loses the others
-            problems.append(Problem(place.path, None, f"not read: {_internal(err)}"))
+            out.problems.append(Problem(place.path, None, f"not read: {_internal(err)}"))
             place.dirs.clear()
             continue
         if claimed is not None:
-            sources.extend(claimed.sources)
-            problems.extend(claimed.problems)
-            place.dirs.clear()
-            continue
-        for name in place.files:
-            path = os.path.join(place.path, name)
-            label = os.path.normpath(os.path.join(place.rel, name))
-            try:
-                st = os.stat(path)
-                if (st.st_dev, st.st_ino) in seen:
-                    continue
-                seen.add((st.st_dev, st.st_ino))
-                sniffed = sniff(path)  # by content, whatever the file is called
-                source, reason = open_file(path, sniffed, label)
-            except OSError as err:
-                problems.append(Problem(path, None, err.strerror or str(err)))
+            fmt, opened = claimed
+            if reach is Reach.OTHERS and inner is not None and inner.scope is not None:
+                inner.scope.exclude(here)
+            out.sources.extend(opened.sources)
+            out.problems.extend(opened.problems)
+            if opened.scope is None:
+                place.dirs.clear()
                 continue
-            except Exception as err:  # one unreadable file never loses the others
-                problems.append(Problem(path, None, f"not read: {_internal(err)}"))
-                continue
-            if source is None:
-                ignored.append((path, reason or "not recognised"))
-            else:
-                sources.append(source)
-    problems.extend(walker.problems)
+            inner = _Claimed(here, opened.scope, fmt)
+            stack.append(inner)
+        _read_files(place, inner, seen, out)
+    out.problems.extend(walker.problems)
+    out.ignored.extend(walker.skipped)
+    out.passed_over = len(walker.skipped)
     if walker.stopped:
-        problems.append(
+        out.problems.append(
             Problem(root, None, f"stopped looking after {MAX_FILES:,} files", Severity.WARNING)
         )
-    return sources, ignored, problems
+    return out
+
+
+def _read_files(
+    place: Walked, inner: _Claimed | None, seen: set[tuple[int, int]], out: Found
+) -> None:
+    """Offer each file of ``place`` to the claim it is inside (``inner``), then to every
+    format."""
+    scope = inner.scope if inner is not None else None
+    for name in place.files:
+        path = os.path.join(place.path, name)
+        label = os.path.normpath(os.path.join(place.rel, name))
+        out.looked_at += 1
+        try:
+            st = os.stat(path)
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            reach = scope.reach_file(place, name) if scope is not None else Reach.NONE
+            if reach is Reach.ALL:
+                continue
+            sniffed = sniff(path)  # by content, whatever the file is called
+            besides = inner.fmt if inner is not None and reach is Reach.UNLESS_CLAIMED else None
+            source, reason = open_file(path, sniffed, label, besides=besides)
+        except OSError as err:
+            out.problems.append(Problem(path, None, err.strerror or str(err)))
+            continue
+        except Exception as err:  # one unreadable file never loses the others
+            out.problems.append(Problem(path, None, f"not read: {_internal(err)}"))
+            continue
+        if source is not None:
+            out.sources.append(source)
+            if scope is not None and reach is Reach.UNLESS_CLAIMED:
+                scope.release(path)
+        elif reach is not Reach.UNLESS_CLAIMED:  # else the claim reads it, and says why
+            out.ignored.append((path, f"not recognised: {reason}" if reason else "not recognised"))

@@ -28,8 +28,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from trajtui.core import safeio
-from trajtui.core.discover import SKIP_DIRS, inside
+from trajtui.core.discover import SKIP_DIRS, Walked, inside
 from trajtui.core.formats.atif.trajectory import version_of
+from trajtui.core.formats.base import Reach, Scope
 from trajtui.core.jsonutil import head_object
 
 HEAD = 64 << 10
@@ -137,3 +138,32 @@ def trial_dirs(job: str, root_real: str, dirs: Sequence[str]) -> list[str]:
         if dir_kind(sub, files, subdirs) == TRIAL:
             out.append(sub)
     return out
+
+
+class JobScope(Scope):
+    """A job directory's: its ``result.json`` and ``config.json`` and its trial
+    directories (each read as a whole); anything else in it is left to the walk."""
+
+    def reach_dir(self, place: Walked) -> Reach:
+        path = os.path.normpath(place.path)
+        if os.path.dirname(path) == self.root and dir_kind(path, place.files, place.dirs) == TRIAL:
+            return Reach.ALL
+        return Reach.OTHERS
+
+    def reach_file(self, place: Walked, name: str) -> Reach:
+        at_root = os.path.normpath(place.path) == self.root
+        return Reach.ALL if at_root and name in (RESULT, CONFIG) else Reach.NONE
+
+
+class AgentScope(Scope):
+    """An agent directory's: its ``trajectory.json`` and the files beside it named after
+    it (``trajectory.cont-1.json``, ``trajectory.summarization-1-summary.json``: its
+    continuations and subagents); anything else in it is left to the walk."""
+
+    def reach_dir(self, place: Walked) -> Reach:
+        return Reach.NONE
+
+    def reach_file(self, place: Walked, name: str) -> Reach:
+        at_root = os.path.normpath(place.path) == self.root
+        ours = name == TRAJECTORY or (name.startswith("trajectory.") and name.endswith(".json"))
+        return Reach.ALL if at_root and ours else Reach.NONE

@@ -42,7 +42,7 @@ from trajtui.core.formats.atif.trajectory import (
     parse_trajectory,
 )
 from trajtui.core.formats.atif.trial import TrialResult, is_trial_result, read_trial_result
-from trajtui.core.formats.base import Certainty, Claim, Format, Opened
+from trajtui.core.formats.base import Certainty, Claim, Format, Opened, Scope
 from trajtui.core.index import ScanProgress
 from trajtui.core.model import Field, Outcome, Problem, Run, RunSummary, Severity, Step
 from trajtui.core.source import FormatInfo
@@ -373,7 +373,12 @@ class AtifFormat(Format):
         kind = layout.dir_kind(place.path, place.files, place.dirs)
         if kind is None:
             return None
-        return Claim(Certainty.SHAPE, lambda: Opened((AtifSource(place.path, kind),)))
+        scope: Scope | None = None  # a trial directory is read as a whole
+        if kind == layout.JOB:
+            scope = layout.JobScope(place.path)
+        elif kind == layout.AGENT_DIR:
+            scope = layout.AgentScope(place.path)
+        return Claim(Certainty.SHAPE, lambda: Opened((AtifSource(place.path, kind),), scope=scope))
 
 
 ATIF = AtifFormat()

@@ -40,9 +40,10 @@ directory (it holds a results file), or a tree root: run directories two levels 
 (``results/`` above ``{mode}/{run}/`` and ``baseline/{task}/run_*.json``) or ``run_N``
 directories four levels down (the later ``results/{dataset}/{method}/{policy}_K{k}/run_N/``),
 or, when it is the directory the user opened, run directories one level down
-(``results/dev``). Everything below a claimed directory is read by this format (another
-format's output inside a results tree is not looked at). A results file opened directly is a
-source with one run.
+(``results/dev``). Of a claimed directory, this format reads what is its own by content
+(:class:`~.tree.ResultsScope`: results files, run directories' companions); every other
+file and directory in it is left to the other formats (an acp-harness ``results.jsonl``, a
+Harbor job inside a results tree). A results file opened directly is a source with one run.
 
 References: a run is named by its directory (``20260118_001429_G1_allergy_V2``) or, for a
 results file not called ``results.json(l)``, its stem (``run_20260115_183358``), because

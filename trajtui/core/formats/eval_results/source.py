@@ -29,8 +29,10 @@ from trajtui.core.formats.eval_results.tree import (
     COMPANION_DIRS,
     COMPANION_FILES,
     Candidate,
+    ResultsScope,
     candidates,
     is_results_place,
+    looks_like_run_config,
     run_name,
     unique_tails,
 )
@@ -41,23 +43,29 @@ from trajtui.core.source import LoadError, Target
 from trajtui.core.static_source import RunLoader, StaticSource
 
 
-def _looks_like_run_config(value: Any) -> bool:
-    return isinstance(value, dict) and "model" in value and "k" in value
-
-
 class ResultsSource(StaticSource):
     """A results tree, a run directory, or one results file: one run per results file."""
 
-    def __init__(self, path: str, label: str | None = None, *, single_file: bool = False) -> None:
+    def __init__(
+        self,
+        path: str,
+        label: str | None = None,
+        *,
+        single_file: bool = False,
+        scope: ResultsScope | None = None,
+    ) -> None:
         """Remember ``path`` (nothing is read until the scan runs).
 
         Args:
             path: The directory (tree root or run directory) or the results file.
             label: Short name for qualified references.
             single_file: ``path`` is one results file (its neighbours are not read).
+            scope: Which files under the directory are this source's (what the registry
+                was told: other formats' files and directories are theirs).
         """
         super().__init__(path, RESULTS, label)
         self.single_file = single_file
+        self.scope = scope if scope is not None else ResultsScope(path)
         root = (os.path.dirname(path) or ".") if single_file else path
         self._root_real = os.path.realpath(root)
 
@@ -75,10 +83,16 @@ class ResultsSource(StaticSource):
             return [Candidate(self.path, (run_name(self.path),), "run")]
         root_name = os.path.basename(os.path.abspath(self.path)) or "."
         out: list[Candidate] = []
+        scope = self.scope
         for place in walk(self.path):
+            if scope.left(place.path):  # another format's directory
+                place.dirs.clear()
+                continue
             self.watch(place.path)
             base = (root_name,) if place.rel == "." else (root_name, *place.rel.split(os.sep))
-            out.extend(candidates(place, base))
+            out.extend(
+                c for c in candidates(place, base) if scope.reads(place, os.path.basename(c.path))
+            )
             place.dirs[:] = [d for d in place.dirs if d not in COMPANION_DIRS]
         return out
 
@@ -118,7 +132,7 @@ class ResultsSource(StaticSource):
 
     def _config_only(self, cand: Candidate) -> None:
         value, problem = _read_json(cand.path)
-        if problem is None and _looks_like_run_config(value):
+        if problem is None and looks_like_run_config(value):
             folder = os.path.dirname(cand.path)
             self.add_problem(
                 Problem(
@@ -304,7 +318,8 @@ def claim_dir(place: Walked) -> Opened | None:
     """Claim a results tree or a run directory, recognised by the content of its files."""
     if not is_results_place(place):
         return None
-    return Opened((ResultsSource(place.path, place.path),))
+    scope = ResultsScope(place.path)
+    return Opened((ResultsSource(place.path, place.path, scope=scope),), scope=scope)
 
 
 class EvalResultsFormat(ByShape):

@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from trajtui.core import safeio
 from trajtui.core.discover import SKIP_DIRS, inside
+from trajtui.core.formats.base import Reach, Scope
 from trajtui.core.formats.eval_results.shapes import sniff_shape
+from trajtui.core.jsonutil import JsonError, loads
 
 if TYPE_CHECKING:
     from trajtui.core.discover import Walked
@@ -180,3 +183,91 @@ def is_results_place(place: Walked) -> bool:
         if _dir_holds_results(path, root_real):
             return True
     return False
+
+
+# -- what a tree reads ----------------------------------------------------------------------------
+
+
+def looks_like_run_config(value: object) -> bool:
+    """A run directory's ``config.json`` (the eval's: ``model`` and ``k``)."""
+    return isinstance(value, dict) and "model" in value and "k" in value
+
+
+class ResultsScope(Scope):
+    """What a results tree (or run directory) reads below its directory, by content: its
+    results files, each run directory's companions (``config.json``, ``summary.json``,
+    ``run_manifest.json``, ``results.jsonl`` beside ``results.json``, ``debug/`` and
+    ``item_logs/``) and the ``config.json`` of a run directory that wrote no results. A
+    file named as a run's results file whose content is another format's is that format's
+    (:attr:`Reach.UNLESS_CLAIMED`); every other file and directory is left to the walk."""
+
+    def __init__(self, root: str) -> None:
+        super().__init__(root)
+        self._shapes: dict[str, tuple[tuple[int, int], str | None]] = {}
+
+    def shape(self, path: str) -> str | None:
+        """:func:`sniff_shape` of ``path`` (None when it cannot be read), once per version
+        of the file."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        stamp = (st.st_mtime_ns, st.st_size)
+        known = self._shapes.get(path)
+        if known is not None and known[0] == stamp:
+            return known[1]
+        try:
+            shape = sniff_shape(path)
+        except OSError:
+            shape = None
+        self._shapes[path] = (stamp, shape)
+        return shape
+
+    def _run_file(self, folder: str, files: set[str]) -> str | None:
+        """The results file of the run directory ``folder``, when it is one by content."""
+        name = next((n for n in RUN_FILES if n in files), None)
+        if name is None or self.shape(os.path.join(folder, name)) is None:
+            return None
+        return name
+
+    def reach_dir(self, place: Walked) -> Reach:
+        folder, name = os.path.split(os.path.normpath(place.path))
+        if name in COMPANION_DIRS:
+            try:
+                files = set(os.listdir(folder))
+            except OSError:
+                files = set()
+            if self._run_file(folder, files) is not None:
+                return Reach.ALL
+        if self._run_file(place.path, set(place.files)) is not None:
+            return Reach.FILES  # a run directory: no other format's
+        return Reach.OTHERS
+
+    def reach_file(self, place: Walked, name: str) -> Reach:
+        path = os.path.join(place.path, name)
+        files = set(place.files)
+        named = next((n for n in RUN_FILES if n in files), None)
+        if name == named or _RUN_STEM.match(name):
+            return Reach.ALL if self.shape(path) is not None else Reach.UNLESS_CLAIMED
+        if named is not None and (
+            name in COMPANION_FILES or (name == "results.jsonl" and named == "results.json")
+        ):
+            # a companion of its run, read with it; of a results file that is not one by
+            # content (an empty results.jsonl: a run with no samples), unless another
+            # format reads it
+            if self._run_file(place.path, files) is not None:
+                return Reach.ALL
+            return Reach.UNLESS_CLAIMED
+        if named is None and name == "config.json":
+            return Reach.ALL if _run_config(path) else Reach.NONE
+        if name.endswith(_JSON_SUFFIXES) and self.shape(path) is not None:
+            return Reach.ALL
+        return Reach.NONE
+
+
+def _run_config(path: str) -> bool:
+    try:
+        value = loads(safeio.read_bytes(path, limit=1 << 20))[0]
+    except (OSError, JsonError):
+        return False
+    return looks_like_run_config(value)

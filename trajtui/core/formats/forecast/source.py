@@ -33,6 +33,7 @@ from trajtui.core.formats.forecast.files import (
     read_single_file,
 )
 from trajtui.core.formats.forecast.runs import EVAL, RUN, build_run, summarize
+from trajtui.core.formats.forecast.scope import EvalScope, RunScope
 from trajtui.core.formats.forecast.timeline import timeline
 from trajtui.core.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary, Severity
@@ -78,9 +79,9 @@ def resolve_segment(source: Source, index: int, run: Run, word: str, key: str) -
 def claim_dir(place: Walked) -> Opened | None:
     """Claim an eval directory or a run directory, recognised by content."""
     if is_eval_dir(place.path, place.files):
-        return Opened((EvalSource(place.path),))
+        return Opened((EvalSource(place.path),), scope=EvalScope(place.path))
     if is_run_dir(place.path, place.files):
-        return Opened((RunSource(place.path),))
+        return Opened((RunSource(place.path),), scope=RunScope(place.path))
     return None
 
 

@@ -5,22 +5,27 @@ shared/formats/ultraplan-result-capture-protocol.md; no program checks what they
 every key may be missing, renamed or extra (shared/formats/REAL-WORLD-NOTES.md, "ultraplan").
 
 What is read
-    A project directory holding ``.ultraplan/``, the ``.ultraplan`` directory itself, or its
-    ``logs/`` directory, recognised by what is inside, never by a name alone; a single result
-    YAML file opened directly is read too. A file that cannot be parsed is a
+    A project directory holding ``.ultraplan/`` or a ``.planning/`` with plans, the
+    ``.ultraplan`` directory itself, its ``logs/`` directory, or a folder of PLAN.md files
+    (``.planning``, ``phases``, a phase directory, saved plans), recognised by what is
+    inside, never by a name alone; a single result YAML file opened directly is read too.
+    Of a project, only ``.ultraplan``, ``.planning`` and the plans at its top level are this
+    format's: the rest of it is read by the other formats. A file that cannot be parsed is a
     :class:`~trajtui.core.model.Problem` and the rest still shows. Nothing is written, and
     nothing outside the directory the user opened is read.
 
 Runs and steps
-    A run is a plan (ref: its ``plan_id``, e.g. ``03-01``); its steps are its results in time
-    order, so a retry is one more step of the same task. Each result is judged VALID,
+    A run is a plan (ref: its ``plan_id``, e.g. ``03-01``; a second PLAN.md for the plan
+    under its folder, ``phases-v1-backup/03-01``); its steps are its results in time order,
+    so a retry is one more step of the same task. Each result is judged VALID,
     VALID_WITH_WARNINGS or INVALID by the protocol's rules.
 
 Modules
     :mod:`~.ids` (plan and task ids, log file names), :mod:`~.plan` (PLAN.md parsing),
     :mod:`~.results` (one result YAML, both shapes, normalised), :mod:`~.verdict` (verdicts and
     their reasons), :mod:`~.schema` and :mod:`~.validate` (the protocol's rules),
-    :mod:`~.layout` (recognising directories, reading files safely, finding PLAN.md),
+    :mod:`~.layout` (recognising directories, reading files safely), :mod:`~.planning`
+    (PLAN.md files: telling, finding and naming them; what a project claim reads),
     :mod:`~.runs` (plans as runs, results as steps), :mod:`~.attach`
     (sessions, daily summaries, retries and verdicts shown with plans), :mod:`~.reports`
     (what ``trajtui validate`` prints), :mod:`~.source`

@@ -2,11 +2,14 @@
 PLAN.md.
 
 Recognition
-    A project directory holding ``.ultraplan/``, the ``.ultraplan`` directory itself, its
-    ``logs/`` directory, or a directory of result logs (``executions``, ``archive`` or one
-    date directory), recognised by what is inside (result YAML in
-    ``executions/YYYY-MM-DD/``, ``current-session.json``, ``summary/daily-*.json``, an
-    ultraplan ``config.json``), never by a name alone.
+    A project directory holding ``.ultraplan/`` or a ``.planning/`` with plans (or the
+    planner's ``config.json``), the ``.ultraplan`` directory itself, its ``logs/``
+    directory, a directory of result logs (``executions``, ``archive`` or one date
+    directory), or a folder of plans (a directory holding PLAN.md files; the directory
+    opened, also when they are one or two levels down: ``.planning``, ``phases``),
+    recognised by what is inside (result YAML in ``executions/YYYY-MM-DD/``,
+    ``current-session.json``, ``summary/daily-*.json``, an ultraplan ``config.json``, a
+    PLAN.md's frontmatter and elements), never by a name alone.
 
 Reading
     Files are read with :func:`read_bytes`, which refuses anything outside the directory the
@@ -16,16 +19,15 @@ Reading
     written.
 
 PLAN.md
-    Looked for only inside the opened project: ``.planning/**/{plan}-PLAN.md`` (paths under a
-    ``phases`` directory first), then any ``*PLAN.md`` in ``.planning/`` or the project's top
-    level whose frontmatter names the plan (``phase: 03-...`` + ``plan: 5`` is ``03-05``).
+    Looked for only inside the opened directory: see
+    :mod:`~trajtui.core.formats.ultraplan.planning`.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,10 +35,9 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from trajtui.core import safeio
-from trajtui.core.discover import inside, walk
-from trajtui.core.formats.common import mapping
-from trajtui.core.formats.ultraplan.ids import DATE, PLAN_ID, RESULT_NAME, YAML_SUFFIXES
-from trajtui.core.formats.ultraplan.plan import plan_id_of, split_frontmatter
+from trajtui.core.discover import inside
+from trajtui.core.formats.ultraplan.ids import DATE, RESULT_NAME, YAML_SUFFIXES
+from trajtui.core.formats.ultraplan.planning import holds_plans, plans_among
 from trajtui.core.formats.ultraplan.results import looks_like_result
 from trajtui.core.jsonutil import JsonError, loads
 from trajtui.core.model import Problem
@@ -51,7 +52,6 @@ MAX_FILE = 4 << 20
 """Result, session, summary and PLAN files bigger than this are not read."""
 PROBE_LIMIT = 12
 """How many subdirectories and files are looked at when recognising a directory."""
-_PLAN_NAME = re.compile(rf"^(?P<plan>{PLAN_ID})-PLAN\.md$", re.I)
 _CONFIG_KEYS = frozenset(
     ("mode", "depth", "parallelization", "max_workers", "commit_docs", "model_profile")
 )
@@ -148,12 +148,13 @@ class Layout:
         root: What was claimed (a directory, or one result file), as reached.
         root_real: The resolved directory the user opened: nothing outside it is read.
         project: The project directory (holds ``.ultraplan`` and ``.planning``), when opened.
-        ultraplan: The ``.ultraplan`` directory, when opened.
+        ultraplan: The ``.ultraplan`` directory, when opened and there is one.
         logs: The ``logs`` directory, when there is one.
         single: The one result file opened directly, if that is what was opened.
         results: The directory holding result YAML, when that (``executions``, ``archive``
             or one date directory) is what was opened; otherwise results are read from
             ``logs/executions`` and ``logs/archive``.
+        plans: A folder of plans (not a project), when that is what was opened.
     """
 
     root: str
@@ -163,6 +164,15 @@ class Layout:
     logs: str | None = None
     single: str | None = None
     results: str | None = None
+    plans: str | None = None
+
+    def plan_roots(self) -> tuple[tuple[str, bool], ...]:
+        """Where the plans are: ``(directory, at any depth below it)`` pairs."""
+        if self.plans is not None:
+            return ((self.plans, True),)
+        if self.project is not None:
+            return ((os.path.join(self.project, ".planning"), True), (self.project, False))
+        return ()
 
     def result_dirs(self) -> tuple[str, ...]:
         """The directories whose YAML files are results (or architect verdicts)."""
@@ -267,15 +277,27 @@ def is_ultraplan_dir(path: str, root_real: str) -> bool:
     return is_config(quietly(json_doc, os.path.join(path, "config.json"), root_real))
 
 
+def is_planning_dir(path: str, root_real: str) -> bool:
+    """True for a project's ``.planning`` directory: it holds plans (up to three levels
+    down: ``phases/NN-name/``, ``milestones/vN-phases/NN-name/``), or the planner's
+    ``config.json``."""
+    if holds_plans(path, root_real, depth=3):
+        return True
+    return is_config(quietly(json_doc, os.path.join(path, "config.json"), root_real))
+
+
 def layout_of(place: Walked) -> Layout | None:
-    """What an ultraplan directory ``place`` is (a project, ``.ultraplan``, ``logs``, or a
-    directory of result logs: ``executions``, ``archive`` or one date directory), or None."""
+    """What an ultraplan directory ``place`` is (a project, ``.ultraplan``, ``logs``, a
+    directory of result logs: ``executions``, ``archive`` or one date directory, or a
+    folder of plans), or None."""
     root_real = os.path.realpath(_opened_root(place))
     path = place.path
-    if ".ultraplan" in place.dirs:
-        up = os.path.join(path, ".ultraplan")
-        if is_ultraplan_dir(up, root_real):
-            return _layout(path, root_real, project=path, ultraplan=up)
+    up = os.path.join(path, ".ultraplan")
+    if ".ultraplan" in place.dirs and is_ultraplan_dir(up, root_real):
+        return _layout(path, root_real, project=path, ultraplan=up)
+    if ".planning" in place.dirs and is_planning_dir(os.path.join(path, ".planning"), root_real):
+        has_up = ".ultraplan" in place.dirs
+        return _layout(path, root_real, project=path, ultraplan=up if has_up else None)
     hints = "logs" in place.dirs or "config.json" in place.files
     if hints and is_ultraplan_dir(path, root_real):
         return _layout(path, root_real, ultraplan=path)
@@ -288,74 +310,23 @@ def layout_of(place: Walked) -> Layout | None:
     named = name in ("executions", "archive") or DATE.match(name) is not None
     if named and _has_results(path, root_real):
         return Layout(path, root_real, results=path)
+    # a folder of plans: its own, or, for the directory opened, in several of the
+    # directories one or two levels down (``.planning``, ``phases``)
+    if plans_among(path, place.files, root_real) or (
+        place.rel in (".", "") and holds_plans(path, root_real, depth=2, places=2)
+    ):
+        return Layout(path, root_real, plans=path)
     return None
 
 
-def _layout(root: str, root_real: str, *, ultraplan: str, project: str | None = None) -> Layout:
-    logs = os.path.join(ultraplan, "logs")
+def _layout(
+    root: str, root_real: str, *, ultraplan: str | None, project: str | None = None
+) -> Layout:
+    logs = os.path.join(ultraplan, "logs") if ultraplan is not None else None
     return Layout(
         root,
         root_real,
         project=project,
         ultraplan=ultraplan,
-        logs=logs if is_dir_inside(logs, root_real) else None,
+        logs=logs if logs is not None and is_dir_inside(logs, root_real) else None,
     )
-
-
-def find_plans(
-    project: str | None, root_real: str, problems: list[Problem] | None = None
-) -> dict[str, str]:
-    """Plan id to PLAN.md path, for the PLAN.md files of ``project`` (none without one).
-
-    Directories of ``.planning`` that could not be read are added to ``problems`` (when
-    given) as warnings.
-
-    Looks in ``.planning/`` (any depth) and at the project's top level; a file called
-    ``{plan}-PLAN.md`` is that plan's, any other ``*PLAN.md`` is the plan its frontmatter
-    names. When several files are for one plan, one under a ``phases`` directory wins.
-    """
-    if project is None:
-        return {}
-    found: list[tuple[str, str]] = []
-    planning = os.path.join(project, ".planning")
-    if is_dir_inside(planning, root_real):
-        walker = walk(planning)
-        for place in walker:
-            found.extend(_plan_candidates(place.path, place.files, root_real))
-        if problems is not None:
-            problems.extend(walker.problems)
-    found.extend(_plan_candidates(project, entries(project, root_real)[1], root_real))
-    best: dict[str, str] = {}
-    for plan_id, path in sorted(found, key=lambda c: _plan_rank(c[1])):
-        best.setdefault(plan_id, path)
-    return best
-
-
-def _plan_rank(path: str) -> tuple[int, int, str]:
-    parts = Path(path).parts
-    return (0 if "phases" in parts else 1, len(parts), path)
-
-
-def _plan_candidates(where: str, names: Iterable[str], root_real: str) -> Iterator[tuple[str, str]]:
-    for name in names:
-        if not name.upper().endswith("PLAN.MD"):
-            continue
-        path = os.path.join(where, name)
-        m = _PLAN_NAME.match(name)
-        if m is not None:
-            yield m["plan"], path
-            continue
-        try:
-            head = read_head(path, root_real, 16384)
-        except Unreadable:
-            continue
-        lines = head.decode("utf-8", errors="replace").splitlines()
-        _, front = split_frontmatter(lines)
-        if front is None:
-            continue
-        try:
-            plan_id = plan_id_of(mapping(load_yaml(front, path)))
-        except YamlError:
-            continue
-        if plan_id:
-            yield plan_id, path

@@ -1,8 +1,9 @@
 """PLAN.md parsing: frontmatter, objective, tasks and success criteria (pure functions).
 
 Fenced code blocks are skipped (they hold example checkboxes and example tags); the
-``<task>`` names and ``<files>``, the ``<success_criteria>`` items with their checkbox state
-and the ``<objective>`` are read. A plan's id comes from its frontmatter: ``plan_id``, or
+``<task>`` names and ``<files>`` (in a plan written as plain Markdown, its ``## Task N:``
+headings), the ``<success_criteria>`` items with their checkbox state, the ``<objective>``
+and the first heading are read. A plan's id comes from its frontmatter: ``plan_id``, or
 ``phase: 03-...`` + ``plan: 5`` (``03-05``). Where PLAN.md files are looked for is
 :func:`trajtui.core.formats.ultraplan.layout.find_plans`.
 """
@@ -79,6 +80,7 @@ class PlanDoc:
         criteria: The ``<success_criteria>`` items, fenced examples skipped.
         note: Why the frontmatter was not read, when it was not.
         note_line: The file's 1-based line the note is about, when known.
+        heading: Its first ``#`` heading (what a plan written as plain Markdown is called).
     """
 
     path: str | None
@@ -89,6 +91,12 @@ class PlanDoc:
     criteria: tuple[Criterion, ...] = ()
     note: str | None = None
     note_line: int | None = None
+    heading: str | None = None
+
+    @property
+    def title(self) -> str | None:
+        """What the plan is about: its ``<objective>``, else its first heading."""
+        return self.objective or self.heading
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +126,8 @@ _TASK_EL = re.compile(
     r"<task\b(?P<attrs>[^<>]*)>(?P<body>.*?)(?=</task>|<task\b|</tasks>|\Z)", re.S
 )
 _ATTR_TOKEN = re.compile(r"[\w:-]+|\s+|\"[^\"]*\"?|'[^']*'?|.", re.S)
+_HEADING = re.compile(r"^#{1,6}[ \t]+(?P<text>\S[^\n]*)$", re.M)
+_TASK_HEADING = re.compile(r"^#{2,6}[ \t]+(?P<name>Task[ \t]+\d+\b[^\n]*)$", re.M)
 _CRITERIA = re.compile(r"<success_criteria>(?P<body>.*?)(?:</success_criteria>|\Z)", re.S)
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s*)?(?P<text>\S(?:.*\S)?)\s*$")
 _COMPLETED = re.compile(r"\(completed\s+(\d{4}-\d{2}-\d{2})\)\s*$", re.I)
@@ -185,15 +195,23 @@ def unfenced(text: str) -> str:
 
 
 def plan_id_of(frontmatter: dict[str, Any]) -> str | None:
-    """The plan id a PLAN.md's frontmatter names: ``plan_id``, or ``phase`` + ``plan``."""
+    """The plan id a PLAN.md's frontmatter names: ``plan_id``, or ``phase`` + ``plan``
+    (``phase: 03-name`` + ``plan: 5`` is ``03-05``; a phase that is not numbered, as quick
+    tasks have, is kept whole: ``phase: quick-3`` + ``plan: 01`` is ``quick-3-01``)."""
     explicit = string(frontmatter.get("plan_id"))
     if explicit:
         return explicit.strip()
     phase = frontmatter.get("phase")
-    phase_text = str(phase) if isinstance(phase, (str, int, float)) else ""
-    m = re.match(r"^(\d+(?:\.\d+)*)", phase_text.strip())
-    number = as_int(frontmatter.get("plan"))
-    if m is None or number is None:
+    phase_text = str(phase).strip() if isinstance(phase, (str, int, float)) else ""
+    plan = frontmatter.get("plan")
+    number = as_int(plan)
+    m = re.match(r"^(\d+(?:\.\d+)*)", phase_text)
+    if m is None:
+        plan_text = f"{number:02d}" if number is not None else (string(plan) or "").strip()
+        if phase_text and plan_text and not isinstance(phase, bool):
+            return f"{phase_text}-{plan_text}"
+        return None
+    if number is None:
         return None
     head = m.group(1)
     if "." not in head and head.isdigit():
@@ -232,6 +250,16 @@ def _plan_tasks(body: str) -> tuple[PlanTask, ...]:
                 line=lines.at(m.start()),
             )
         )
+    return tuple(tasks)
+
+
+def _heading_tasks(body: str) -> tuple[PlanTask, ...]:
+    """Tasks of a plan written as plain Markdown: its ``## Task N: name`` headings."""
+    tasks: list[PlanTask] = []
+    lines = _Lines(body)
+    for m in _TASK_HEADING.finditer(body):
+        name = " ".join(m["name"].strip(" \t#").split())
+        tasks.append(PlanTask(number=len(tasks) + 1, name=name, line=lines.at(m.start())))
     return tuple(tasks)
 
 
@@ -277,15 +305,17 @@ def parse_plan(text: str, path: str | None = None) -> PlanDoc:
             note, note_line = f"frontmatter not read: {err.message}", _file_line(err)
     body = unfenced(text)
     objective = _element(body, "objective")
+    heading = _HEADING.search(body)
     return PlanDoc(
         path=path,
         plan_id=plan_id_of(front),
         frontmatter=front,
         objective=objective.strip() if objective is not None else None,
-        tasks=_plan_tasks(body),
+        tasks=_plan_tasks(body) or _heading_tasks(body),
         criteria=_plan_criteria(body),
         note=note,
         note_line=note_line,
+        heading=" ".join(heading["text"].strip(" \t#").split()) if heading else None,
     )
 
 

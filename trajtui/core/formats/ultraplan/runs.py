@@ -78,6 +78,8 @@ class PlanRecord:
         judgements: The validation of each of ``files``.
         summary: Its SUMMARY.md, when there is one.
         unread: Its result files that could not be read (by their names).
+        ref: The run it is listed as, when not its plan id (a second PLAN.md for the plan:
+            ``phases-v1-backup/01-01``).
     """
 
     plan_id: str
@@ -87,6 +89,12 @@ class PlanRecord:
     judgements: tuple[Judgement, ...]
     summary: SummaryDoc | None = None
     unread: tuple[ResultFile, ...] = ()
+    ref: str | None = None
+
+    @property
+    def run_ref(self) -> str:
+        """The run it is listed as."""
+        return self.ref or self.plan_id
 
 
 def plan_metadata(plan: PlanRecord) -> tuple[tuple[str, str], ...]:

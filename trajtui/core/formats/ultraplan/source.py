@@ -21,13 +21,12 @@ from typing import Any
 
 from trajtui.core.detect import Sniffed
 from trajtui.core.discover import Walked, inside, walk
-from trajtui.core.formats.base import ByShape, Opened
+from trajtui.core.formats.base import ByShape, Opened, Scope
 from trajtui.core.formats.ultraplan.attach import SideFile, side_fields
 from trajtui.core.formats.ultraplan.ids import DATE, RESULT_NAME, YAML_SUFFIXES, natural_key
 from trajtui.core.formats.ultraplan.layout import (
     Layout,
     Unreadable,
-    find_plans,
     is_config,
     is_daily,
     is_session,
@@ -44,6 +43,12 @@ from trajtui.core.formats.ultraplan.plan import (
     parse_plan,
     parse_summary,
     summary_path,
+)
+from trajtui.core.formats.ultraplan.planning import (
+    PlanFile,
+    PlansScope,
+    ProjectScope,
+    find_plan_files,
 )
 from trajtui.core.formats.ultraplan.reports import FileReport, file_reports
 from trajtui.core.formats.ultraplan.results import (
@@ -80,13 +85,17 @@ NO_PLAN = "no-plan"
 class UltraplanSource(StaticSource):
     """An ultraplan project, ``.ultraplan`` directory, ``logs`` directory or result file."""
 
-    def __init__(self, layout: Layout, label: str | None = None) -> None:
+    def __init__(
+        self, layout: Layout, label: str | None = None, *, scope: Scope | None = None
+    ) -> None:
         super().__init__(layout.root, FORMAT, label)
         self.layout = layout
+        self.scope = scope
+        """What of the opened directory is this source's (None: all of it)."""
         self._files: list[ResultFile] = []
         self._sides: list[SideFile] = []
         self._plans: dict[str, PlanRecord] = {}
-        self._plan_index: dict[str, str] | None = None
+        self._plan_index: list[PlanFile] | None = None
         self._pending: list[tuple[Problem, bool]] = []
 
     # -- reading -------------------------------------------------------------------------
@@ -100,21 +109,22 @@ class UltraplanSource(StaticSource):
             parent = os.path.basename(os.path.dirname(os.path.abspath(layout.single)))
             day = parent if DATE.match(parent) else None
             self._read_results([(layout.single, os.path.basename(layout.single), day)])
-        else:
+        elif layout.ultraplan or layout.logs or layout.results:
             self._read_tree()
         yield ScanProgress(0, 1, 0)
         self._group()
-        for plan in sorted(self._plans.values(), key=lambda p: natural_key(p.plan_id)):
-            self.add_run(self._summary(plan), self._loader(plan.plan_id))
+        for plan in sorted(self._plans.values(), key=lambda p: natural_key(p.run_ref)):
+            self.add_run(self._summary(plan), self._loader(plan.run_ref))
         for problem, row in self._pending:  # problem rows after the plans
             self.add_problem(problem, row=row)
         self._pending = []
         if not self._files and not self._plans and layout.single is None:
-            where = (
-                os.path.join(layout.logs, "executions")
-                if layout.logs
-                else os.path.join(layout.ultraplan or layout.root, "logs")
-            )
+            if layout.logs:
+                where = os.path.join(layout.logs, "executions")
+            elif layout.ultraplan:
+                where = os.path.join(layout.ultraplan, "logs")
+            else:  # a project planned, not run yet, or a folder of plans
+                where = os.path.join(layout.project or layout.root, ".planning")
             self.add_problem(
                 Problem(
                     where,
@@ -246,14 +256,17 @@ class UltraplanSource(StaticSource):
             else:
                 by_name = RESULT_NAME.match(os.path.basename(f.path))
                 unread.setdefault(by_name["plan"] if by_name else NO_PLAN, []).append(f)
-        # Every plan of the project, run or not yet (a PLAN.md and no result logs).
-        for pid in self.plan_files():
-            grouped.setdefault(pid, [])
+        # Every plan of the project, run or not yet (a PLAN.md and no result logs); result
+        # logs go with the first file of their plan.
+        files_of = {p.ref: p for p in self.plan_list()}
+        refs = list(grouped) + [ref for ref in files_of if ref not in grouped]
         exists = self._exists()
-        for pid, files in grouped.items():
-            doc, note = self._plan_doc(pid)
-            in_order = tuple(ordered(files))
-            self._plans[pid] = PlanRecord(
+        for ref in refs:
+            plan_file = files_of.get(ref)
+            pid = plan_file.plan_id if plan_file is not None else ref
+            doc, note = self._plan_doc(pid, plan_file)
+            in_order = tuple(ordered(grouped.get(ref, ())))
+            self._plans[ref] = PlanRecord(
                 pid,
                 in_order,
                 doc,
@@ -263,8 +276,9 @@ class UltraplanSource(StaticSource):
                     for f in in_order
                     if f.result is not None
                 ),
-                summary=self._summary_doc(doc, pid),
-                unread=tuple(unread.get(pid, ())),
+                summary=self._summary_doc(doc, ref),
+                unread=tuple(unread.get(ref, ())),
+                ref=ref,
             )
 
     def _summary_doc(self, doc: PlanDoc | None, plan_id: str) -> SummaryDoc | None:
@@ -299,36 +313,48 @@ class UltraplanSource(StaticSource):
 
         return exists
 
-    def plan_files(self) -> dict[str, str]:
-        """Plan id to PLAN.md path, for the PLAN.md files found in the project."""
+    def plan_list(self) -> list[PlanFile]:
+        """Every PLAN.md found (in the project, or the folder of plans opened), each as the
+        run it is listed as."""
         if self._plan_index is None:
             problems: list[Problem] = []
-            self._plan_index = find_plans(self.layout.project, self.layout.root_real, problems)
+            self._plan_index = find_plan_files(
+                self.layout.plan_roots(), self.layout.root_real, problems, skip=self._left
+            )
             for problem in problems:
-                self.add_problem(problem, row=True)
+                self._problem(problem, row=True)
         return self._plan_index
 
-    def _plan_doc(self, plan_id: str) -> tuple[PlanDoc | None, str | None]:
-        if self.layout.project is None:
+    def _left(self, path: str) -> bool:
+        return self.scope is not None and self.scope.left(path)
+
+    def plan_files(self) -> dict[str, str]:
+        """Plan id to the PLAN.md its result logs are matched with."""
+        return {p.plan_id: p.path for p in self.plan_list() if p.primary}
+
+    def _plan_doc(
+        self, plan_id: str, plan_file: PlanFile | None
+    ) -> tuple[PlanDoc | None, str | None]:
+        if not self.layout.plan_roots():
             what = "a single result file" if self.layout.single else "only the .ultraplan logs"
             return None, (
                 f"PLAN.md not looked for ({what} opened, not the project): task name not checked"
             )
-        path = self.plan_files().get(plan_id)
-        if path is None:
+        if plan_file is None:
             return None, (
                 f"no PLAN.md for {plan_id} in the project (looked in .planning/ for "
                 f"{plan_id}-PLAN.md and PLAN.md frontmatter): task name not checked"
             )
+        path = plan_file.path
         self.watch(path)
         try:
             text = read_text(path, self.layout.root_real)
         except Unreadable as err:
-            self._problem(err.problem, plan_id)
+            self._problem(err.problem, plan_file.ref)
             return None, f"{self._rel(path)} not read: task name not checked"
         doc = parse_plan(text, path)
         if doc.note:
-            self._problem(Problem(path, doc.note_line, doc.note, Severity.WARNING), plan_id)
+            self._problem(Problem(path, doc.note_line, doc.note, Severity.WARNING), plan_file.ref)
         return doc, None
 
     def _summary(self, plan: PlanRecord) -> RunSummary:
@@ -343,9 +369,9 @@ class UltraplanSource(StaticSource):
             for f in plan.files
             if f.result is not None and (d := f.result.duration_ms) is not None
         ]
-        title = one_line(plan.doc.objective, 160) if plan.doc and plan.doc.objective else ""
+        title = one_line(plan.doc.title, 160) if plan.doc and plan.doc.title else ""
         return RunSummary(
-            ref=plan.plan_id,
+            ref=plan.run_ref,
             index=0,
             format=FORMAT.id,
             status=status,
@@ -386,7 +412,7 @@ class UltraplanSource(StaticSource):
                     for f in plan.files
                 ],
             },
-            problems=tuple(p for p in self.problems() if p.ref == plan.plan_id),
+            problems=tuple(p for p in self.problems() if p.ref == plan.run_ref),
             path=self.layout.logs or self.layout.root,
             detail=plan,
             metadata=plan_metadata(plan),
@@ -411,7 +437,8 @@ class UltraplanSource(StaticSource):
         out.append(
             Field("validation", ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "none")
         )
-        out.extend(side_fields(self._sides, plan, set(self._plans)))
+        if plan.run_ref == plan.plan_id:  # side files name plans by id: the plan's first file
+            out.extend(side_fields(self._sides, plan, {p.plan_id for p in self._plans.values()}))
         return tuple(out)
 
     # -- validation ----------------------------------------------------------------------
@@ -427,11 +454,17 @@ class UltraplanSource(StaticSource):
 
 
 def claim_dir(place: Walked) -> Opened | None:
-    """Claim a project, ``.ultraplan`` or ``logs`` directory."""
+    """Claim a project, ``.ultraplan`` or ``logs`` directory, or a folder of plans; of a
+    project or a folder of plans, only what is ultraplan's (:mod:`~.planning`'s scopes)."""
     layout = layout_of(place)
     if layout is None:
         return None
-    return Opened((UltraplanSource(layout),))
+    scope: Scope | None = None  # .ultraplan, logs and result directories: all of it
+    if layout.plans is not None:
+        scope = PlansScope(place.path)
+    elif layout.project is not None:
+        scope = ProjectScope(place.path)
+    return Opened((UltraplanSource(layout, scope=scope),), scope=scope)
 
 
 def open_file(path: str, sniffed: Sniffed, label: str | None) -> UltraplanSource | None:

@@ -17,7 +17,6 @@ from textual.widgets import Input, Static
 
 from trajtui.core.model import Problem, Run, Step
 from trajtui.core.source import Target
-from trajtui.core.text import visible
 from trajtui.render import detail as details
 from trajtui.render import show, views
 from trajtui.ui import heap
@@ -97,7 +96,8 @@ class Selection(MainLayout):
         self._show_extra_tabs(None)
         if kind == 2:
             problem = store.ws.problems[i]
-            self.detail.show(lambda: Text(visible(str(problem))), key=f"open-problem:{i}")
+            passed = store.ws.passed_over(problem.path)  # what ls --verbose would say
+            self.detail.show(lambda: details.open_problem(problem, passed), key=f"open-problem:{i}")
         else:
             source = store.ws.sources[s]
             self.detail.show(
