@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import struct
 import stat
+import struct
 import time
 from collections.abc import Callable
 from pathlib import Path
