@@ -107,3 +107,54 @@ def test_help_teaches() -> None:
     assert out.returncode == 0
     for words in ("no longer found", "--all", "--json", "Exit status", "renamed"):
         assert words in out.stdout
+
+
+def test_a_script_marks_runs_for_review(tmp_path: Path) -> None:
+    path = capture_fixture(tmp_path)
+    out = run("notes", str(path), "websearch-2", "--bookmark")
+    assert (out.returncode, out.stdout) == (0, "websearch-2  ★\n"), out.stderr
+    out = run("notes", str(path), "websearch-2-step-3", "--note", "the search that failed")
+    assert out.returncode == 0 and out.stdout == "websearch-2-step-3  the search that failed\n"
+    listed = [json.loads(x) for x in run("notes", str(path), "--json").stdout.splitlines()]
+    assert [(o["ref"], o["kind"], o["bookmarked"], o["note"]) for o in listed] == [
+        ("websearch-2", "run", True, ""),
+        ("websearch-2-step-3", "step", False, "the search that failed"),
+    ]
+    cleared = run("notes", str(path), "websearch-2", "--unbookmark", "--note", "")
+    assert cleared.returncode == 0
+    assert run("notes", str(path)).stdout == "websearch-2-step-3  the search that failed\n"
+
+
+def test_marking_a_reference_that_names_nothing_is_exit_1(tmp_path: Path) -> None:
+    path = capture_fixture(tmp_path)
+    out = run("notes", str(path), "websearch-99", "--bookmark")
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith("trajtui notes: ") and len(out.stderr.splitlines()) == 1
+    assert run("notes", str(path)).returncode == 1  # nothing was kept
+
+
+def test_six_scripts_marking_one_file_at_once_lose_nothing(tmp_path: Path) -> None:
+    path = capture_fixture(tmp_path)
+    refs = ["websearch-1", "websearch-2", "websearch-3", "websearch-4", "websearch-1-step-1"]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "trajtui", "notes", str(path), ref, "--note", f"n {ref}"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for ref in refs
+    ]
+    procs.append(
+        subprocess.Popen(
+            [sys.executable, "-m", "trajtui", "notes", str(path), "websearch-1", "--bookmark"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+    )
+    for p in procs:
+        assert p.wait(60) == 0, p.stderr.read() if p.stderr else ""
+    listed = {
+        o["ref"]: (o["bookmarked"], o["note"])
+        for o in map(json.loads, run("notes", str(path), "--json").stdout.splitlines())
+    }
+    assert listed == {ref: (ref == "websearch-1", f"n {ref}") for ref in refs}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import struct
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.builders import capture, step_tool, summary, trials, write_jsonl
-from trajtui.core import cachefile, indexcache
+from trajtui.core import cachefile, indexcache, indexstate
 from trajtui.core.index import LineIndex
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.reader import JsonlReader
@@ -203,6 +204,67 @@ def test_a_changed_file_is_indexed_from_scratch(
     assert ("r0" in got["refs"]) == (how not in ("rewritten", "rewritten-same-mtime"))
 
 
+def _big_file(path: Path) -> bytes:
+    """Runs enough that most bytes lie between the sampled blocks of the identity check."""
+    write_jsonl(path, [capture(f"r{i:04d}", input="x" * 300) for i in range(1500)])
+    data = path.read_bytes()
+    assert len(data) > 4 * (2 * indexcache.SAMPLE + indexcache.BLOCKS * indexcache.BLOCK)
+    return data
+
+
+def _unsampled_id(data: bytes, among: range = range(1500)) -> bytes:
+    """An id (of the records ``among``) whose record lies wholly outside the head, tail and
+    sampled blocks."""
+    size, sample = len(data), indexcache.SAMPLE
+    step = (size - 2 * sample) // (indexcache.BLOCKS + 1)
+    blocks = [(sample + k * step, sample + k * step + indexcache.BLOCK) for k in range(1, 17)]
+    for i in among:
+        rid = f'"r{i:04d}"'.encode()
+        at = data.index(rid)
+        lo, hi = data.rfind(b"\n", 0, at) + 1, data.index(b"\n", at)
+        if lo > sample and hi < size - sample and all(hi < a or lo > b for a, b in blocks):
+            return rid
+    raise AssertionError("no record between the sampled blocks")
+
+
+def test_a_big_file_rewritten_in_place_with_its_mtime_put_back_is_read_afresh(
+    tmp_path: Path,
+) -> None:
+    """Seen: the cache served the old id of a record rewritten between the sampled blocks
+    (same size, mtime restored), and ``show --json`` printed a ref that is not in the file."""
+    p = tmp_path / "runs.jsonl"
+    data = _big_file(p)
+    open_source(p)
+    old = _unsampled_id(data)
+    new = b'"Z' + old[2:]
+    st = p.stat()
+    with p.open("r+b") as f:
+        f.write(data.replace(old, new))
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert p.stat().st_mtime_ns == st.st_mtime_ns and p.stat().st_size == st.st_size
+    got = seen(open_source(p))
+    assert new.decode().strip('"') in got["refs"] and old.decode().strip('"') not in got["refs"]
+    assert got == fresh(p)
+
+
+def test_an_append_to_a_file_rewritten_in_place_is_not_taken_on_trust(tmp_path: Path) -> None:
+    """Appending changes every time stamp, so the records the entry says are checked
+    against the file: one of them rewritten (another key in its place) means reading afresh."""
+    p = tmp_path / "runs.jsonl"
+    data = _big_file(p)
+    open_source(p)
+    # A record between the sampled blocks, among those the restore checks against the file.
+    old = _unsampled_id(data, range(0, 1500, 1500 // indexstate.SAMPLED_RECORDS))
+    new = b'"q' + old[2:]
+    with p.open("r+b") as f:
+        f.write(data.replace(old, new))
+    with p.open("ab") as f:
+        f.write(rec(capture("appended")) + b"\n")
+    got = seen(open_source(p))
+    assert new.decode().strip('"') in got["refs"] and old.decode().strip('"') not in got["refs"]
+    assert "appended" in got["refs"] and got == fresh(p)
+
+
 def test_a_file_that_grew_in_the_middle_is_not_taken_for_an_append(tmp_path: Path) -> None:
     p = tmp_path / "runs.jsonl"
     write_jsonl(p, [capture(f"r{i}") for i in range(30)])
@@ -280,6 +342,27 @@ def _not_a_number_aside(h: dict[str, Any], s: dict[str, bytes]) -> None:
     s["num.score.aside"] = b"o\x03\x00\x00\x00abc" + s["num.score.aside"]
 
 
+def _a_string_in_a_number_column(h: dict[str, Any], s: dict[str, bytes]) -> None:
+    # Seen: a string kept aside in a number column (its row marked so) ended ``ls`` with
+    # "internal error: TypeError" when the rows were sorted.
+    kinds = bytearray(s["num.steps.kinds"])
+    kinds[0] = 3
+    s["num.steps.kinds"] = bytes(kinds)
+    s["num.steps.aside"] = cachefile.pack_values(
+        [0, "12", *cachefile.unpack_values(s["num.steps.aside"])]
+    )
+
+
+def _a_negative_count(h: dict[str, Any], s: dict[str, bytes]) -> None:
+    values = bytearray(s["num.steps.values"])
+    values[:8] = struct.pack("<d", -3.0)
+    s["num.steps.values"] = bytes(values)
+
+
+def _a_string_metric(h: dict[str, Any], s: dict[str, bytes]) -> None:
+    s["table.metrics"] = cachefile.pack_values([0, 1, "reward", "high"])
+
+
 FORGED = [
     _swap_starts,
     _past_the_end,
@@ -291,6 +374,9 @@ FORGED = [
     _missing_section,
     _mark_out_of_range,
     _not_a_number_aside,
+    _a_string_in_a_number_column,
+    _a_negative_count,
+    _a_string_metric,
 ]
 
 

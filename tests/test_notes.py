@@ -7,6 +7,7 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,9 +57,10 @@ def test_files_are_private_under_the_data_dir_and_nothing_is_written_beside_the_
     assert sorted(os.listdir(data)) == before
     d = Path(os.environ["XDG_DATA_HOME"]) / "trajtui" / "notes"
     assert notes.directory() == d  # the test's isolated data dir, never the user's
-    (file,) = d.iterdir()
+    files = sorted(d.iterdir())
+    assert [f.name for f in files][:1] == [".lock"] and len(files) == 2  # the lock, one notes file
     assert stat.S_IMODE(d.stat().st_mode) == 0o700
-    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
 
 
 def test_not_saved_when_the_data_dir_is_inside_an_opened_path(tmp_path: Path) -> None:
@@ -184,3 +186,49 @@ def test_a_notes_dir_that_is_not_ours_is_not_used(tmp_path: Path) -> None:
     with pytest.raises(notes.NotesError, match="not a private directory"):
         notes.toggle_bookmark(path, "websearch-1", "run")
     assert list(elsewhere.iterdir()) == []
+
+
+def _bookmark_at_once(path: str, ref: str, start: Any) -> None:
+    start.wait()
+    notes.set_bookmark(path, ref, "run")
+
+
+def test_six_sessions_bookmarking_one_source_at_once_keep_every_bookmark_in_one_file(
+    tmp_path: Path,
+) -> None:
+    """Seen: six processes bookmarking one source at the same moment kept 2 of the 6
+    bookmarks, in 4 notes files for the one source."""
+    import multiprocessing
+
+    path = capture_fixture(tmp_path)
+    ctx = multiprocessing.get_context("fork")
+    start = ctx.Event()
+    refs = [f"websearch-{i}" for i in range(1, 7)]
+    procs = [ctx.Process(target=_bookmark_at_once, args=(str(path), r, start)) for r in refs]
+    for p in procs:
+        p.start()
+    start.set()  # all at once
+    for p in procs:
+        p.join(30)
+        assert p.exitcode == 0
+    assert sorted(n.ref for n in notes.notes_for(str(path)) if n.bookmarked) == refs
+    assert len([f for f in os.listdir(notes.directory()) if f.endswith(".json")]) == 1
+
+
+def test_files_left_by_sessions_that_raced_are_merged_at_the_next_change(tmp_path: Path) -> None:
+    """Several notes files for one source (written by an older trajtui that raced): the
+    next change merges them into one, the newest change of each entry kept, none lost."""
+    path = capture_fixture(tmp_path)
+    notes.set_bookmark(str(path), "websearch-1", "run")
+    (first,) = [f for f in notes.directory().iterdir() if f.suffix == ".json"]
+    data = json.loads(first.read_text())
+    data["entries"] = [{"ref": "websearch-2", "kind": "run", "note": "older", "updated": 1.0}]
+    (notes.directory() / "0123456789abcdef01234567.json").write_text(json.dumps(data))
+    notes.set_note(str(path), "websearch-3", "run", "third")
+    got = {n.ref: (n.bookmarked, n.text) for n in notes.notes_for(str(path))}
+    assert got == {
+        "websearch-1": (True, ""),
+        "websearch-2": (False, "older"),
+        "websearch-3": (False, "third"),
+    }
+    assert len([f for f in notes.directory().iterdir() if f.suffix == ".json"]) == 1

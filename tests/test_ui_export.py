@@ -88,3 +88,30 @@ async def test_the_default_place_is_outside_what_is_inspected(
         await pilot.press("escape")
         await settle(pilot)
     assert sorted(p.name for p in data.iterdir()) == ["scored.jsonl"]
+
+
+async def test_the_default_place_is_outside_what_is_inspected_when_home_is_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cd ~; trajtui ~``: the working directory, the documents directory and the home
+    directory are all inside what is inspected; the export goes somewhere else, and
+    writing it leaves the inspected tree as it was."""
+    home = tmp_path / "home"
+    (home / "Documents").mkdir(parents=True)
+    scored(home)
+    monkeypatch.chdir(home)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DOCUMENTS_DIR", str(home / "Documents"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    before = sorted(str(p) for p in home.rglob("*"))
+    async with running([str(home)]) as (pilot, app, screen):
+        screen.run_list.focus()
+        await pilot.press("x")
+        await pilot.pause()
+        field = app.screen.query_one(Input)
+        assert not field.value.startswith(str(home) + os.sep), field.value
+        await pilot.press("enter", "enter")
+        written = Path(field.value)
+        await _wait_for(written, pilot)
+    assert sorted(str(p) for p in home.rglob("*")) == before

@@ -6,13 +6,13 @@ differ, 2 on trouble (a reference that names nothing, a file that cannot be read
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import click
 
+from trajtui.cli.args import names_a_run, split_args
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err
 from trajtui.cli.show import resolve_streaming
@@ -146,8 +146,10 @@ def diff_cmd(
     Exit status: 0 when the timelines (or the sources' verdicts and scores) are the same,
     1 when they differ, 2 on trouble.
     """
-    paths = [a for a in args if os.path.exists(a)]
-    refs = [a for a in args if not os.path.exists(a)]
+    split = split_args("diff", args, names_a_run)
+    paths, refs = split.paths, split.refs
+    for note in split.notes:
+        print_err(note)
     use_cache(no_cache)
     if not refs and len(paths) == 2:
         if form in ("markdown", "html"):

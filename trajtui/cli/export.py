@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from trajtui.cli.args import names_a_run, split_args
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err
 from trajtui.cli.show import resolve_streaming
@@ -111,8 +112,10 @@ def export_cmd(
 
     Nothing is written anywhere but to standard output or to -o's file.
     """
-    paths = [a for a in args if os.path.exists(a)]
-    refs = [a for a in args if not os.path.exists(a)]
+    split = split_args("export", args, names_a_run)
+    paths, refs = split.paths, split.refs
+    for note in split.notes:
+        print_err(note)
     if not paths or len(refs) > 1:
         print_err(
             "trajtui export: give the files or directories, then at most one reference "

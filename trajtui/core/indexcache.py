@@ -11,14 +11,17 @@ mtime (ns), inode and device of the data file, the format and key the source was
 with, the cache's own format version and a fingerprint of trajtui's core code (a new
 trajtui never trusts an old one's summaries). On open (:func:`restore`):
 
-* same path, size, mtime, inode and device, and the sampled bytes (head, tail and a few
-  blocks between) hash the same: everything is restored, the file is not read;
+* same path, size, mtime, ctime (which every write changes and nobody can put back),
+  inode and device, and the sampled bytes (head, tail and a few blocks between) hash the
+  same: everything is restored, the file is not read;
 * the file grew (same inode and device, the bytes the cache covers hash the same): the
   cache is restored and the scan continues from where it ended;
 * anything else (replaced, truncated, rewritten, another format): the cache is ignored and
   the file scanned from the start (the next save replaces the entry).
 
-A cache file is untrusted data (:mod:`trajtui.core.cachefile`, :mod:`trajtui.core.indexstate`):
+Either way, a restored index is checked against the file before it is believed: records
+spread over it must each start a line and hold the key the entry says
+(:func:`trajtui.core.indexstate.restore`). A cache file is untrusted data (:mod:`trajtui.core.cachefile`, :mod:`trajtui.core.indexstate`):
 one that is damaged, truncated, foreign or inconsistent is ignored (and removed), never
 trusted, and never raises.
 
@@ -202,6 +205,9 @@ def _identity(source: JsonlSource) -> dict[str, Any] | None:
         "path": real,
         "size": st.st_size,
         "mtime_ns": st.st_mtime_ns,
+        # Every write changes it and nobody can set it back (``touch -d`` puts back only
+        # the mtime): a file rewritten in place with its mtime restored is not unchanged.
+        "ctime_ns": st.st_ctime_ns,
         "ino": st.st_ino,
         "dev": st.st_dev,
     }
@@ -295,8 +301,8 @@ def _compare(source: JsonlSource, data: dict[str, Any], now: dict[str, Any]) -> 
     size = data.get("size")
     if type(size) is not int or size > now["size"] or not isinstance(data.get("sample"), str):
         return None
-    if size == now["size"] and data.get("mtime_ns") != now["mtime_ns"]:
-        return None  # rewritten in place
+    if size == now["size"] and any(data.get(t) != now[t] for t in ("mtime_ns", "ctime_ns")):
+        return None  # rewritten in place (or its mode or owner changed: read afresh anyway)
     if sample_hash(source.index.pread, size) != data["sample"]:
         return None
     return "unchanged" if size == now["size"] else "appended"

@@ -50,6 +50,10 @@ _NL_BACK = {v: k for k, v in _NL.items()}
 _CONT = bytes(1 if 0x80 <= b <= 0xBF else 0 for b in range(256))
 _OUTCOMES = {o.value: o for o in Outcome}
 _SEVERITIES = {s.value: s for s in Severity}
+_COUNTS = frozenset(
+    ("steps", "tool_calls", "failed_tool_calls", "attempts", "graded", "passes", "line")
+)
+"""Columns trajtui counts itself (a cached value outside their range was never written)."""
 
 
 # -- dump ------------------------------------------------------------------------------------
@@ -263,6 +267,7 @@ def _restore(source: JsonlSource, state: dict[str, Any], sections: dict[str, Any
     for key, n in _pairs(unpack_values(sections["source.next"]), "next numbers"):
         _check(isinstance(key, str) and type(n) is int and n >= 2, "bad next number")
         next_n[str(key)] = int(n)  # type: ignore[arg-type]
+    _check_against_file(ix, starts, ends, keys, bad, flags["bom"])
     # Everything checked: now change the source.
     ix.starts, ix._lens, ix._huge, ix._keys, ix._blank_runs = starts, lens, huge, keys, runs
     ix.bad = bad
@@ -274,6 +279,35 @@ def _restore(source: JsonlSource, state: dict[str, Any], sections: dict[str, Any
     source._entry_problems = problems
     source._dup_refs, source._dup_map, source._next = dup_refs, dup_map, next_n
     source._named = count
+
+
+SAMPLED_RECORDS = 32
+"""Records of a restored index whose place and key are checked against the file itself."""
+
+
+def _check_against_file(
+    ix: Any, starts: array[int], ends: array[int], keys: KeyTable, bad: dict[int, str], bom: bool
+) -> None:
+    """Check :data:`SAMPLED_RECORDS` records spread over the index against the file: each
+    starts a line, and its key (as the index reads keys) is the one the entry says.
+
+    The entry's identity check (size, times, inode, sampled bytes) cannot see every byte of
+    a big file: a record rewritten in place between the sampled blocks, or an index
+    that does not fit the file, is caught here (the rest is read afresh)."""
+    count = len(starts)
+    if not count:
+        return
+    step = max(1, count // SAMPLED_RECORDS)
+    picks = {*range(0, count, step), count - 1}
+    for i in sorted(picks):
+        start = starts[i]
+        if start > (3 if bom else 0):
+            _check(ix.pread(1, start - 1) in (b"\n", b"\r"), "a record does not start a line")
+        if i in bad or keys._kind[i] == LONG:
+            continue  # no key to compare, or one kept as the file's bytes (read again anyway)
+        data = ix.pread(min(ends[i] - start, 1 << 20), start)
+        key, _ = ix._key_of(data, 0, len(data), start, ends[i])
+        _check(key == keys.get(i), "a record's key is not the one in the file")
 
 
 def _restore_blank_runs(
@@ -420,11 +454,22 @@ def _numbers(sections: dict[str, Any], name: str, n: int) -> _Numbers:
     _check(not kinds.translate(None, b"\x00\x01\x02\x03"), f"bad kind in column {name}")
     aside: dict[int, Any] = {}
     for i, v in _pairs(unpack_values(sections[f"num.{name}.aside"]), name):
+        # What a column keeps aside: NaN, a number too big for a float (kept as the file
+        # spells it), an integer too big for a float to hold exactly. Never another type.
+        _check(
+            isinstance(v, (int, float)) and not isinstance(v, bool),
+            f"column {name}: a value kept aside is not a number",
+        )
         aside[_index(i, n, name)] = v
     _check(
         kinds.count(3) == len(aside) and all(kinds[i] == 3 for i in aside),
         f"column {name}: values kept aside do not match",
     )
+    if name in _COUNTS:  # counted by trajtui: whole numbers (or none), never negative
+        _check(
+            not kinds.translate(None, b"\x00\x02") and (not values or min(values) >= 0),
+            f"column {name}: a count that is not a whole number of at least 0",
+        )
     column.kinds, column.values, column.aside = kinds, values, aside
     return column
 
@@ -467,7 +512,12 @@ def _metrics(flat: list[Value], n: int) -> dict[int, tuple[tuple[str, float], ..
         pairs = []
         for j in range(k + 2, k + 2 + 2 * m, 2):
             name, value = flat[j], flat[j + 1]
-            _check(isinstance(name, str) and value is not None, "bad metric")
+            _check(
+                isinstance(name, str)
+                and isinstance(value, (int, float))
+                and type(value) is not bool,
+                "bad metric",
+            )
             pairs.append((str(name), value))
         out[i] = tuple(pairs)  # type: ignore[arg-type]
         k += 2 + 2 * m

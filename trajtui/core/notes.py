@@ -4,7 +4,10 @@ Where they live: ``$XDG_DATA_HOME/trajtui/notes/`` on Linux (``platformdirs.user
 one JSON file per source (a file or directory trajtui opened), never beside the data. The
 directory is used only when it is ours (a real directory of this user, mode 0700); files are
 written 0600, atomically (a private temporary file, then ``os.replace``), and never when the
-notes directory is inside a path the user opened (``trajtui ~``).
+notes directory is inside a path the user opened (``trajtui ~``). Every change is made under
+the directory's lock (:mod:`trajtui.core.filelock`) as read, change one entry, write: two
+sessions (or a script beside the TUI) marking the same source at the same moment keep each
+other's notes, in one file per source.
 
 Which notes belong to which source (its *identity*): a notes file records the source's real
 path and a fingerprint of its content (size, a hash of its first 64 KB and one of its last
@@ -37,7 +40,7 @@ from typing import Any, Protocol
 
 from platformdirs import user_data_path
 
-from trajtui.core import safeio
+from trajtui.core import filelock, safeio
 from trajtui.core.cachedir import private_dir
 from trajtui.core.discover import inside
 from trajtui.core.jsonutil import JsonError, dumps_line, loads
@@ -314,16 +317,12 @@ def get(path: str, ref: str) -> Note | None:
 
 def toggle_bookmark(path: str, ref: str, kind: str, *, opened: Sequence[str] = ()) -> bool:
     """Bookmark ``ref`` of the source at ``path``, or remove its bookmark (a note on it
-    stays). Returns whether it is bookmarked now.
+    stays), judged on the notes as they are on disk now. Returns whether it is bookmarked.
 
     Raises:
         NotesError: It cannot be saved.
     """
-    book = find_book(path)
-    old = book.entries.get(ref)
-    on = not (old is not None and old.bookmarked)
-    _put(book, path, ref, kind, opened, bookmarked=on)
-    return on
+    return _put(path, ref, kind, opened, bookmarked=TOGGLE).bookmarked
 
 
 def set_bookmark(
@@ -334,7 +333,7 @@ def set_bookmark(
     Raises:
         NotesError: It cannot be saved.
     """
-    _put(find_book(path), path, ref, kind, opened, bookmarked=on)
+    _put(path, ref, kind, opened, bookmarked=on)
 
 
 def set_note(path: str, ref: str, kind: str, text: str, *, opened: Sequence[str] = ()) -> Note:
@@ -344,38 +343,78 @@ def set_note(path: str, ref: str, kind: str, text: str, *, opened: Sequence[str]
     Raises:
         NotesError: It cannot be saved.
     """
-    return _put(find_book(path), path, ref, kind, opened, text=clean(text))
+    return _put(path, ref, kind, opened, text=clean(text))
+
+
+TOGGLE = "toggle"
+"""``bookmarked=TOGGLE``: the opposite of what the notes on disk say."""
 
 
 def _put(
-    book: Book,
     path: str,
     ref: str,
     kind: str,
     opened: Sequence[str],
     *,
-    bookmarked: bool | None = None,
+    bookmarked: bool | str | None = None,
     text: str | None = None,
 ) -> Note:
-    now = time.time()
-    old = book.entries.get(ref) or Note(ref, path, kind, created=now)
-    new = replace(
-        old,
-        bookmarked=old.bookmarked if bookmarked is None else bookmarked,
-        text=old.text if text is None else text,
-        updated=now,
-    )
-    if new.bookmarked or new.text:
-        book.entries[ref] = new
-    else:
-        book.entries.pop(ref, None)
-    if len(book.entries) > MAX_ENTRIES:
-        raise NotesError(f"more than {MAX_ENTRIES:,} notes on one source")
-    _save(book, path, opened)
+    """Change one entry: under the notes directory's lock, read the source's notes as
+    they are on disk now (every file another session wrote for it merged into one),
+    change the entry, write the one file atomically, and remove the files merged in."""
+    d = _directory_for_saving(opened)
+    try:
+        with filelock.locked(d / LOCK):
+            shelf = books()
+            book, merged = _one_book(path, shelf, d)
+            now = time.time()
+            old = book.entries.get(ref) or Note(ref, path, kind, created=now)
+            if bookmarked == TOGGLE:
+                bookmarked = not old.bookmarked
+            new = replace(
+                old,
+                bookmarked=old.bookmarked if bookmarked is None else bool(bookmarked),
+                text=old.text if text is None else text,
+                updated=now,
+            )
+            if new.bookmarked or new.text:
+                book.entries[ref] = new
+            else:
+                book.entries.pop(ref, None)
+            if len(book.entries) > MAX_ENTRIES:
+                raise NotesError(f"more than {MAX_ENTRIES:,} notes on one source")
+            _save(book, path, d)
+            for other in merged:
+                if other.file is not None and other.file != book.file:
+                    other.file.unlink(missing_ok=True)
+    except OSError as err:
+        raise NotesError(f"not saved: {one_line(str(err))}") from None
     return new
 
 
-def _save(book: Book, path: str, opened: Sequence[str]) -> None:
+LOCK = ".lock"
+"""The lock file every change to a notes file is made under (:mod:`trajtui.core.filelock`)."""
+
+
+def _one_book(path: str, shelf: Sequence[Book], d: Path) -> tuple[Book, list[Book]]:
+    """The book of the source at ``path``, with every other book recorded for the same
+    real path merged into it (sessions that each started a file: the newest change of
+    each entry wins), and the books merged in. A source's first book is named after its
+    real path, so two sessions starting one at the same moment write the same file."""
+    book = find_book(path, shelf)
+    here = real(path)
+    others = [b for b in shelf if b.path == here and b is not book]
+    for other in others:
+        for ref, note in other.entries.items():
+            mine = book.entries.get(ref)
+            if mine is None or note.updated > mine.updated:
+                book.entries[ref] = note
+    if book.file is None:
+        book.file = d / f"{hashlib.blake2b(os.fsencode(here), digest_size=12).hexdigest()}{SUFFIX}"
+    return book, others
+
+
+def _directory_for_saving(opened: Sequence[str]) -> Path:
     d = usable_dir(create=False)
     if d is not None and not _outside(d, opened):
         raise NotesError(f"not saved: the notes directory {d} is inside an opened path")
@@ -384,6 +423,11 @@ def _save(book: Book, path: str, opened: Sequence[str]) -> None:
         raise NotesError(f"not saved: {directory()} is not a private directory of this user")
     if not _outside(d, opened):
         raise NotesError(f"not saved: the notes directory {d} is inside an opened path")
+    return d
+
+
+def _save(book: Book, path: str, d: Path) -> None:
+    """Write ``book`` to its file atomically (a private temporary file, then a rename)."""
     book.path = real(path)
     book.fingerprint = fingerprint(path) or {}
     data = {

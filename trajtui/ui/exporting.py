@@ -21,7 +21,7 @@ def write_export_file(app: Any, path: str, make_text: Callable[[], str]) -> None
     ``make_text`` may read runs."""
     try:
         text = make_text()
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        os.makedirs(os.path.dirname(os.path.abspath(path)), mode=0o700, exist_ok=True)
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     except (OSError, ValueError) as err:

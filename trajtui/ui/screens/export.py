@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,14 +46,26 @@ def inside(path: str, roots: list[str]) -> bool:
 
 
 def default_dir(opened: list[str]) -> str:
-    """The working directory, unless it is inside an opened path; then the user's documents
-    directory (``~/Documents/trajtui``, or the home directory's ``trajtui-exports``)."""
-    cwd = os.getcwd()
-    if not inside(cwd, opened):
-        return cwd
+    """The first of these that is not inside an opened path: the working directory, the
+    user's documents directory (``~/Documents/trajtui``), the home directory's
+    ``trajtui-exports``, and last a private directory of the user's in the temporary
+    directory (``trajtui ~`` opens all the others)."""
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the working directory was removed
+        cwd = ""
     docs = platformdirs.user_documents_dir()
-    base = docs if docs and not inside(docs, opened) else str(Path.home())
-    return os.path.join(base, "trajtui-exports" if base == str(Path.home()) else "trajtui")
+    home = str(Path.home())
+    candidates = [
+        cwd,
+        os.path.join(docs, "trajtui") if docs and docs != home else "",
+        os.path.join(home, "trajtui-exports"),
+    ]
+    for candidate in candidates:
+        if candidate and not inside(candidate, opened):
+            return candidate
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return os.path.join(tempfile.gettempdir(), f"trajtui-exports-{uid}")
 
 
 def file_name(what: str, form: str) -> str:
