@@ -150,8 +150,10 @@ async def test_commands_and_a_tui_session_change_nothing(
     assert files_under(tmp_path / "tmp") == set()
     settings = home / ".config" / "trajtui" / "settings.json"
     assert settings.is_file() and '"textual-light"' in settings.read_text()
-    (notes_file,) = (home / ".local/share/trajtui/notes").iterdir()  # the bookmark and note
-    assert oct(notes_file.stat().st_mode & 0o777) == "0o600"
+    notes_dir = home / ".local/share/trajtui/notes"
+    (notes_file,) = notes_dir.glob("*.json")  # the bookmark and note, in one file
+    for written in (notes_file, notes_dir / ".lock"):  # and the lock they were made under
+        assert oct(written.stat().st_mode & 0o777) == "0o600"
 
     # ...and is read back from there by the next session
     async with running([str(root)]) as (pilot, app, screen):
