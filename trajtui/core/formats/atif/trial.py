@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from trajtui.core.formats.atif.job import evals_key
 from trajtui.core.formats.atif.trajectory import parse_time
 from trajtui.core.formats.common import mapping, string
 from trajtui.core.model import Outcome
@@ -66,6 +67,25 @@ class TrialResult:
     def exception_type(self) -> str | None:
         """``exception_info.exception_type``."""
         return string((self.exception or {}).get("exception_type"))
+
+    @property
+    def evals_key(self) -> str | None:
+        """The key the job's ``result.json`` files this trial's figures under
+        (``agent__model__dataset``, from ``agent_info`` and ``source``)."""
+        info = self.agent.get("model_info")
+        model = string(info.get("name")) if isinstance(info, dict) else None
+        return evals_key(string(self.agent.get("name")), model, self.dataset)
+
+    @property
+    def graded(self) -> bool:
+        """The verifier gave the trial a reward (its score is a number)."""
+        return self.score is not None and self.score == self.score
+
+    @property
+    def passed(self) -> bool:
+        """Graded with a reward of 1 or more (the verdict's pass, whatever exception the
+        agent met: Harbor counts the reward too)."""
+        return self.graded and self.score is not None and self.score >= 1
 
     @property
     def score_label(self) -> str | None:
