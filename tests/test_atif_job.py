@@ -156,6 +156,40 @@ def test_a_redacted_first_message_gives_way_to_the_task(tb: Path) -> None:
     assert "<<evallab-redacted: 2135 bytes" in run("show", str(tb), f"{FAILED_XSS}/step-1").stdout
 
 
+def ref_cells(screen: MainScreen) -> list[str]:
+    runs = screen.run_list
+    cols = runs.current_columns()
+    start = 1 + cols["status"] + 1
+    width = runs.size.width
+    out = []
+    for i in range(runs.row_count):
+        plain = runs.render_row(i, width).plain
+        out.append(plain[start : start + cols["ref"]].rstrip())
+    return out
+
+
+@pytest.mark.parametrize("columns", [120, 200])
+async def test_run_list_refs_keep_the_part_that_differs(tb: Path, columns: int) -> None:
+    async with running([str(tb)], size=(columns, 40)) as (pilot, app, screen):
+        cells = ref_cells(screen)
+        assert len(cells) == 6 and len(set(cells)) == 6, cells
+        for suffix in ("Ab3dE9k", "Qw7rT2m", "Zx9cV4b", "Lk2jH8g", "Mn5bV1c", "Po0iU7y"):
+            assert sum(suffix in c for c in cells) == 1, (suffix, cells)
+        for cell in cells:
+            assert cell.startswith("…"), cells  # the shared start is elided, said by "…"
+        assert any("filter-xs" in c for c in cells) and any("fetch-ret" in c for c in cells)
+        # the titles (the tasks) tell the tasks apart, and what is elided is said once
+        titles = [row.rsplit(" ", 1)[-1] for row in rows_of(screen)]
+        assert len(set(titles)) == 3, titles
+        said = str(screen.query_one("#runs-pane").border_subtitle)
+        assert "refs: … = terminal-bench-html-js-" in said
+
+
+def rows_of(screen: MainScreen) -> list[str]:
+    width = screen.run_list.size.width
+    return [screen.run_list.render_row(i, width).plain for i in range(screen.run_list.row_count)]
+
+
 # -- one number on every surface ---------------------------------------------------------------
 
 
