@@ -111,7 +111,11 @@ def test_show_gives_the_jobs_own_figures_beside_trajtuis_pass_at_k(tb: Path) -> 
     assert lines_with(text, "n_errored_trials 1") and lines_with(text, "cost_usd 0.054")
     # trajtui's, over the same tasks, saying what it leaves out and how the file differs
     ours = lines_with(text, "trajtui, over the same tasks")
-    assert ours and "pass@1 0.500" in ours[0] and "pass@2 1.000" in ours[0]
+    estimates = text.splitlines()[text.splitlines().index(ours[0]) + 1]
+    assert "pass@1 0.500" in estimates and "pass@2 1.000 (2 of 3 tasks)" in estimates
+    # the file's mean (an attempt without a reward as 0) beside trajtui's (over the graded)
+    assert "mean 0.5" in file_line[0] and "mean reward 0.600 (5 graded)" in ours[0]
+    assert "1 with an exception" in ours[0]  # the file's n_errors 1
     assert "1 attempt without a reward left out" in text
     assert "Harbor counts it as failed" in text
 
@@ -211,3 +215,28 @@ def test_tokens_and_cost_are_the_trials_own_and_add_up_to_the_jobs(tb: Path) -> 
     assert measures["cost"]["total"] == pytest.approx(job["cost_usd"])
     detail = run("show", str(tb), FAILED_XSS).stdout
     assert "tokens 4,100 in · 140 out (agent_result)" in detail
+
+
+def test_an_early_harbor_trial_with_a_single_reward_is_graded(tmp_path: Path) -> None:
+    """Harbor's first releases wrote ``verifier_result: {"reward": 0.0}`` (one number), not
+    ``rewards``: the trial is graded all the same."""
+    passed = b.trial_result("nl2bash-0__A1b2C3d", "nl2bash-0")
+    passed["verifier_result"] = {"reward": 1.0}
+    failed = b.trial_result("nl2bash-0__E4f5G6h", "nl2bash-0")
+    failed["verifier_result"] = {"reward": 0.0}
+    for doc in (passed, failed):
+        b.write_trial(tmp_path / "job" / doc["trial_name"], b.fix_bug(), doc)
+    b.write_json(tmp_path / "job" / "result.json", {"n_total_trials": 2, "stats": {}})
+    rows = {
+        r["ref"]: r
+        for r in map(json.loads, run("ls", str(tmp_path / "job"), "--json").stdout.splitlines())
+    }
+    assert (rows["nl2bash-0__A1b2C3d"]["outcome"], rows["nl2bash-0__A1b2C3d"]["score"]) == (
+        "pass",
+        1.0,
+    )
+    assert (rows["nl2bash-0__E4f5G6h"]["outcome"], rows["nl2bash-0__E4f5G6h"]["score"]) == (
+        "fail",
+        0.0,
+    )
+    assert rows["nl2bash-0__A1b2C3d"]["score_label"] == "reward"

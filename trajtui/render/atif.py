@@ -187,13 +187,20 @@ def job_block(detail: AtifRun) -> list[Text]:
         out.append(Text(f"  (no stats.evals entry for {_safe(detail.attempt.group)})", DIM))
     counted = _tally(detail.group)
     errors = sum(1 for s in detail.group if s.outcome in (Outcome.ERROR, Outcome.TIMEOUT))
+    rewards = [s.score for s in detail.group if s.attempt.graded and s.score is not None]
+    mean = (
+        f" · mean reward {_share(sum(rewards) / len(rewards))} ({len(rewards)} graded)"
+        if rewards
+        else ""
+    )
     out.append(
         Text.assemble(
             ("trajtui, over the same tasks", LABEL),
             f": {fmt.count(counted.tasks)} tasks · {_attempt_counts(counted)} · "
-            f"{fmt.count(errors)} with an exception · {_estimates(counted)}",
+            f"{fmt.count(errors)} with an exception{mean}",
         )
     )
+    out.append(Text(f"  {_estimates(counted)}"))
     if counted.ungraded:
         n = counted.ungraded
         out.append(

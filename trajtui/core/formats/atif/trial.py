@@ -2,7 +2,8 @@
 
 Harbor writes a trial's ``result.json`` when the trial ends (no file: still running, or
 stopped before it could write one). Its reward is ``verifier_result.rewards``, a dict of one
-or several named numbers (``{"reward": 1.0}``, ``{"accuracy": 0.95, "runtime_sec": 1.2}``);
+or several named numbers (``{"reward": 1.0}``, ``{"accuracy": 0.95, "runtime_sec": 1.2}``;
+Harbor's first releases wrote one number, ``verifier_result.reward``, read as ``reward``);
 an exception the trial met is ``exception_info`` (an agent can time out and still be
 graded: then it has both).
 
@@ -132,6 +133,8 @@ def read_trial_result(value: dict[str, Any]) -> TrialResult:
     """The trial ``value`` (a decoded ``result.json``) describes."""
     verifier = mapping(value.get("verifier_result"))
     rewards = verifier.get("rewards") if isinstance(verifier.get("rewards"), dict) else None
+    if rewards is None and reward_value(verifier.get(REWARD)) is not None:
+        rewards = {REWARD: verifier[REWARD]}  # Harbor's first releases: one reward
     key, score = pick_score(rewards)
     started, finished = string(value.get("started_at")), string(value.get("finished_at"))
     t0, t1 = parse_time(started), parse_time(finished)
