@@ -223,10 +223,9 @@ def headline(run: Run) -> str | None:
     if detail.reports:
         tests = [t for r in detail.reports for t in r.tests]
         failed = sum(1 for t in tests if t.failed)
+        n = f"{len(tests)} test{'s' if len(tests) != 1 else ''}"
         parts.append(
-            f"verifier: {failed} of {len(tests)} tests failed"
-            if failed
-            else f"verifier: {len(tests)} tests, none failed"
+            f"verifier: {failed} of {n} failed" if failed else f"verifier: {n}, none failed"
         )
     if detail.attempt is not None and detail.siblings:
         counted = _tally(detail.siblings)

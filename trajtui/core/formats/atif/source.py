@@ -89,6 +89,8 @@ class AtifSource(StaticSource):
         self._children: dict[tuple[str, str], str] = {}  # (parent ref, key) -> child ref
         self._job: JobResult | None = None
         self._attempts: dict[str, Sibling] = {}  # trial directory -> the trial as an attempt
+        self._groups: dict[str, tuple[Sibling, ...]] = {}  # group -> its attempts
+        self._task_attempts: dict[tuple[str, str], tuple[Sibling, ...]] = {}
         self._reported: set[tuple[str, int | None, str]] = set()
         self._lock = threading.Lock()
 
@@ -192,7 +194,7 @@ class AtifSource(StaticSource):
         then each trajectory, one run at a time."""
         self._children = {}
         self._reported = set()
-        self._attempts = {}
+        self._attempts, self._groups, self._task_attempts = {}, {}, {}
         self._job = self._read_job()
         places = self._places()
         total = 2 * len(places)
@@ -202,6 +204,7 @@ class AtifSource(StaticSource):
             read.append(found)
             self._note_attempt(place, found[0], found[1])
             yield ScanProgress(done, total, len(self))
+        self._index_attempts()
         for done, (place, (trial, finished, problems)) in enumerate(
             zip(places, read, strict=True), 1
         ):
@@ -243,6 +246,16 @@ class AtifSource(StaticSource):
         ref = self._run_ref(place, trial)
         self._attempts[place.trial_dir] = Sibling(ref, status, outcome, trial.score, attempt)
 
+    def _index_attempts(self) -> None:
+        """Every group's attempts and every task's, once (a run shown looks its up)."""
+        groups: dict[str, list[Sibling]] = {}
+        tasks: dict[tuple[str, str], list[Sibling]] = {}
+        for s in self._attempts.values():
+            groups.setdefault(s.attempt.group, []).append(s)
+            tasks.setdefault((s.attempt.group, s.attempt.task), []).append(s)
+        self._groups = {k: tuple(v) for k, v in groups.items()}
+        self._task_attempts = {k: tuple(v) for k, v in tasks.items()}
+
     def _task_and_group(
         self, trial_dir: str | None
     ) -> tuple[TaskAttempt | None, tuple[Sibling, ...], tuple[Sibling, ...]]:
@@ -252,8 +265,8 @@ class AtifSource(StaticSource):
         if this is None:
             return None, (), ()
         a = this.attempt
-        group = tuple(s for s in self._attempts.values() if s.attempt.group == a.group)
-        return a, tuple(s for s in group if s.attempt.task == a.task), group
+        group = self._groups.get(a.group, ())
+        return a, self._task_attempts.get((a.group, a.task), ()), group
 
     def _run_ref(self, place: Place, trial: TrialResult | None) -> str:
         if trial is not None and trial.trial_name:
