@@ -240,3 +240,22 @@ def test_an_early_harbor_trial_with_a_single_reward_is_graded(tmp_path: Path) ->
         0.0,
     )
     assert rows["nl2bash-0__A1b2C3d"]["score_label"] == "reward"
+
+
+def test_a_verifier_without_a_test_report_shows_the_end_of_its_output(tmp_path: Path) -> None:
+    """Tasks whose tests write no CTRF report still say why in ``verifier/test-stdout.txt``:
+    its last lines are shown, and searched."""
+    job = tmp_path / "job"
+    trial = b.tb_trial(job, "fix-git", "Zz9yX8w", 0.0, None)
+    noise = "".join(f"collecting line {i}\n" for i in range(5000))
+    (trial / "verifier").mkdir()
+    (trial / "verifier" / "reward.txt").write_text("0\n")
+    (trial / "verifier" / "test-stdout.txt").write_text(
+        noise + "FAILED test_outputs.py::test_branch_merged - assert 'main' == 'fix'\n"
+    )
+    out = run("show", str(job), "fix-git__Zz9yX8w")
+    assert "verifier  no test report in verifier/" in out.stdout
+    assert "FAILED test_outputs.py::test_branch_merged - assert 'main' == 'fix'" in out.stdout
+    assert "collecting line 10\n" not in out.stdout  # the end, not the whole output
+    found = run("grep", str(job), "test_branch_merged")
+    assert found.returncode == 0 and "fix-git__Zz9yX8w" in found.stdout

@@ -229,10 +229,8 @@ def headline(run: Run) -> str | None:
         )
     if detail.attempt is not None and detail.siblings:
         counted = _tally(detail.siblings)
-        parts.append(
-            f"task {_safe(detail.attempt.task)}: {counted.passed} of "
-            f"{counted.attempts} attempts passed"
-        )
+        n = f"{counted.attempts} attempt{'s' if counted.attempts != 1 else ''}"
+        parts.append(f"task {_safe(detail.attempt.task)}: {counted.passed} of {n} passed")
     source = tokens_source(detail.trajectory, detail.trial)
     if source is not None and run.tokens_in is not None:
         out = f" · {fmt.count(run.tokens_out)} out" if run.tokens_out is not None else ""

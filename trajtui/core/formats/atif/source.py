@@ -51,7 +51,7 @@ from trajtui.core.formats.atif.trial import (
     read_trial_result,
     verdict,
 )
-from trajtui.core.formats.atif.verifier import Report, read_reports
+from trajtui.core.formats.atif.verifier import STDOUT, VERIFIER, Report, read_reports, stdout_tail
 from trajtui.core.formats.base import Certainty, Claim, Format, Opened
 from trajtui.core.index import ScanProgress
 from trajtui.core.model import Field, Outcome, Problem, Run, RunSummary, Severity, Step
@@ -108,6 +108,18 @@ class AtifSource(StaticSource):
             return None, [Problem(path, None, "does not exist", ref=ref)]
         except OSError as err:
             return None, [Problem(path, None, f"cannot read: {err.strerror or err}", ref=ref)]
+
+    def _tail(self, path: str, size: int) -> tuple[bytes | None, list[Problem]]:
+        """The last ``size`` bytes of a file (a log of any size)."""
+        self.watch(path)
+        if not inside(self.root_real, path):
+            return None, [Problem(path, None, "outside the opened directory (not read)")]
+        try:
+            return safeio.read_head_tail(path, 0, size)[1], []
+        except safeio.Refused as err:
+            return None, [Problem(path, None, err.strerror or str(err))]
+        except OSError as err:
+            return None, [Problem(path, None, f"cannot read: {err.strerror or err}")]
 
     def _trajectory(self, path: str | None) -> tuple[Trajectory | None, list[Problem]]:
         if path is None:
@@ -338,6 +350,12 @@ class AtifSource(StaticSource):
             reports, found = read_reports(place.trial_dir, self._read)
             problems.extend(found)
             fields.extend(verifier_fields(reports))
+            if reports is not None and not reports:  # no report says why: the output may
+                output, found = stdout_tail(place.trial_dir, self._tail)
+                problems.extend(found)
+                if output is not None:
+                    label = f"{VERIFIER}/{STDOUT} (its last lines)"
+                    fields.append(Field(label, output))
         summary = listed if isinstance(listed, RunSummary) else None
         attempt, siblings, group = self._task_and_group(place.trial_dir)
         detail = AtifRun(trajectory, trial, reports, attempt, siblings, group, self._job)

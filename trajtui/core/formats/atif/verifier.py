@@ -31,6 +31,12 @@ VERIFIER = "verifier"
 MAX_REPORTS = 16
 """Reports read from one directory at most (in name order)."""
 
+STDOUT = "test-stdout.txt"
+"""What Harbor keeps of the tests' output (``verifier/test-stdout.txt``)."""
+TAIL_BYTES = 8 << 10
+TAIL_LINES = 40
+"""The end of the tests' output shown when no report says why (pytest's summary is there)."""
+
 STATUSES = ("passed", "failed", "skipped", "pending", "other")
 """CTRF's test statuses, in the order counts are given."""
 
@@ -190,3 +196,22 @@ def read_reports(trial_dir: str, read: Reader) -> tuple[tuple[Report, ...] | Non
         reports.append(report)
         problems.extend(bad)
     return tuple(reports), problems
+
+
+Tail = Callable[[str, int], tuple[bytes | None, list[Problem]]]
+"""Reads the last N bytes of a file the source may read (None: it could not), and problems."""
+
+
+def stdout_tail(trial_dir: str, tail: Tail) -> tuple[str | None, list[Problem]]:
+    """The last :data:`TAIL_LINES` lines of the tests' output (``verifier/test-stdout.txt``),
+    or None when there is none; a line cut by the start of what was read is left out."""
+    path = os.path.join(trial_dir, VERIFIER, STDOUT)
+    if not os.path.lexists(path):
+        return None, []
+    data, problems = tail(path, TAIL_BYTES)
+    if data is None:
+        return None, problems
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    if len(data) == TAIL_BYTES and lines:
+        lines = lines[1:]  # cut at its start: not a whole line
+    return "\n".join(lines[-TAIL_LINES:]), problems
