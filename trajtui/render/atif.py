@@ -17,7 +17,7 @@ from rich.text import Text
 from trajtui.core.attempts import AttemptTally, tally
 from trajtui.core.formats.atif.detail import AtifRun, Sibling
 from trajtui.core.formats.atif.job import JobResult
-from trajtui.core.formats.atif.timeline import tokens_source
+from trajtui.core.formats.atif.usage import tokens_source
 from trajtui.core.formats.atif.verifier import Report
 from trajtui.core.model import Outcome, Run
 from trajtui.core.text import visible

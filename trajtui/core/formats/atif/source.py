@@ -33,7 +33,6 @@ from trajtui.core.formats.atif.timeline import (
     FORMAT_ID,
     build_steps,
     run_metadata,
-    run_tokens,
     summarize,
     trajectory_fields,
     trial_fields,
@@ -51,6 +50,7 @@ from trajtui.core.formats.atif.trial import (
     read_trial_result,
     verdict,
 )
+from trajtui.core.formats.atif.usage import run_tokens
 from trajtui.core.formats.atif.verifier import STDOUT, VERIFIER, Report, read_reports, stdout_tail
 from trajtui.core.formats.base import Certainty, Claim, Format, Opened
 from trajtui.core.index import ScanProgress
