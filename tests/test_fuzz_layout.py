@@ -1,6 +1,6 @@
-"""Fuzzing every directory format's layout with hypothesis: a forecast eval or run
-directory, an ultraplan project, an eval results tree and a directory of JSON Lines files
-are built, then mutated (files deleted, renamed to hostile or meaningful names, replaced by
+"""Fuzzing every directory format's layout with hypothesis: a Harbor job (trials with
+verifier reports), a forecast eval or run directory, an ultraplan project, an eval results
+tree and a directory of JSON Lines files are built, then mutated (files deleted, renamed to hostile or meaningful names, replaced by
 directories, FIFOs or symbolic links in, out, to ``/dev/zero``, dangling or looping; extra
 files added; contents cut or garbled). Opening, listing, loading, resolving and rendering
 every run never raises, never hangs (a 30 s alarm per example), never writes into the tree,
@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests import builders_atif as ba
 from tests import builders_eval as be
 from tests import builders_forecast as bf
 from tests import builders_ultraplan as bu
@@ -77,7 +78,12 @@ def jsonl_files(root: Path) -> None:
     write_jsonl(root / "caps" / "b.jsonl", [capture("c")])
 
 
+def harbor_job(root: Path) -> None:
+    ba.tb_job(root / "job")  # trials with verifier reports, the job's result.json
+
+
 LAYOUTS: dict[str, Callable[[Path], None]] = {
+    "harbor-job": harbor_job,
     "forecast-eval": forecast_eval,
     "forecast-run": forecast_run,
     "ultraplan": ultraplan_project,
@@ -94,6 +100,10 @@ MEANINGFUL = [
     "results.json",
     "results.jsonl",
     "config.json",
+    "result.json",
+    "ctrf.json",
+    "test-stdout.txt",
+    "verifier",
     "run_manifest.json",
     "run_7.json",
     "03-01-task-09-success.yaml",

@@ -19,6 +19,7 @@ from tests.builders_ultraplan import log, result, write_result
 from tests.ui_helpers import running, settle
 from trajtui.core.model import Problem
 from trajtui.ui.screens.main import MainScreen
+from trajtui.ui.store import ENTRY
 from trajtui.ui.widgets.run_list import ColumnHeader
 
 
@@ -32,8 +33,13 @@ def rows(screen: MainScreen) -> list[str]:
 
 
 def row_of(screen: MainScreen, ref: str) -> str:
-    """The row of run ``ref`` (a long ref may be cut with an ellipsis)."""
-    (row,) = [r for r in rows(screen) if f" {ref} " in r or f" {ref[:16]}" in r]
+    """The row of run ``ref`` as drawn (a long ref may be cut with an ellipsis)."""
+    width = screen.run_list.size.width
+    (row,) = [
+        screen.run_list.render_row(k, width).plain
+        for k, (kind, s, i) in enumerate(screen.store.rows)
+        if kind == ENTRY and getattr(screen.ws.sources[s].peek(i), "ref", None) == ref
+    ]
     return row
 
 

@@ -238,3 +238,42 @@ def tool_calls_text(summary: RunSummary) -> str:
     not record them)."""
     calls = summary.tool_calls
     return number(calls) if calls is not None else ABSENT
+
+
+# -- references cut to a width, keeping what tells them apart -----------------------------------
+
+REF_SEPARATORS = "-_./:#@ "
+"""Where a shared start of references may end (after one of these)."""
+MIN_SHARED = 6
+"""A shared start shorter than this is not worth an ellipsis."""
+TAIL = 10
+"""Characters of a reference's end kept when its middle gives way (a third of the width at
+most: the start, where references first differ, keeps the rest)."""
+
+
+def shared_start(common: str) -> str:
+    """The part of ``common`` (the start every reference of a list has) worth eliding: up to
+    and including its last separator (``terminal-bench-html-js-f`` gives
+    ``terminal-bench-html-js-``), so a reference never loses half a word; "" when that is
+    shorter than :data:`MIN_SHARED`."""
+    cut = max(common.rfind(c) for c in REF_SEPARATORS) + 1
+    return common[:cut] if cut >= MIN_SHARED else ""
+
+
+def elide_ref(ref: str, width: int, shared: str = "") -> str:
+    """``ref`` in ``width`` characters, keeping what tells it apart from the others listed
+    with it: whole when it fits; else its ``shared`` start (every other reference's too)
+    given way to ``…``; still too long, the middle of what is left, so that both where the
+    references first differ and their end (ids, counters, random suffixes: up to
+    :data:`TAIL` characters) stay."""
+    if len(ref) <= width or width <= 0:
+        return ref[:width] if width > 0 else ""
+    if shared and ref.startswith(shared) and len(shared) < len(ref):
+        ref = "…" + ref[len(shared) :]
+        if len(ref) <= width:
+            return ref
+    if width < 4:
+        return ref[: width - 1] + "…"
+    tail = min(TAIL, (width - 1) // 3)
+    head = width - 1 - tail
+    return ref[:head] + "…" + ref[len(ref) - tail :]

@@ -23,6 +23,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from trajtui.core.formats.atif import FORMAT as ATIF
 from trajtui.core.formats.eval_results import RESULTS
 from trajtui.core.formats.eval_results.confusion import confusion
 from trajtui.core.formats.forecast import EVAL as FORECAST_EVAL
@@ -34,6 +35,7 @@ from trajtui.core.formats.ultraplan import Judgement, UltraplanSource, Verdict
 from trajtui.core.model import Run, Step
 from trajtui.core.source import Source
 from trajtui.core.text import visible
+from trajtui.render import atif as atif_render
 from trajtui.render import fmt
 from trajtui.render import forecast as forecast_render
 
@@ -291,6 +293,18 @@ class ForecastView(View):
         return {} if board is None else {sid: sid for sid in board.board_source_ids()}
 
 
+class AtifView(View):
+    """Harbor trials: the verifier's tests (why the reward is what it is), the other
+    attempts of the task with pass@k over them, and the job's own figures beside trajtui's
+    (:mod:`trajtui.render.atif`)."""
+
+    def headline(self, run: Run) -> str | None:
+        return atif_render.headline(run)
+
+    def run_block(self, run: Run) -> RenderableType | None:
+        return atif_render.run_block(run)
+
+
 PLAIN = View()
 FORECAST_VIEW = ForecastView()
 
@@ -299,6 +313,7 @@ VIEWS: dict[str, View] = {
     ULTRAPLAN.id: UltraplanView(),
     FORECAST_EVAL.id: FORECAST_VIEW,
     FORECAST_RUN.id: FORECAST_VIEW,
+    ATIF.id: AtifView(),
 }
 """The view of each format id that adds something to the screen."""
 

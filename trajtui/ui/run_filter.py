@@ -10,6 +10,7 @@ from typing import Any
 from trajtui.core.model import Problem
 from trajtui.core.query import Query, facts_of_problem, facts_of_summary, parse
 from trajtui.core.source import Entry
+from trajtui.render import fmt
 
 Value = Callable[[str], Any]
 """One field of one run, by :class:`RunSummary` field name (``Source.row_value``)."""
@@ -58,7 +59,8 @@ class Filter:
 
 class TitlePrefix:
     """The words every title shown starts with (``Use ydc-server and answer``), which the
-    run list elides so that each row shows what tells it apart."""
+    run list elides so that each row shows what tells it apart; titles of one word (task
+    names) lose their shared start up to a separator (``terminal-bench-html-js-``)."""
 
     MIN_LENGTH = 10
 
@@ -107,4 +109,6 @@ class TitlePrefix:
         if not self._differ:  # every title is the same: eliding tells nothing apart
             return ""
         cut = common.rfind(" ") + 1  # whole words only: a title never loses half a word
+        if cut == 0:  # one word (task names: ``terminal-bench-html-js-f``): to a separator
+            return fmt.shared_start(common) if len(common) >= self.MIN_LENGTH else ""
         return common[:cut] if cut >= self.MIN_LENGTH else ""

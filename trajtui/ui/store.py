@@ -10,6 +10,7 @@ whose summary is not read yet are drawn as placeholders, and requested from the 
 from __future__ import annotations
 
 import heapq
+import os
 import time
 from array import array
 from collections import Counter, deque
@@ -28,6 +29,7 @@ from trajtui.core.search.inputs import InputWords
 from trajtui.core.source import Entry, Source
 from trajtui.core.table import EMPTY, RUN, CountRow
 from trajtui.core.workspace import Workspace
+from trajtui.render import fmt
 from trajtui.ui.rows import ENTRY, HEADER, OPEN_PROBLEM, Row, Rows
 from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix, Value
 
@@ -127,6 +129,9 @@ class SourceCounts:
     """Run-list columns some run of the source has a value for."""
     status_width: int = 0
     ref_width: int = 0
+    ref_common: str | None = None
+    """The start every reference counted has (None: none counted yet)."""
+    ref_differ: bool = False
 
 
 @dataclass(frozen=True)
@@ -622,6 +627,24 @@ class RunStore:
             max(ref_width, self._mixed_ref_width) if self.mixed else ref_width,
         )
 
+    def ref_start(self, s: int) -> str:
+        """The start every reference of source ``s`` has, as the run list elides it when
+        references are cut (``terminal-bench-html-js-``: see :func:`fmt.shared_start`);
+        "" when there is nothing worth eliding."""
+        c = self.counts[s]
+        if not c.ref_differ or not c.ref_common:
+            return ""
+        return fmt.shared_start(c.ref_common)
+
+    def elided_ref_width(self) -> int:
+        """The widest reference once each source's shared start is elided (``…`` and the
+        rest)."""
+        widest = 0
+        for s, c in enumerate(self.counts):
+            start = self.ref_start(s)
+            widest = max(widest, c.ref_width - len(start) + 1 if start else c.ref_width)
+        return widest
+
     def _head_ref_width(self) -> int:
         """Widest reference among the first rows of the first sources, from their index
         (the first screen must not cut references the counting has not reached yet)."""
@@ -727,3 +750,10 @@ def _note_columns(c: SourceCounts, e: RunSummary | CountRow) -> None:
         cols.add("cost")
     c.status_width = max(c.status_width, len(e.status or "") + 2)
     c.ref_width = max(c.ref_width, len(e.ref))
+    common = c.ref_common
+    if common is None:
+        c.ref_common = e.ref
+    elif e.ref != common:
+        c.ref_differ = True
+        if not e.ref.startswith(common):
+            c.ref_common = os.path.commonprefix([common, e.ref])  # noqa: RUF071 (characters)

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from trajtui.core.attempts import TaskAttempt
 from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step, StepState, Verdict
 
 VALIDITY = ("VALID", "VALID_WITH_WARNINGS", "INVALID")
@@ -72,6 +73,8 @@ class RunFacts:
         validity: The validation verdict of each of its ultraplan results.
         results: The outcome of each of its ultraplan results.
         loaded: The run was read whole (per-step figures counted).
+        attempt: The run as one attempt of a task run several times (a Harbor trial),
+            when its format says so (``Run.detail.attempt``).
     """
 
     ref: str
@@ -88,6 +91,7 @@ class RunFacts:
     validity: tuple[str, ...] = ()
     results: tuple[Outcome, ...] = ()
     loaded: bool = False
+    attempt: TaskAttempt | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -142,7 +146,13 @@ def facts_of_run(run: Run, *, ref: str, source: int, index: int, path: str) -> R
         validity=tuple(v for s in steps if (v := _validity(s)) is not None),
         results=tuple(s.outcome for s in steps if _validity(s) is not None),
         loaded=True,
+        attempt=_attempt(run),
     )
+
+
+def _attempt(run: Run) -> TaskAttempt | None:
+    attempt = getattr(run.detail, "attempt", None)
+    return attempt if isinstance(attempt, TaskAttempt) else None
 
 
 def _all_steps(run: Run) -> Iterator[Step]:

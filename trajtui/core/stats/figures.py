@@ -15,6 +15,7 @@ from typing import Any
 
 from trajtui.core.model import StepState, Verdict
 from trajtui.core.passk import PassTally
+from trajtui.core.stats.attempts import attempt_figures
 from trajtui.core.stats.estimators import (
     INTERVAL_METHOD,
     PERCENTILE_METHOD,
@@ -59,6 +60,7 @@ def figures(name: str, runs: Sequence[RunFacts]) -> Figures:
         _outcomes,
         _scores,
         _trials,
+        attempt_figures,
         _measures,
         _tools,
         eval_figures,

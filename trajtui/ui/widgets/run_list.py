@@ -86,14 +86,16 @@ def fit(text: str, width: int, *, pad: bool = True) -> str:
     return set_cell_size(text, width) if pad else text
 
 
-def ref_cell(ref: str, label: str | None, width: int) -> str:
+def ref_cell(ref: str, label: str | None, width: int, shared: str = "") -> str:
     """A run's reference in ``width`` cells; with its source's ``label`` (``LABEL::REF``, as
     ``:`` and ``show`` take it) when rows of several sources are mixed. What gives way is
-    the middle of the label (``capt…minimal.jsonl::websearch-2``), then the end of the
-    reference."""
+    the middle of the label (``capt…minimal.jsonl::websearch-2``), then the start every
+    reference of its source has (``shared``: ``…filter-xs__Ab3dE9k``), then the middle of
+    the reference: never its end, where references most often differ (ids, counters,
+    random suffixes: see :func:`fmt.elide_ref`)."""
     ref = visible(ref, keep_newlines=False)
     if label is None:
-        return fit(ref, width)
+        return fit(fmt.elide_ref(ref, width, shared), width)
     label = visible(label, keep_newlines=False)
     room = width - cell_len(ref) - len(SOURCE_SEP)
     if len(label) > room >= 5:
@@ -101,7 +103,7 @@ def ref_cell(ref: str, label: str | None, width: int) -> str:
         label = label[:head] + "…" + label[len(label) - (room - 1 - head) :]
     if len(label) <= room:
         return fit(label + SOURCE_SEP + ref, width)
-    return fit(ref, width)
+    return fit(fmt.elide_ref(ref, width, shared), width)
 
 
 class ColumnHeader(Static):
@@ -282,6 +284,11 @@ class RunList(VirtualList):
             return columns(width, 12, 10, set())
         status_width, ref_width = self.store.widths()
         cols = columns(width, ref_width, status_width, self.store.columns())
+        elided = self.store.elided_ref_width()
+        if not self.store.mixed and cols["ref"] < ref_width and elided < cols["ref"]:
+            # cut references give way by their shared start: each then shows whole
+            cols["title"] += cols["ref"] - max(elided, 6)
+            cols["ref"] = max(elided, 6)
         if self.store.mixed and cols["ref"] < ref_width:
             # Mixed rows name their source: the reference takes up to half the row.
             wider = min(ref_width, max(cols["ref"], width // 2))
@@ -290,6 +297,13 @@ class RunList(VirtualList):
             if cols["title"] < 6:
                 cols["title"] = 0
         return cols
+
+    def refs_cut(self) -> bool:
+        """Some reference is wider than the reference column (cut, or its shared start
+        elided)."""
+        if self.store is None:
+            return False
+        return self.current_columns()["ref"] < self.store.widths()[1]
 
     def fixed_width(self) -> int:
         """Cells the columns a row always keeps take (status, reference, duration, score);
@@ -336,10 +350,16 @@ class RunList(VirtualList):
                 (visible(entry.message, keep_newlines=False), self.cstyle("runs--dim")),
             )
         mark = "A" if self.marked == (s, i) else self.run_marks.get((s, entry.ref), " ")
-        return self._run_row(entry, width, source.label if store.mixed else None, mark)
+        named = source.label if store.mixed else None
+        return self._run_row(entry, width, named, mark, store.ref_start(s))
 
     def _run_row(
-        self, s: RunSummary, width: int, label: str | None = None, mark: str = " "
+        self,
+        s: RunSummary,
+        width: int,
+        label: str | None = None,
+        mark: str = " ",
+        shared: str = "",
     ) -> Text:
         cols = self.current_columns()
         status_style = self.cstyle(OUTCOME_CLASS[s.outcome])
@@ -348,7 +368,7 @@ class RunList(VirtualList):
         text.append(
             fit(f"{fmt.OUTCOME_GLYPH[s.outcome]} {word}", cols["status"]) + " ", status_style
         )
-        text.append(ref_cell(s.ref, label, cols["ref"]) + " ")
+        text.append(ref_cell(s.ref, label, cols["ref"], shared) + " ")
         dim = self.cstyle("runs--dim")
         if cols["steps"]:
             text.append(

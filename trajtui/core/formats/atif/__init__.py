@@ -18,8 +18,12 @@ Runs and steps
     without ``.json``). Its score is its reward (``verifier_result.rewards``: the one named
     ``reward``, else said by name); its outcome pass, fail or partial by that reward, error
     or timeout by its exception (``AgentTimeoutError`` is a timeout); its duration the
-    trial's, else the span of the step timestamps; its cost ``final_metrics``' (tokens and
-    cost summed over the steps are shown as sums). Its steps are the ATIF steps, ``RUN/step-N``
+    trial's, else the span of the step timestamps; its tokens and cost the trial's
+    ``agent_result`` (what the job's ``result.json`` sums), else ``final_metrics``' (tokens
+    and cost summed over the steps are shown as sums); its title its first user message, or
+    its task when that is redacted or empty. A trial also shows its verifier's tests
+    (``verifier/*.json`` CTRF reports), the other attempts of its task in the job, and the
+    job's own ``result.json`` figures. Its steps are the ATIF steps, ``RUN/step-N``
     with N the ``step_id``; tool calls are paired with their results by ``tool_call_id``.
     Continuation segments (``RUN/cont-1``) and subagent trajectories
     (``RUN/summarization-1-summary``, ``RUN/<trajectory_id>``) are runs listed under theirs,
@@ -29,8 +33,10 @@ Modules
     Pure readers (no trajtui view): :mod:`~.document` (a JSON document with the line of each
     step, what precedes a break kept), :mod:`~.trajectory` (a trajectory as typed objects),
     :mod:`~.facts` (pairing, counts, totals, span), :mod:`~.trial` (a trial's result and
-    verdict), :mod:`~.layout` (recognising files and directories). Glue: :mod:`~.timeline`
-    (runs, steps and fields of trajtui's model) and :mod:`~.source` (:class:`AtifSource` and
+    verdict), :mod:`~.verifier` (its verifier's test reports), :mod:`~.job` (the job's own
+    ``result.json``), :mod:`~.layout` (recognising files and directories). Glue:
+    :mod:`~.timeline` (runs, steps and fields of trajtui's model), :mod:`~.detail` (what a
+    run keeps for its view and search) and :mod:`~.source` (:class:`AtifSource` and
     :data:`ATIF`, the registered format).
 """
 

@@ -20,20 +20,23 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from trajtui.core import safeio
+from trajtui.core.attempts import OwnFigures, TaskAttempt
 from trajtui.core.detect import Sniffed
 from trajtui.core.discover import Walked, inside
 from trajtui.core.formats.atif import layout
 from trajtui.core.formats.atif.children import Child, child_keys, find_children
+from trajtui.core.formats.atif.detail import AtifRun, Sibling
 from trajtui.core.formats.atif.document import read_document
 from trajtui.core.formats.atif.facts import pair_results
+from trajtui.core.formats.atif.job import JobResult, is_job_result, read_job_result
 from trajtui.core.formats.atif.timeline import (
     FORMAT_ID,
     build_steps,
     run_metadata,
-    run_tokens,
     summarize,
     trajectory_fields,
     trial_fields,
+    verifier_fields,
 )
 from trajtui.core.formats.atif.trajectory import (
     SubagentRef,
@@ -41,7 +44,14 @@ from trajtui.core.formats.atif.trajectory import (
     from_embedded,
     parse_trajectory,
 )
-from trajtui.core.formats.atif.trial import TrialResult, is_trial_result, read_trial_result
+from trajtui.core.formats.atif.trial import (
+    TrialResult,
+    is_trial_result,
+    read_trial_result,
+    verdict,
+)
+from trajtui.core.formats.atif.usage import run_tokens
+from trajtui.core.formats.atif.verifier import STDOUT, VERIFIER, Report, read_reports, stdout_tail
 from trajtui.core.formats.base import Certainty, Claim, Format, Opened, Scope
 from trajtui.core.index import ScanProgress
 from trajtui.core.model import Field, Outcome, Problem, Run, RunSummary, Severity, Step
@@ -49,6 +59,8 @@ from trajtui.core.source import FormatInfo
 from trajtui.core.static_source import StaticSource
 
 FORMAT = FormatInfo(FORMAT_ID, "Harbor ATIF trajectories")
+HARBOR_COUNTS = "Harbor counts an attempt without a reward as failed (as 0 in its mean)"
+"""How a job's own figures count what trajtui leaves out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,20 +76,6 @@ class Place:
     trial_dir: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class AtifRun:
-    """What an ATIF run holds beyond the neutral model (``Run.detail``).
-
-    Attributes:
-        trajectory: The trajectory read (None: a trial without one).
-        trial: The trial's ``result.json`` read (None: a trajectory on its own, or a trial
-            still running).
-    """
-
-    trajectory: Trajectory | None
-    trial: TrialResult | None
-
-
 class AtifSource(StaticSource):
     """A Harbor job, a trial, an agent directory or an ATIF file."""
 
@@ -89,6 +87,10 @@ class AtifSource(StaticSource):
             os.path.dirname(os.path.abspath(path)) if single else path
         )
         self._children: dict[tuple[str, str], str] = {}  # (parent ref, key) -> child ref
+        self._job: JobResult | None = None
+        self._attempts: dict[str, Sibling] = {}  # trial directory -> the trial as an attempt
+        self._groups: dict[str, tuple[Sibling, ...]] = {}  # group -> its attempts
+        self._task_attempts: dict[tuple[str, str], tuple[Sibling, ...]] = {}
         self._reported: set[tuple[str, int | None, str]] = set()
         self._lock = threading.Lock()
 
@@ -106,6 +108,18 @@ class AtifSource(StaticSource):
             return None, [Problem(path, None, "does not exist", ref=ref)]
         except OSError as err:
             return None, [Problem(path, None, f"cannot read: {err.strerror or err}", ref=ref)]
+
+    def _tail(self, path: str, size: int) -> tuple[bytes | None, list[Problem]]:
+        """The last ``size`` bytes of a file (a log of any size)."""
+        self.watch(path)
+        if not inside(self.root_real, path):
+            return None, [Problem(path, None, "outside the opened directory (not read)")]
+        try:
+            return safeio.read_head_tail(path, 0, size)[1], []
+        except safeio.Refused as err:
+            return None, [Problem(path, None, err.strerror or str(err))]
+        except OSError as err:
+            return None, [Problem(path, None, f"cannot read: {err.strerror or err}")]
 
     def _trajectory(self, path: str | None) -> tuple[Trajectory | None, list[Problem]]:
         if path is None:
@@ -170,22 +184,50 @@ class AtifSource(StaticSource):
         self.watch(path)
         return Place(path if os.path.lexists(path) else None, trial_dir)
 
+    def _read_job(self) -> JobResult | None:
+        """The job's own ``result.json`` (a job directory opened), or None."""
+        path = os.path.join(self.path, layout.RESULT)
+        if self.kind != layout.JOB or not os.path.lexists(path):
+            return None
+        data, problems = self._read(path)
+        for p in problems:
+            self.add_problem(replace(p, severity=Severity.WARNING))
+        if data is None:
+            return None
+        doc = read_document(data)
+        if doc.error is not None:
+            self.add_problem(Problem(path, doc.error[0], doc.error[1], Severity.WARNING))
+            return None
+        return read_job_result(doc.value, path) if is_job_result(doc.value) else None
+
     def _load(self) -> Iterator[ScanProgress]:
+        """Every trial's ``result.json`` first (small files: each trial then knows the other
+        attempts of its task, even when a run is shown before the job is listed whole),
+        then each trajectory, one run at a time."""
         self._children = {}
         self._reported = set()
+        self._attempts, self._groups, self._task_attempts = {}, {}, {}
+        self._job = self._read_job()
         places = self._places()
+        total = 2 * len(places)
+        read: list[tuple[TrialResult | None, bool, list[Problem]]] = []
         for done, place in enumerate(places, 1):
-            self._add(place)
-            yield ScanProgress(done, len(places), len(self))
+            found = self._trial(place.trial_dir) if place.trial_dir else (None, True, [])
+            read.append(found)
+            self._note_attempt(place, found[0], found[1])
+            yield ScanProgress(done, total, len(self))
+        self._index_attempts()
+        for done, (place, (trial, finished, problems)) in enumerate(
+            zip(places, read, strict=True), 1
+        ):
+            self._add(place, trial, finished, problems)
+            yield ScanProgress(len(places) + done, total, len(self))
 
-    def _add(self, place: Place) -> None:
-        trial: TrialResult | None = None
-        finished = True
-        problems: list[Problem] = []
-        if place.trial_dir is not None:
-            trial, finished, problems = self._trial(place.trial_dir)
+    def _add(
+        self, place: Place, trial: TrialResult | None, finished: bool, problems: list[Problem]
+    ) -> None:
         trajectory, found = self._trajectory(place.trajectory)
-        problems.extend(found)
+        problems = [*problems, *found]
         if trajectory is not None:
             problems.extend(trajectory.problems)
         ref = self._run_ref(place, trial)
@@ -198,6 +240,45 @@ class AtifSource(StaticSource):
             self.add_problem(replace(p, ref=listed.ref))
         if trajectory is not None:
             self._add_children(listed.ref, trajectory)
+
+    # -- tasks and their attempts --------------------------------------------------------
+
+    def _note_attempt(self, place: Place, trial: TrialResult | None, finished: bool) -> None:
+        """Remember a finished trial of a job as an attempt of its task."""
+        if place.trial_dir is None or trial is None or not trial.task_name:
+            return
+        group = trial.evals_key or ""
+        own: OwnFigures | None = None
+        stats = self._job.eval_stats(group) if self._job is not None else None
+        if self._job is not None and stats is not None:
+            figures = stats.figures + tuple((f"pass_at_k {k}", v) for k, v in stats.pass_at_k)
+            own = OwnFigures(self._job.path, group, figures, HARBOR_COUNTS)
+        attempt = TaskAttempt(group, trial.task_name, trial.graded, trial.passed, own)
+        status, outcome = verdict(trial, finished=finished)
+        ref = self._run_ref(place, trial)
+        self._attempts[place.trial_dir] = Sibling(ref, status, outcome, trial.score, attempt)
+
+    def _index_attempts(self) -> None:
+        """Every group's attempts and every task's, once (a run shown looks its up)."""
+        groups: dict[str, list[Sibling]] = {}
+        tasks: dict[tuple[str, str], list[Sibling]] = {}
+        for s in self._attempts.values():
+            groups.setdefault(s.attempt.group, []).append(s)
+            tasks.setdefault((s.attempt.group, s.attempt.task), []).append(s)
+        self._groups = {k: tuple(v) for k, v in groups.items()}
+        self._task_attempts = {k: tuple(v) for k, v in tasks.items()}
+
+    def _task_and_group(
+        self, trial_dir: str | None
+    ) -> tuple[TaskAttempt | None, tuple[Sibling, ...], tuple[Sibling, ...]]:
+        """A trial as an attempt, every attempt of its task, and of the tasks of its group
+        (in listing order)."""
+        this = self._attempts.get(trial_dir) if trial_dir is not None else None
+        if this is None:
+            return None, (), ()
+        a = this.attempt
+        group = self._groups.get(a.group, ())
+        return a, self._task_attempts.get((a.group, a.task), ()), group
 
     def _run_ref(self, place: Place, trial: TrialResult | None) -> str:
         if trial is not None and trial.trial_name:
@@ -264,8 +345,21 @@ class AtifSource(StaticSource):
                     "none (agent/trajectory.json: this agent wrote no ATIF trajectory)",
                 )
             )
+        reports: tuple[Report, ...] | None = None
+        if place.trial_dir is not None:
+            reports, found = read_reports(place.trial_dir, self._read)
+            problems.extend(found)
+            fields.extend(verifier_fields(reports))
+            if reports is not None and not reports:  # no report says why: the output may
+                output, found = stdout_tail(place.trial_dir, self._tail)
+                problems.extend(found)
+                if output is not None:
+                    label = f"{VERIFIER}/{STDOUT} (its last lines)"
+                    fields.append(Field(label, output))
         summary = listed if isinstance(listed, RunSummary) else None
-        return self._run(ref, trajectory, trial, fields, problems, summary, place.trial_dir)
+        attempt, siblings, group = self._task_and_group(place.trial_dir)
+        detail = AtifRun(trajectory, trial, reports, attempt, siblings, group, self._job)
+        return self._run(ref, trajectory, trial, fields, problems, summary, place.trial_dir, detail)
 
     def _build_child(self, child: Child, ref: str) -> Run:
         if child.kind == "embedded":
@@ -283,7 +377,16 @@ class AtifSource(StaticSource):
         # an embedded subagent's references name the root's other embedded subagents
         owner = child.parent if child.kind == "embedded" else ref
         return self._run(
-            ref, trajectory, None, fields, problems, None, None, title=child.title, owner=owner
+            ref,
+            trajectory,
+            None,
+            fields,
+            problems,
+            None,
+            None,
+            AtifRun(trajectory, None),
+            title=child.title,
+            owner=owner,
         )
 
     def _run(
@@ -295,6 +398,7 @@ class AtifSource(StaticSource):
         problems: list[Problem],
         summary: RunSummary | None,
         trial_dir: str | None,
+        detail: AtifRun,
         *,
         title: str | None = None,
         owner: str | None = None,
@@ -314,6 +418,8 @@ class AtifSource(StaticSource):
         raw: dict[str, object] = {}
         if trial is not None:
             raw["result.json"] = trial.raw
+        for report in detail.reports or ():
+            raw[report.name] = report.raw
         if trajectory is not None and pairing is not None:
             steps = build_steps(
                 trajectory, pairing, ref, partial(self.child_ref, owner or ref, trajectory)
@@ -330,10 +436,10 @@ class AtifSource(StaticSource):
             summary=summary,
             steps=steps,
             fields=tuple(fields),
-            raw=raw.get("trajectory") if trial is None else raw,
+            raw=raw.get("trajectory") if trial is None and not detail.reports else raw,
             problems=tuple(problems),
             path=trajectory.path if trajectory is not None else trial_dir,
-            detail=AtifRun(trajectory, trial),
+            detail=detail,
             metadata=run_metadata(trajectory, trial),
             run_tokens_in=tokens_in,
             run_tokens_out=tokens_out,

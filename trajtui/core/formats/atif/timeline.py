@@ -31,6 +31,8 @@ from trajtui.core.formats.atif.trajectory import (
     content_text,
 )
 from trajtui.core.formats.atif.trial import TrialResult, verdict
+from trajtui.core.formats.atif.usage import run_cost, run_tokens
+from trajtui.core.formats.atif.verifier import Report
 from trajtui.core.formats.common import count, string, tool_names
 from trajtui.core.model import Field, Kind, Outcome, RunSummary, Step
 from trajtui.core.text import one_line
@@ -247,11 +249,38 @@ def build_steps(
     )
 
 
-def _first_user_line(trajectory: Trajectory | None) -> str:
+_BRACKETS = (("<<", ">>"), ("<", ">"), ("[", "]"), ("{", "}"), ("(", ")"), ("*", "*"))
+
+
+def redacted(text: str) -> bool:
+    """Whether ``text`` is only a placeholder a redacting exporter left for a message
+    (``<<evallab-redacted: 2135 bytes, sha256:…>>``, ``[REDACTED]``): one short line, in
+    brackets, that says "redacted"."""
+    text = text.strip()
+    if not text or len(text) > 300 or "\n" in text or "redacted" not in text.lower():
+        return False
+    if text.lower().strip("*") == "redacted":
+        return True
+    return any(text.startswith(a) and text.endswith(b) for a, b in _BRACKETS)
+
+
+def _first_user_text(trajectory: Trajectory | None) -> str:
+    """The first user message that has text (which may be a redaction placeholder)."""
     for step in trajectory.steps if trajectory is not None else ():
         if step.source == "user" and step.text and step.text.strip():
-            return one_line(step.text, 160)
+            return step.text
     return ""
+
+
+def run_title(trajectory: Trajectory | None, trial: TrialResult | None) -> str:
+    """A run's title: its first user message, or, when that is empty or redacted (every
+    trial of a job would then look the same), the trial's task; the placeholder itself
+    only when there is no task to name."""
+    first = _first_user_text(trajectory)
+    if first and not redacted(first):
+        return one_line(first, 160)
+    task = one_line(trial.task_name, 160) if trial is not None and trial.task_name else ""
+    return task or one_line(first, 160)
 
 
 def summarize(
@@ -275,14 +304,7 @@ def summarize(
     if duration is None and trajectory is not None:
         duration = span_ms(trajectory.steps)
         label = "span of step timestamps" if duration is not None else None
-    sums = totals(trajectory) if trajectory is not None else Totals()
-    cost = (
-        sums.cost_usd.value if sums.cost_usd and sums.cost_usd.source.startswith("final") else None
-    )
     tokens_in, tokens_out = run_tokens(trajectory, trial)
-    if cost is None and trial is not None and trial.agent_result is not None:
-        value = trial.agent_result.get("cost_usd")
-        cost = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
     return RunSummary(
         ref=ref,
         index=0,
@@ -296,11 +318,8 @@ def summarize(
         duration_label=label,
         score=trial.score if trial is not None else None,
         score_label=trial.score_label if trial is not None else None,
-        cost=cost,
-        title=title
-        if title is not None
-        else _first_user_line(trajectory)
-        or (one_line(trial.task_name, 160) if trial is not None and trial.task_name else ""),
+        cost=run_cost(trajectory, trial),
+        title=title if title is not None else run_title(trajectory, trial),
         metadata=run_metadata(trajectory, trial),
         tools=_tools(trajectory),
         tokens_in=tokens_in,
@@ -362,6 +381,17 @@ def trial_fields(trial: TrialResult, result_path: str) -> list[Field]:
         }
         if shown:
             out.append(Field("agent_result", shown))
+    return out
+
+
+def verifier_fields(reports: tuple[Report, ...] | None) -> list[Field]:
+    """The trace of each failed test of the verifier's reports (the view lists the tests
+    themselves), as a field: folded when long, searched with the run."""
+    out = []
+    for report in reports or ():
+        for test in report.failed:
+            if test.trace:
+                out.append(Field(f"trace of {test.name}", test.trace))
     return out
 
 
@@ -431,20 +461,3 @@ def run_metadata(
         ("dataset", trial.dataset if trial is not None else None),
     )
     return tuple((k, v) for k, v in pairs if v)
-
-
-def run_tokens(
-    trajectory: Trajectory | None, trial: TrialResult | None
-) -> tuple[int | None, int | None]:
-    """``(in, out)`` tokens of a run: the trajectory's totals (``final_metrics``, else the
-    sum over its steps, copied context left out), else the trial's ``agent_result``
-    (``n_input_tokens``, ``n_output_tokens``)."""
-    sums = totals(trajectory) if trajectory is not None else Totals()
-    result = trial.agent_result or {} if trial is not None else {}
-    tokens_in = count(sums.prompt_tokens.value) if sums.prompt_tokens else None
-    tokens_out = count(sums.completion_tokens.value) if sums.completion_tokens else None
-    if tokens_in is None:
-        tokens_in = count(result.get("n_input_tokens"))
-    if tokens_out is None:
-        tokens_out = count(result.get("n_output_tokens"))
-    return tokens_in, tokens_out

@@ -2,7 +2,8 @@
 
 Harbor writes a trial's ``result.json`` when the trial ends (no file: still running, or
 stopped before it could write one). Its reward is ``verifier_result.rewards``, a dict of one
-or several named numbers (``{"reward": 1.0}``, ``{"accuracy": 0.95, "runtime_sec": 1.2}``);
+or several named numbers (``{"reward": 1.0}``, ``{"accuracy": 0.95, "runtime_sec": 1.2}``;
+Harbor's first releases wrote one number, ``verifier_result.reward``, read as ``reward``);
 an exception the trial met is ``exception_info`` (an agent can time out and still be
 graded: then it has both).
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from trajtui.core.formats.atif.job import evals_key
 from trajtui.core.formats.atif.trajectory import parse_time
 from trajtui.core.formats.common import mapping, string
 from trajtui.core.model import Outcome
@@ -68,6 +70,25 @@ class TrialResult:
         return string((self.exception or {}).get("exception_type"))
 
     @property
+    def evals_key(self) -> str | None:
+        """The key the job's ``result.json`` files this trial's figures under
+        (``agent__model__dataset``, from ``agent_info`` and ``source``)."""
+        info = self.agent.get("model_info")
+        model = string(info.get("name")) if isinstance(info, dict) else None
+        return evals_key(string(self.agent.get("name")), model, self.dataset)
+
+    @property
+    def graded(self) -> bool:
+        """The verifier gave the trial a reward (its score is a number)."""
+        return self.score is not None and self.score == self.score
+
+    @property
+    def passed(self) -> bool:
+        """Graded with a reward of 1 or more (the verdict's pass, whatever exception the
+        agent met: Harbor counts the reward too)."""
+        return self.graded and self.score is not None and self.score >= 1
+
+    @property
     def score_label(self) -> str | None:
         """What the score is: ``reward``, or the key and how many rewards there are."""
         if self.score_key is None:
@@ -112,6 +133,8 @@ def read_trial_result(value: dict[str, Any]) -> TrialResult:
     """The trial ``value`` (a decoded ``result.json``) describes."""
     verifier = mapping(value.get("verifier_result"))
     rewards = verifier.get("rewards") if isinstance(verifier.get("rewards"), dict) else None
+    if rewards is None and reward_value(verifier.get(REWARD)) is not None:
+        rewards = {REWARD: verifier[REWARD]}  # Harbor's first releases: one reward
     key, score = pick_score(rewards)
     started, finished = string(value.get("started_at")), string(value.get("finished_at"))
     t0, t1 = parse_time(started), parse_time(finished)

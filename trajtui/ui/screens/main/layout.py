@@ -285,9 +285,11 @@ class MainLayout(Screen[None]):
         runs_pane = self.query_one("#runs-pane")
         runs_pane.border_title = literal(title)
         prefix = self.store.prefix.value.strip(" ⏎")
-        runs_pane.border_subtitle = literal(
-            f"titles: … = {prefix} · f filter · s sort" if prefix else "f filter · s sort"
-        )
+        said = [f"titles: … = {prefix}"] if prefix else []
+        starts = {self.store.ref_start(s) for s in range(len(self.ws.sources))}
+        if len(starts) == 1 and "" not in starts and self.run_list.refs_cut():
+            said.insert(0, f"refs: … = {starts.pop()}")
+        runs_pane.border_subtitle = literal(" · ".join([*said, "f filter · s sort"]))
 
     def _cursor_run(self) -> tuple[int, int] | None:
         """``(source, entry)`` of the run the user is on. With the run list focused that is
