@@ -33,6 +33,44 @@ def looks_like_call_id(name: str) -> bool:
     return len(name) >= 20 and _HEX_ID.match(name) is not None
 
 
+def tool_of_name(name: str | None) -> str | None:
+    """The tool a tool-call step's ``name`` names: the name itself; None for a call id
+    (``toolu_01...``, ``item_3``: :func:`looks_like_call_id`); and for a Gemini call id,
+    the tool's name, a millisecond timestamp and hex digits
+    (``google_web_search-1770691532470-cc1f5be1acd028``), the tool before them. Linear in
+    the name (no pattern to backtrack on)."""
+    if not name or looks_like_call_id(name):
+        return None
+    parts = name.rsplit("-", 2)
+    if (
+        len(parts) == 3
+        and parts[0]
+        and len(parts[1]) >= 10
+        and parts[1].isascii()
+        and parts[1].isdigit()
+        and len(parts[2]) >= 6
+        and all(c in _HEX_DIGITS for c in parts[2])
+    ):
+        return parts[0]
+    return name
+
+
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+def count_tool_calls(names: Sequence[str], statuses: Sequence[str | None]) -> tuple[int, int]:
+    """``(calls, failed)`` of the tool-call steps of one timeline, in order: each step is a
+    call, but a completion :func:`pair_tool_calls` pairs with an earlier opening half is
+    that call's other half (the count every surface shows: the run list's row, the detail,
+    ``ls --json``, ``stats``, compare); a call failed when a half of it says ``failed``.
+    A call opened and never completed is a call (it was made)."""
+    failed = sum(1 for s in statuses if s == "failed")
+    if not any(s in _OPEN for s in statuses):
+        return len(names), failed  # nothing to pair: every step is a call
+    pairs = pair_tool_calls(names, statuses)
+    return len(names) - len(pairs) // 2, failed
+
+
 def pair_tool_calls(names: Sequence[str | None], statuses: Sequence[str | None]) -> dict[int, int]:
     """Pair each opening half of a tool call (pending/in_progress) with its completion.
 
