@@ -12,8 +12,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.builders import capture, write_jsonl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests import builders_atif as atif
+from tests.builders import capture, summary, trials, write_jsonl
 from tests.builders_adapters import claude_steps, codex_capture, gemini_steps
+from trajtui.core.steps import count_tool_calls, pair_tool_calls
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -139,8 +144,6 @@ def test_runs_the_file_flags_are_marked_queryable_and_counted(tmp_path: Path) ->
 
 def test_a_format_that_does_not_tell_failures_is_never_counted_as_zero(tmp_path: Path) -> None:
     # acp-harness summary records name their tool calls and say nothing of their outcome
-    from tests.builders import summary
-
     path = write_jsonl(
         tmp_path / "s.jsonl", [summary("a", ["Read", "Edit"]), summary("b", ["Bash"])]
     )
@@ -193,8 +196,6 @@ def test_a_graded_timeout_is_in_the_pass_share_of_stats_and_diff(tmp_path: Path)
 
 
 def test_the_interval_of_a_mean_pass_rate_of_3_runs_stays_in_0_1(tmp_path: Path) -> None:
-    from tests.builders import trials
-
     path = write_jsonl(
         tmp_path / "t.jsonl",
         [trials("a", [True, True, True]), trials("b", [False, False, False]), trials("c", [True])],
@@ -250,8 +251,6 @@ def test_stats_durations_read_as_the_list_spells_them_and_totals_say_so(tmp_path
 
 
 def test_trials_score_is_the_pass_rate_and_passes_are_named(tmp_path: Path) -> None:
-    from tests.builders import trials
-
     path = write_jsonl(
         tmp_path / "t.jsonl",
         [trials("a", [True, True, False, True, False]), trials("b", [True] * 5)],
@@ -268,8 +267,6 @@ def test_trials_score_is_the_pass_rate_and_passes_are_named(tmp_path: Path) -> N
 
 
 def test_one_reward_of_two_harbor_jobs_is_one_figure(tmp_path: Path) -> None:
-    from tests import builders_atif as atif
-
     for name, rewards in (("job-a", {"reward": 1.0}), ("job-b", {"reward": 0.0, "style": 0.5})):
         trial = f"fix-bug__{name[-1].upper() * 4}111"
         atif.write_trial(
@@ -281,3 +278,33 @@ def test_one_reward_of_two_harbor_jobs_is_one_figure(tmp_path: Path) -> None:
     assert list(scores) == ["reward"] and scores["reward"]["n"] == 2
     text = stats_text(str(tmp_path / "job-a"), str(tmp_path / "job-b"))
     assert [x.split()[:2] for x in text if x.split()[:1] == ["mean"]] == [["mean", "reward"]]
+
+
+def test_the_row_count_is_the_timeline_pairing_for_any_mix_of_halves() -> None:
+    # the run-list row counts the real files' shapes in one pass: it must equal the
+    # timeline's pairing (a completion paired is the other half of a call) for any mix
+    name = st.sampled_from(
+        [
+            "WebSearch",
+            "Read",
+            "toolu_01abc",
+            "toolu_02def",
+            "item_1",
+            "item_3",
+            "google_web_search",
+            "google_web_search-1770691532470-cc1f5be1acd028",
+            "google_web_search-x",
+            "",
+        ]
+    )
+    status = st.sampled_from(["pending", "in_progress", "completed", "failed", None])
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(st.tuples(name, status), max_size=14))
+    def check(steps: list[tuple[str, str | None]]) -> None:
+        names = [n for n, _ in steps]
+        statuses = [s for _, s in steps]
+        pairs = pair_tool_calls(names, statuses)
+        assert count_tool_calls(names, statuses)[0] == len(steps) - len(pairs) // 2
+
+    check()

@@ -16,8 +16,8 @@ import pytest
 from tests.builders import capture, trials, write_jsonl
 from tests.builders_adapters import claude_steps, codex_capture, gemini_steps
 from tests.ui_helpers import running, screen_lines, settle
+from trajtui.core.index import ScanProgress
 from trajtui.core.jsonl_source import JsonlSource
-from trajtui.core.source import ScanProgress
 from trajtui.ui.app import make_app
 from trajtui.ui.screens.main import MainScreen
 from trajtui.ui.screens.stats import StatsScreen

@@ -7,7 +7,7 @@ from typing import Any
 from trajtui.core.formats.acp.lite import StepLite
 from trajtui.core.formats.common import fields, mapping, num, sequence, string, text_of
 from trajtui.core.model import Kind, Outcome, Step
-from trajtui.core.steps import count_tool_calls, pair_tool_calls, tool_of_name
+from trajtui.core.steps import pair_tool_calls, tool_calls, tool_of_name
 from trajtui.core.text import one_line
 
 _KINDS = {
@@ -145,6 +145,4 @@ def tool_stats(trajectory: Any) -> tuple[int | None, int | None, set[str]]:
             name, status = s.get("name"), s.get("status")
         names.append(name if isinstance(name, str) else "")
         statuses.append(status if isinstance(status, str) else None)
-    calls, failed = count_tool_calls(names, statuses)
-    tools = {tool for n in set(names) if (tool := tool_of_name(n)) is not None}
-    return calls, failed, tools
+    return tool_calls(names, statuses)
