@@ -308,3 +308,22 @@ def test_the_row_count_is_the_timeline_pairing_for_any_mix_of_halves() -> None:
         assert count_tool_calls(names, statuses)[0] == len(steps) - len(pairs) // 2
 
     check()
+
+
+def test_a_harbor_trial_whose_results_do_not_tell_failures_is_unknown_everywhere(
+    tmp_path: Path,
+) -> None:
+    job = atif.job(tmp_path / "job")
+    objs = ls_json(job)
+    assert objs["add-docs__CCCC333"]["tool_calls"] == 1
+    assert objs["add-docs__CCCC333"]["tool_errors"] is None  # its result does not say
+    assert ls_rows(job)["add-docs__CCCC333"][5] == "—"
+    tools = stats_json(str(job))["tools"]
+    told = [o for o in objs.values() if o["tool_errors"] is not None]
+    assert tools["all"]["failures"]["den"] == sum(o["tool_calls"] for o in told)
+    assert tools["all"]["untold_calls"] == sum(
+        o["tool_calls"] or 0 for o in objs.values() if o["tool_errors"] is None
+    )
+    diff = run("diff", str(job), "add-docs__CCCC333", "fix-bug__AAAA111").stdout.splitlines()
+    (calls_line,) = [line for line in diff if line.startswith("tool calls")]
+    assert calls_line.split()[2:7] == ["1", "(—", "failed)", "3", "(1"]
