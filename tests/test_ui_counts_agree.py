@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests import builders_atif as atif
 from tests.builders import capture, trials, write_jsonl
 from tests.builders_adapters import claude_steps, codex_capture, gemini_steps
 from tests.ui_helpers import running, screen_lines, settle
@@ -157,3 +158,20 @@ async def test_stats_of_runs_read_so_far_say_so_and_catch_up(
         assert "Stats · 8 runs listed" in text
         assert "partial" not in text and "so far" not in text
         assert re.search(r"pass\s+37\.5% .*\(3/8 runs\)", text), text
+
+
+@pytest.mark.parametrize("key", ["s", "S"])
+async def test_runs_whose_failures_are_unknown_sort_last_by_tool_errors(
+    tmp_path: Path, key: str
+) -> None:
+    job = atif.job(tmp_path / "job")
+    async with running([str(job)], size=(200, 40)) as (pilot, app, screen):
+        while screen.store.sort != "tool errors":
+            await pilot.press("s")
+            await settle(pilot)
+        if key == "S":
+            await pilot.press("S")
+            await settle(pilot)
+        refs = [screen.ws.sources[s].row_value(i, "ref") for s, i in screen.store.listed_runs()]
+        known = ["fix-bug__AAAA111", "fix-bug__BBBB222"]  # 1 failed call each; the rest: —
+        assert refs[:2] == known, refs

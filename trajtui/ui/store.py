@@ -89,6 +89,9 @@ NUMERIC_SORTS = {
 
 SORT_HAS: dict[str, Callable[[Value], bool]] = {
     "steps": lambda v: v("steps") is not None,
+    "tool calls": lambda v: v("tool_calls") is not None,
+    # failures not told (—) are not 0: last, unless the file flags the run
+    "tool errors": lambda v: v("failed_tool_calls") is not None or v("tool_errors") is not None,
     "duration": lambda v: v("duration_ms") is not None,
     "score": lambda v: v("score") is not None or v("passes") is not None,
     "cost": lambda v: v("cost") is not None,
