@@ -327,3 +327,21 @@ def test_a_harbor_trial_whose_results_do_not_tell_failures_is_unknown_everywhere
     diff = run("diff", str(job), "add-docs__CCCC333", "fix-bug__AAAA111").stdout.splitlines()
     (calls_line,) = [line for line in diff if line.startswith("tool calls")]
     assert calls_line.split()[2:7] == ["1", "(—", "failed)", "3", "(1"]
+
+
+def test_exports_of_the_run_table_mark_the_runs_the_file_flags(tmp_path: Path) -> None:
+    path = flagged_file(tmp_path / "codex.jsonl")
+    rows = {
+        r["ref"]: r
+        for r in map(json.loads, run("export", str(path), "-f", "jsonl").stdout.splitlines())
+    }
+    assert [rows[r]["toolErrors"] for r in rows] == [True, True, True, False]
+    assert [rows[r]["failed_tool_calls"] for r in rows] == [0, 0, 1, 0]
+    table = run("export", str(path), "-f", "markdown").stdout.splitlines()
+    heads = [c.strip() for c in table[0].strip("|").split("|")]
+    cells = {
+        line.split("|")[1].strip(): [c.strip() for c in line.strip("|").split("|")]
+        for line in table[2:]
+    }
+    at = heads.index("tool errors")
+    assert [cells[r][at] for r in ("killed-1", "failed-call", "clean")] == ["flagged", "1", "0"]
