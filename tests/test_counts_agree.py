@@ -345,3 +345,18 @@ def test_exports_of_the_run_table_mark_the_runs_the_file_flags(tmp_path: Path) -
     }
     at = heads.index("tool errors")
     assert [cells[r][at] for r in ("killed-1", "failed-call", "clean")] == ["flagged", "1", "0"]
+
+
+def test_a_harbor_trial_that_timed_out_and_was_graded_is_in_the_pass_share(
+    tmp_path: Path,
+) -> None:
+    job = atif.job(tmp_path / "job")
+    objs = ls_json(job)
+    # AgentTimeoutError, and the verifier's reward 0.0: a timeout the file grades (a fail)
+    assert (objs["fix-bug__BBBB222"]["outcome"], objs["fix-bug__BBBB222"]["pass"]) == (
+        "timeout",
+        False,
+    )
+    graded = stats_json(str(job))["outcomes"]["graded"]
+    # graded: AAAA111 (reward 1.0, pass), BBBB222 (0.0), CCCC333 (0.75, partial): 1 of 3
+    assert (graded["num"], graded["den"]) == (1, 3)
