@@ -32,9 +32,10 @@ NOTE = (
 )
 
 
-def _failed_text(failed: int, told: int, calls: int) -> str:
-    """``3 failed (0.075)`` of the calls told; ``failures not told`` when none is."""
-    if not told:
+def _failed_text(failed: int, told: int, calls: int, runs_told: bool = True) -> str:
+    """``3 failed · failure rate 7.5% (3/40)`` of the calls told; ``failures not told`` when
+    no run of them tells (``runs_told`` False, or calls made but none told)."""
+    if not runs_told or (calls and not told):
         return "failures not told by the file"  # never "0 failed"
     rate = Rate(failed, told)
     text = f"{failed:,} failed · failure rate {share(rate.value)} ({failed:,}/{told:,})"
@@ -64,7 +65,7 @@ def tool_figures(runs: Sequence[RunFacts], sections: list[Section], data: dict[s
         failed = sum(r.summary.failed_tool_calls or 0 for r in told)
         rate = Rate(failed, told_calls)
         failing = [r for r in told if r.summary.failed_tool_calls]
-        detail = "calls · " + _failed_text(failed, told_calls if told else 0, calls)
+        detail = "calls · " + _failed_text(failed, told_calls, calls, bool(told))
         sec.lines.append(Line("all", f"{calls:,}", detail, rate.value, _picks(failing or having)))
         out["all"] = {
             "calls": calls,
