@@ -34,11 +34,12 @@ from trajtui.ui.literal import literal
 
 BAR = 24
 """Cells of a full bar."""
-UPDATE_EVERY = 1.0
+UPDATE_EVERY = 2.0
 """Seconds between looks at the run list while the figures are partial."""
 
-Listing = Callable[[], tuple[list[Pick], bool]]
-"""The runs the run list shows, and whether every file is read and counted."""
+Listing = Callable[[bool], tuple[int, list[Pick] | None, bool]]
+"""The run list now: ``(rows shown, the runs shown, every file read and counted)``; the
+runs only when asked (True), as listing them walks every row."""
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
@@ -94,13 +95,14 @@ class StatsScreen(Screen[StatsChoice | None]):
         self.picks = picks
         self.what = what
         self.listing = listing
-        self.partial = listing is not None and not listing()[1]
+        self.partial = listing is not None and not listing(False)[2]
         """The figures are of the runs listed so far: the files are still being read."""
         self.facts: list[RunFacts] | None = None
         self.by: str | None = None
         self.groups: list[Figures] = []
         self._lines: dict[str, Line] = {}
         self._counted: dict[Pick, RunFacts] = {}
+        self._shown: int | None = None  # rows the run list showed at the last look
         self._problems = 0
         self._reading = False
 
@@ -133,8 +135,12 @@ class StatsScreen(Screen[StatsChoice | None]):
         """While partial: count the runs listed since, and say when every file is read."""
         if not self.partial or self._reading or self.listing is None:
             return
-        picks, done = self.listing()
-        if picks == self.picks and not done:
+        shown, _picks, done = self.listing(False)
+        if shown == self._shown and not done:
+            return  # nothing listed since (asked without walking the rows)
+        self._shown = shown
+        _shown, picks, done = self.listing(True)
+        if picks is None or (picks == self.picks and not done):
             return
         self.picks = picks
         self.partial = not done

@@ -134,10 +134,12 @@ class Actions(Finding):
             what = f"behind {self.store.pinned.label}"
         self.app.push_screen(StatsScreen(self.ws, picks, what, self._listing), self._stats_chosen)
 
-    def _listing(self) -> tuple[list[tuple[int, int]], bool]:
-        """The runs the run list shows, and whether every file is read and counted (the
-        stats screen's figures are partial until it is)."""
-        return self.store.listed_runs(), self._loading_done and self._counted
+    def _listing(self, runs: bool) -> tuple[int, list[tuple[int, int]] | None, bool]:
+        """The rows the run list shows, the runs among them (when ``runs``), and whether
+        every file is read and counted (the stats screen's figures are partial until it
+        is)."""
+        picks = self.store.listed_runs() if runs else None
+        return self.store.shown, picks, self._loading_done and self._counted
 
     def _stats_chosen(self, choice: StatsChoice | None) -> None:
         if choice is not None:
