@@ -126,10 +126,11 @@ class StatsScreen(Screen[StatsChoice | None]):
 
     # -- workers ---------------------------------------------------------------------------
 
-    def _start_read(self) -> None:
-        """Read the runs listed and not counted yet (in a worker)."""
+    def _start_read(self, picks: list[Pick] | None = None, done: bool = False) -> None:
+        """Read the runs of ``picks`` (the runs first listed) not counted yet, in a worker;
+        ``done``: they are all the runs (every file read)."""
         self._reading = True
-        self._read(list(self.picks), dict(self._counted), self.by)
+        self._read(list(self.picks if picks is None else picks), dict(self._counted), self.by, done)
 
     def _update(self) -> None:
         """While partial: count the runs listed since, and say when every file is read."""
@@ -142,13 +143,16 @@ class StatsScreen(Screen[StatsChoice | None]):
         _shown, picks, done = self.listing(True)
         if picks is None or (picks == self.picks and not done):
             return
-        self.picks = picks
-        self.partial = not done
-        self.query_one("#stats-title", Static).update(literal(self._title()))
-        self._start_read()
+        more = sum(1 for p in picks if p not in self._counted)
+        if more:
+            note = f"partial: {len(self._counted):,} runs read so far · reading {more:,} more…"
+            self.query_one("#stats-note", Static).update(literal(note))
+        self._start_read(picks, done)  # the figures shown stay until these are counted
 
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
-    def _read(self, picks: list[Pick], counted: dict[Pick, RunFacts], by: str | None) -> None:
+    def _read(
+        self, picks: list[Pick], counted: dict[Pick, RunFacts], by: str | None, done: bool
+    ) -> None:
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
@@ -168,10 +172,12 @@ class StatsScreen(Screen[StatsChoice | None]):
         facts = [counted[p] for p in sorted(picks) if p in counted]
         groups = grouped(facts, by)
         problems = len(got.problems)
-        self.app.call_from_thread(self._read_done, counted, facts, groups, problems)
+        self.app.call_from_thread(self._read_done, picks, done, counted, facts, groups, problems)
 
     def _read_done(
         self,
+        picks: list[Pick],
+        done: bool,
         counted: dict[Pick, RunFacts],
         facts: list[RunFacts],
         groups: list[Figures],
@@ -179,6 +185,10 @@ class StatsScreen(Screen[StatsChoice | None]):
     ) -> None:
         self._reading = False
         self._counted = counted
+        if picks != self.picks or (done and self.partial):  # an update: say what is counted
+            self.picks = picks
+            self.partial = self.partial and not done
+            self.query_one("#stats-title", Static).update(literal(self._title()))
         self._problems += problems
         self._show(facts, groups, self._problems)
 
