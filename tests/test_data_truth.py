@@ -109,7 +109,7 @@ def test_a_capture_pass_share_says_of_which_runs(tmp_path: Path) -> None:
             capture("d"),
         ],
     )
-    assert title_of(scanned(path)) == "3 runs · 50% pass (1 of 2 graded)"
+    assert title_of(scanned(path)) == "3 runs · 50.0% pass (1 of 2 graded)"
 
 
 def test_ls_json_of_trials_carries_the_files_rates(tmp_path: Path) -> None:
@@ -149,7 +149,9 @@ def test_a_timed_out_run_is_a_timeout_whatever_its_score(tmp_path: Path) -> None
         ("pass", Outcome.PASS),
     ]
     assert s["killed-pass"].score == 0.9 and s["killed-pass"].passed is True  # still shown
-    assert title_of(ws) == "4 runs · 100% pass (1 of 1 graded) · 3 timeout · 2 flagged toolErrors"
+    # every run is graded (each has score.pass), the three timeouts too: 2 of 4 passed
+    # (issue 22: a graded run is in the share's denominator, whatever else it is)
+    assert title_of(ws) == "4 runs · 50.0% pass (2 of 4 graded) · 3 timeout · 2 flagged toolErrors"
     rows = {line.split()[0]: line for line in cli_run("ls", str(path)).stdout.splitlines()}
     assert "◷ timeout" in rows["killed-fail"] and "✗ fail" not in rows["killed-fail"]
 
@@ -245,7 +247,8 @@ def test_tool_calls_and_tool_errors_have_one_name_and_one_meaning(tmp_path: Path
     lines = cli_run("ls", str(path)).stdout.splitlines()
     assert lines[0].split()[:6] == ["REF", "STATUS", "STEPS", "CALLS", "TOOL", "ERR"]
     assert lines[1].split()[3:6] == ["3", "2", "1"]  # steps, tool calls, tool errors
-    assert lines[2].split()[3:6] == ["1", "1", "0"]  # flagged by the file, none failed
+    # none failed, and the file flags it: the row says so (issue 22), not a bare 0
+    assert lines[2].split()[3:6] == ["1", "1", "flagged"]
     shown = " ".join(cli_run("show", str(path), "calls-1").stdout.split())
     assert "tool calls 2 · tool errors 1" in shown
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from tests.builders import capture, step_message, step_thought, step_tool, write_jsonl
@@ -152,12 +153,17 @@ def test_diff_of_two_sources_pairs_prompts_and_puts_flips_first(tmp_path: Path) 
     assert out.exit_code == 1, out.output
     text = out.output
     assert "prompts in both: 4 · only in A: 1 · only in B: 1" in text
-    # judged on both sides: p1..p4; A passed p1 p2 p4, B passed p1 p3 p4
-    assert "A 75% (3/4) · B 75% (3/4)" in text
+    # graded on both sides: p1..p4; A passed p1 p2 p4, B passed p1 p3 p4
+    assert "A 75.0% (3/4) · B 75.0% (3/4)" in text
     assert "flips: pass→fail 1 · fail→pass 1" in text
     # means 2.6/4 = 0.65 and 2.55/4 = 0.6375 (0.637 in floats); B - A: +0.05, -0.5, +0.4,
-    # 0 -> mean -0.0125; sd = sqrt(0.411875 / 3) = 0.3705, 1.96 * sd / sqrt(4) = 0.363
-    assert "A 0.650 · B 0.637 · paired difference -0.013, 95% interval ±0.363" in text
+    # 0 -> mean -0.0125. Scores within [0, 1], so differences within [-1, 1]: the Wilson
+    # interval on (d + 1) / 2 = 0.525, 0.25, 0.7, 0.5: p = 0.49375, variance over n
+    # 0.0257422, effective n = 4 * 0.2499609 / 0.0257422 = 38.8407, z = t(3) = 3.182;
+    # d = 1 + z^2/n = 1.260686, centre (p + z^2/2n) / d = 0.495040, half z/d *
+    # sqrt(p(1-p)/n + z^2/4n^2) = 2.524003 * 0.090075 = 0.227348: [0.267692, 0.722388],
+    # back on [-1, 1]: [-0.465, +0.445]
+    assert "A 0.650 · B 0.637 · paired difference -0.013, 95% CI [-0.465, +0.445] (wilson)" in text
     table = [line.split()[0] for line in text.splitlines()[text.splitlines().index("") + 6 :]]
     assert table[:7] == ["REF", "p2", "p3", "p1", "p4", "gone", "new"]
 
@@ -166,6 +172,9 @@ def test_diff_of_two_sources_pairs_prompts_and_puts_flips_first(tmp_path: Path) 
     assert data["pass_a"] == {"passed": 3, "judged": 4}
     assert [r["ref"] for r in data["rows"]][:2] == ["p2", "p3"]
     assert data["paired_score_difference"]["n"] == 4
+    assert data["paired_score_difference"]["interval"] == "wilson"
+    low, high = data["paired_score_difference"]["ci95"]
+    assert low == pytest.approx(-0.464617, abs=1e-5) and high == pytest.approx(0.444777, abs=1e-5)
 
 
 def test_diff_of_a_source_with_itself_exits_0(tmp_path: Path) -> None:

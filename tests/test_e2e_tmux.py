@@ -119,7 +119,7 @@ def test_drill_down_to_a_step_read_it_copy_page_and_quit(tmux: Tmux, tmp_path: P
     tmux.run("set-option", "-s", "set-clipboard", "on")
 
     # the broken line is a marked row
-    tmux.wait_for("websearch-4", "4 runs · 67% pass", "line 4")
+    tmux.wait_for("websearch-4", "4 runs · 66.7% pass", "line 4")
 
     tmux.keys("j")  # websearch-2
     tmux.wait_for("Let me search.")

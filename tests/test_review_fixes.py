@@ -56,7 +56,7 @@ def test_pass_share_counts_only_runs_with_a_verdict(tmp_path: Path) -> None:
         ws.sources[0].entry(i)
     store = RunStore(ws)
     store.count_new()
-    assert store.summary_line().startswith("4 runs · 50% pass")  # 1 of the 2 graded runs
+    assert store.summary_line().startswith("4 runs · 50.0% pass")  # 1 of the 2 graded runs
 
 
 @pytest.mark.parametrize(

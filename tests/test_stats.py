@@ -110,7 +110,7 @@ def test_trials_pass_at_k_and_pass_hat_k_by_hand(tmp_path: Path) -> None:
     fig = stats_of(trials_fixture(tmp_path))[0]
     # pass@1 = mean(1/3, 3/3, 1/2) = 11/18
     p1 = line(fig, "trials", "pass@1")
-    assert p1.share == approx(11 / 18) and p1.value == "0.611"
+    assert p1.share == approx(11 / 18) and p1.value == "61.1%"  # a share, as the title says
     assert p1.detail == "(mean over 3 tasks)"
     # pass@2: a 1 - C(2,2)/C(3,2) = 2/3; b 1; c 1 - C(1,2)/C(2,2) = 1 -> 8/9
     assert line(fig, "trials", "pass@2").share == approx(8 / 9)
@@ -146,12 +146,17 @@ def test_trials_outcomes_and_score_interval(tmp_path: Path) -> None:
     assert fig.data["outcomes"]["pass"] == {"value": 0.25, "num": 1, "den": 4, "refs": ["b"]}
     assert fig.data["outcomes"]["fail"]["refs"] == ["a", "c"]
     assert fig.data["outcomes"]["unknown"]["num"] == 1
-    # pass rate scores 1/3, 1, 1/2: mean 11/18; deviations -5/18, 7/18, -2/18, sum of
-    # squares 78/324, s^2 = 39/324, s/sqrt(3) = 0.200308, t(2) = 4.303: half 0.861925
+    # pass rate scores 1/3, 1, 1/2 (within [0, 1]: the Wilson interval): mean p = 11/18;
+    # deviations -5/18, 7/18, -2/18, variance over n 78/324/3 = 0.0802469; p(1-p) =
+    # 0.2376543; effective n = 3 * 0.2376543 / 0.0802469 = 8.884615; z = t(2) = 4.303,
+    # z^2 = 18.515809; d = 1 + z^2/n = 3.084038; centre (p + z^2/2n) / d = 0.536033; half
+    # z/d * sqrt(p(1-p)/n + z^2/4n^2) = 1.395249 * 0.292216 = 0.407720: [0.128313, 0.943753]
+    # (the t interval was [-0.251, 1.473]: outside what a pass rate can be)
     score = fig.data["score"]["pass rate"]
-    assert score["mean"] == approx(11 / 18) and score["n"] == 3 and score["interval"] == "t"
-    assert score["ci95"][0] == pytest.approx(11 / 18 - 0.861925, abs=1e-5)
-    assert score["ci95"][1] == pytest.approx(11 / 18 + 0.861925, abs=1e-5)
+    assert score["mean"] == approx(11 / 18) and score["n"] == 3
+    assert score["interval"] == "wilson"
+    assert score["ci95"][0] == pytest.approx(0.128313, abs=1e-5)
+    assert score["ci95"][1] == pytest.approx(0.943753, abs=1e-5)
 
 
 def test_pass_tally_title_figures_name_their_k(tmp_path: Path) -> None:
@@ -270,11 +275,16 @@ def test_forecast_mean_brier(tmp_path: Path) -> None:
     runs = [fc.entry("r1", brier=0.1), fc.entry("r2", brier=0.3), fc.entry("r3", "timeout")]
     fc.write_json(root / "summary.json", fc.summary(runs))
     fig = stats_of(root)[0]
-    # Brier 0.1 and 0.3 (r3 has none): mean 0.2, s = 0.141421, t(1) = 12.706:
-    # half = 12.706 * 0.141421 / sqrt(2) = 1.2706
+    # Brier 0.1 and 0.3 (r3 has none): mean p = 0.2, variance over n 0.01, p(1-p) 0.16,
+    # effective n 2 * 0.16 / 0.01 = 32; z = t(1) = 12.706, z^2 = 161.442; d = 1 + z^2/32 =
+    # 6.045077; centre (0.2 + z^2/64) / d = 0.450372; half 12.706/d * sqrt(0.16/32 +
+    # z^2/4096) = 2.101879 * 0.210750 = 0.442966: [0.007407, 0.893339] (the t interval,
+    # 0.2 ± 1.2706, went below 0: no Brier score can)
     f = fig.data["forecast"]
     assert f["mean_brier"] == approx(0.2) and f["n"] == 2 and f["refs"] == ["r1", "r2"]
-    assert f["ci95"][1] == pytest.approx(0.2 + 1.2706, abs=1e-4)
+    assert f["interval"] == "wilson"
+    assert f["ci95"][0] == pytest.approx(0.007407, abs=1e-5)
+    assert f["ci95"][1] == pytest.approx(0.893339, abs=1e-5)
 
 
 def test_ultraplan_validity_and_task_success(tmp_path: Path) -> None:
@@ -314,10 +324,10 @@ def test_stats_command_text_and_json(tmp_path: Path) -> None:
     out = run_cli("stats", str(path))
     assert out.exit_code == 0
     rows = [" ".join(x.split()) for x in out.stdout.splitlines()]
-    assert "pass@1 0.611 (mean over 3 tasks)" in rows
-    assert "pass^3 0.500 (mean over 2 tasks); 1 with fewer than 3 trials left out" in rows
-    assert "pass 0.250 (1/4 runs)" in rows
-    assert "WebSearch 10 calls · 0 failed (0.000) · median 5ms (n=10)" in rows
+    assert "pass@1 61.1% (mean over 3 tasks)" in rows
+    assert "pass^3 50.0% (mean over 2 tasks); 1 with fewer than 3 trials left out" in rows
+    assert "pass 25.0% (1/4 runs)" in rows
+    assert "WebSearch 10 calls · 0 failed · failure rate 0.0% (0/10) · median 5ms (n=10)" in rows
     js = run_cli("stats", str(path), "--json")
     (obj,) = [json.loads(x) for x in js.stdout.splitlines()]
     assert obj["group"] == "all" and obj["runs"] == 4
@@ -330,7 +340,7 @@ def test_stats_by_field_side_by_side(tmp_path: Path) -> None:
     start = lines.index("by agent")
     assert lines[start + 1].split() == ["A", "B"]
     row = next(x for x in lines[start:] if x.strip().startswith("outcomes: timeout"))
-    assert row.split()[-4:] == ["0.500", "(1/2)", "0.000", "(0/1)"]
+    assert row.split()[-4:] == ["50.0%", "(1/2)", "0.0%", "(0/1)"]
     js = [
         json.loads(x)
         for x in run_cli(
@@ -390,11 +400,11 @@ def test_stats_as_markdown_is_a_table_per_section_and_the_groups_side_by_side(
     assert lines[outcomes + 2 : outcomes + 5] == [
         "| figure | value | counts and method |",
         "|---|---:|---|",
-        "| pass | 0.333 | (1/3 runs) |",
+        "| pass | 33.3% | (1/3 runs) |",
     ]
     by = lines.index("### By agent")
     assert lines[by + 2 : by + 5] == ["| figure | A | B |", "|---|---:|---:|", "| runs | 2 | 1 |"]
-    assert "| outcomes: timeout | 0.500 (1/2) | 0.000 (0/1) |" in lines
+    assert "| outcomes: timeout | 50.0% (1/2) | 0.0% (0/1) |" in lines
 
 
 def test_stats_as_html_is_one_page_with_bars_and_the_runs_behind_each_figure(
@@ -415,7 +425,7 @@ def test_stats_as_html_is_one_page_with_bars_and_the_runs_behind_each_figure(
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the group's name, as text
     # the pass row: its value, a bar half as wide as a full one, and its run by reference
     row = next(x for x in page.splitlines() if x.startswith("<tr><th>pass</th>"))
-    assert "<td class='num'>0.500</td>" in row and "style='width:50px'" in row
+    assert "<td class='num'>50.0%</td>" in row and "style='width:50px'" in row
     assert "<summary>1 run</summary><span class='ref'>&lt;b&gt;r1&lt;/b&gt;</span>" in row
 
 

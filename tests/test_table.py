@@ -79,6 +79,7 @@ def test_every_field_comes_back_as_it_was_put() -> None:
         None,
         None,
         None,
+        None,
     )
     assert table.count_row(1) is None
 

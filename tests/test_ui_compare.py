@@ -198,9 +198,9 @@ async def test_C_lists_flips_first_with_the_summary_and_enter_compares_the_promp
         rows: SourceRows = srcs.rows
         assert [r.ref for r in rows.rows] == ["p1", "p2", "p3", "p4", "p5"]
         text = "\n".join(screen_lines(app))
-        assert "pass rate over prompts both judged: A 67% (2/3) · B 67% (2/3)" in text
+        assert "pass rate over prompts graded on both sides: A 66.7% (2/3) · B 66.7% (2/3)" in text
         assert "flips: pass→fail 1 · fail→pass 1" in text
-        assert "paired difference" in text and "95% interval" in text
+        assert "paired difference" in text and "95% CI [" in text
         first = next(line for line in screen_lines(app) if " p1 " in line)
         assert "pass→fail" in first and "-0.800" in first
         await pilot.press("G")

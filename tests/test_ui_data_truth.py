@@ -66,7 +66,8 @@ async def test_a_timed_out_run_is_listed_as_a_timeout(tmp_path: Path) -> None:
     async with running([str(path)], size=(160, 40)) as (pilot, app, screen):
         assert "◷ timeout" in row_of(screen, "killed") and "fail" not in row_of(screen, "killed")
         assert "◷ timeout" in row_of(screen, "late")
-        assert "2 timeout" in title(screen) and "% pass" not in title(screen)
+        # both timeouts are graded (issue 22): in the pass share, and counted as timeouts
+        assert "50.0% pass (1 of 2 graded) · 2 timeout" in title(screen)
         assert "status ◷ timeout" in screen.detail.text
 
 
@@ -100,7 +101,8 @@ async def test_tool_calls_and_tool_errors_columns(tmp_path: Path) -> None:
         assert "tools" not in header
         cells = row_of(screen, "calls-1").split()
         assert cells[3:6] == ["3", "2", "1"]  # steps, tool calls, tool errors
-        assert row_of(screen, "flagged").split()[3:6] == ["1", "1", "0"]  # never "yes"
+        # none failed and the file flags it: marked, never a bare 0 (issue 22), never "yes"
+        assert row_of(screen, "flagged").split()[3:6] == ["1", "1", "flagged"]
         assert "tool calls 2  ·  tool errors 1" in screen.detail.text
         assert "1 with tool errors · 1 flagged toolErrors" in title(screen)
 

@@ -327,7 +327,7 @@ async def test_at_80x24_the_header_keeps_the_file_name_and_the_counts(tmp_path: 
     async with running([str(path)], size=(80, 24)) as (pilot, app, screen):
         header = screen_lines(app)[0]
         assert "mcp_scored.jsonl" in header, header
-        assert "4 runs · 67% pass" in header, header
+        assert "4 runs · 66.7% pass" in header, header
 
 
 @pytest.mark.parametrize("width", [60, 80, 100])

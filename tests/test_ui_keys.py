@@ -55,7 +55,7 @@ async def test_first_screen_lists_runs_and_a_problem_row(cap: str) -> None:
         kinds = [type(screen.ws.sources[0].peek(i)).__name__ for _, _, i in rows]
         assert kinds == ["RunSummary", "RunSummary", "RunSummary", "Problem", "RunSummary"]
         assert screen.store.summary_line() == (
-            "4 runs · 67% pass (2 of 3 graded) · 1 timeout · 1 with tool errors"
+            "4 runs · 66.7% pass (2 of 3 graded) · 1 timeout · 1 with tool errors"
             " · 2 flagged toolErrors · 1 problem"
         )
         assert current_ref(screen) == "websearch-1"

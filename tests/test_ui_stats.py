@@ -66,7 +66,7 @@ async def test_stats_screen_shows_pass_at_k_and_opens_the_runs_behind_a_row(
         stats = await open_stats(pilot, app)
         text = drawn(app)
         # pass@2 = 8/9 (see tests/test_stats.py), drawn with its bar (8/9 of 24 = 21.3 cells)
-        assert re.search(r"pass@2\s+0\.889 █{21}", text), text
+        assert re.search(r"pass@2\s+88\.9% █{21}", text), text
         assert "pass^3" in text and "trials disagree" in text
         assert "Stats · 3 runs listed" in text
         await highlight(pilot, stats, "trials disagree")
@@ -165,6 +165,6 @@ async def test_x_on_the_stats_screen_writes_the_figures_shown_as_html_or_markdow
     assert len(written) == 1
     lines = written[0].read_text().splitlines()
     assert lines[0] == f"## Stats: {path} · matching 'web' · 2 runs"
-    assert "| pass | 0.500 | (1/2 runs) |" in lines
+    assert "| pass | 50.0% | (1/2 runs) |" in lines
     assert "| figure | A | B |" in lines
     assert list((tmp_path / "data").iterdir()) == [path]

@@ -136,7 +136,7 @@ def diff_cmd(
     reference (the same prompt ids run by two agents, or before and after a change), and a
     table lists each prompt's outcome and score on both sides, flips first (pass to fail,
     then fail to pass), after a summary: pass rate of each side over the prompts both
-    judged, flips each way, and the paired difference in mean score with its 95% interval.
+    graded, flips each way, and the paired difference in mean score with its 95% interval.
 
     \b
       trajtui diff codex.jsonl claude.jsonl
@@ -266,7 +266,9 @@ def diff_sources(
     if as_json:
         paired = None
         if c.paired is not None:
-            paired = {"mean": c.paired[0], "ci95_half_width": c.paired[1], "n": c.paired[2]}
+            iv = c.paired
+            paired = {"mean": iv.mean, "ci95": [iv.low, iv.high], "interval": iv.method}
+            paired["n"] = iv.n
         click.echo(
             dumps_line(
                 {

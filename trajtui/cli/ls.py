@@ -181,7 +181,7 @@ def ls_cmd(
     """List runs: ref, status, steps, tool calls, tool errors, duration and score.
 
     CALLS is the number of tool calls a run made, TOOL ERR how many of them failed (— where
-    the format does not say). Rows appear while a big file is still being indexed. With
+    the format does not say; "flagged" when none did and the file flags its toolErrors). Rows appear while a big file is still being indexed. With
     --json each line is a JSON object with at least ref, format, status, steps, tool_calls,
     tool_errors and duration_ms; keys in the file's own camelCase (toolErrors, passRate,
     passAtK, passExpK) are the file's values, present only when the file has them.
@@ -193,7 +193,8 @@ def ls_cmd(
     query does not parse). Words and "phrases" are looked for in ref, title and input;
     field:value and comparisons (= != < <= > >=) on fields; -term, NOT, OR, ( ). Fields:
     status, score, steps, duration, cost, tokens, tool, tool_calls, tool_errors, trials,
-    passes, format, ref, title, pass, and any metadata key (agent:codex, metadata.KEY:v).
+    passes, format, ref, title, pass, the file's own toolErrors, passRate, passAtK and
+    passExpK, and any metadata key (agent:codex, metadata.KEY:v).
 
     \b
     Examples:

@@ -99,8 +99,11 @@ def stats_cmd(
 
     \b
     What it prints, and how each figure is computed:
-      outcomes     pass, fail, error, timeout, unknown: share of runs (n/N)
-      score        mean per kind of score, 95% t interval (n-1 df)
+      outcomes     pass, fail, error, timeout, unknown: share of runs (n/N);
+                   pass of graded: of the runs the file grades (timeouts too)
+      score        mean per kind of score, 95% interval: Wilson at the
+                   effective n (t quantile) for scores within [0, 1], never
+                   leaving them; else t (n-1 df)
       trials       pass@k and pass^k for k = 1 .. trials per task, the unbiased
                    estimator of Chen et al. 2021 (pass@k = mean over tasks of
                    1 - C(n-c,k)/C(n,k); pass^k = mean of C(c,k)/C(n,k)); tasks
@@ -108,13 +111,14 @@ def stats_cmd(
                    file's own passRate/passAtK/passExpK beside them; tasks whose
                    trials disagree, listed
       duration, cost, tokens
-                   total, p50, p90, max per run (percentiles by linear
+                   total, then p50, p90, max per run (percentiles by linear
                    interpolation between closest ranks), with n
-      tool calls   in all and by tool: calls, failures, failure rate, median
-                   duration
+      tool calls   in all and by tool: calls (as the run list counts them),
+                   failures and failure rate (of the runs whose format tells),
+                   median duration; runs the file flags toolErrors
       eval samples accuracy, confusion table (gt -> verdict), AUPRC (average
                    precision, step-wise) for gt >= High and gt >= Critical
-      forecasts    mean Brier score, 95% t interval
+      forecasts    mean Brier score, 95% interval (as for scores)
       ultraplan    results by validity (VALID, VALID_WITH_WARNINGS, INVALID) and
                    task success
 

@@ -7,11 +7,11 @@ too: nothing is made up for the comparison.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from trajtui.core.align import Alignment, align
-from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step, Verdict
+from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step
+from trajtui.core.stats.estimators import Interval, bounded_mean_interval, mean_interval
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +28,9 @@ class Side:
         cost: Its cost in USD (runs only).
         tokens_in: Input tokens: the run's own count, else the sum of its steps' counts.
         tokens_out: Output tokens, the same way.
-        tool_calls: Tool calls its timeline makes (a call's two halves once).
-        failed_tool_calls: Those that failed.
+        tool_calls: Tool calls it made, as the run list counts them (a call's two halves
+            once); None when the format does not record tool calls.
+        failed_tool_calls: Those that failed; None when the file does not tell.
     """
 
     ref: str
@@ -41,8 +42,8 @@ class Side:
     cost: float | None
     tokens_in: int | None
     tokens_out: int | None
-    tool_calls: int
-    failed_tool_calls: int
+    tool_calls: int | None
+    failed_tool_calls: int | None
 
 
 def _tokens(own: int | None, steps: tuple[Step, ...], attr: str) -> int | None:
@@ -75,9 +76,9 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
     """The side for ``run``, or for its trial ``attempt``."""
     s = run.summary
     steps = run.timeline(attempt)
-    calls, failed = _tool_counts(steps)
     trial = run.attempt(attempt) if attempt is not None else None
     if trial is not None:
+        calls, failed = _tool_counts(steps)
         return Side(
             ref=ref,
             steps=steps,
@@ -101,8 +102,8 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
         cost=s.cost,
         tokens_in=_tokens(run.run_tokens_in, steps, "tokens_in"),
         tokens_out=_tokens(run.run_tokens_out, steps, "tokens_out"),
-        tool_calls=s.tool_calls if s.tool_calls is not None else calls,
-        failed_tool_calls=s.failed_tool_calls if s.failed_tool_calls is not None else failed,
+        tool_calls=s.tool_calls,  # the row's count, unknown where the row's is
+        failed_tool_calls=s.failed_tool_calls,
     )
 
 
@@ -143,14 +144,15 @@ class Row:
 
     @property
     def flip(self) -> str | None:
-        """``pass→fail`` or ``fail→pass`` when the verdict flipped between pass and not
-        pass (fail, error, timeout); None otherwise, or when a side has no verdict."""
+        """``pass→fail`` or ``fail→pass`` when the file's grade of the prompt's run flipped
+        (:attr:`RunSummary.grade`: a graded timeout is graded); None otherwise, or when a
+        side is not graded."""
         if self.a is None or self.b is None:
             return None
-        va, vb = self.a.outcome.verdict, self.b.outcome.verdict
-        if Verdict.UNKNOWN in (va, vb) or (va is Verdict.PASS) == (vb is Verdict.PASS):
+        ga, gb = self.a.grade, self.b.grade
+        if ga is None or gb is None or ga == gb:
             return None
-        return "pass→fail" if va is Verdict.PASS else "fail→pass"
+        return "pass→fail" if ga else "fail→pass"
 
     @property
     def score_change(self) -> float | None:
@@ -180,12 +182,15 @@ class SourceComparison:
     Attributes:
         rows: Flips first (pass to fail, then fail to pass), then the other prompts in both
             by how much the score changed (most first), then those only in A, only in B.
-        pass_a: Of the prompts in both whose two runs have a verdict, those A passed.
+        pass_a: Of the prompts in both whose two runs the files grade pass or fail (as the
+            run list's pass share counts them), those A passed.
         pass_b: The same for B.
         mean_a: A's mean score over the prompts in both where both runs have a score.
         mean_b: B's, over the same prompts.
-        paired: ``(mean of B - A, half-width of its 95% interval, n)`` over those prompts;
-            the interval is the normal one (1.96 standard errors), None under 2 prompts.
+        paired: The mean of B - A over those prompts with its 95% interval (none under 2
+            prompts): for scores within [0, 1] (differences within [-1, 1]) the Wilson one
+            of :func:`~trajtui.core.stats.estimators.bounded_mean_interval`, which never
+            leaves [-1, 1]; else the t interval.
     """
 
     rows: tuple[Row, ...]
@@ -193,7 +198,7 @@ class SourceComparison:
     pass_b: Rate
     mean_a: float | None
     mean_b: float | None
-    paired: tuple[float, float | None, int] | None
+    paired: Interval | None
 
     @property
     def both(self) -> int:
@@ -243,16 +248,10 @@ def compare_sources(a: list[RunSummary], b: list[RunSummary]) -> SourceCompariso
     judged = [
         r
         for r in both
-        if r.a is not None
-        and r.b is not None
-        and Verdict.UNKNOWN not in (r.a.outcome.verdict, r.b.outcome.verdict)
+        if r.a is not None and r.b is not None and None not in (r.a.grade, r.b.grade)
     ]
-    pass_a = Rate(
-        sum(r.a is not None and r.a.outcome.verdict is Verdict.PASS for r in judged), len(judged)
-    )
-    pass_b = Rate(
-        sum(r.b is not None and r.b.outcome.verdict is Verdict.PASS for r in judged), len(judged)
-    )
+    pass_a = Rate(sum(r.a is not None and r.a.grade is True for r in judged), len(judged))
+    pass_b = Rate(sum(r.b is not None and r.b.grade is True for r in judged), len(judged))
     scored = [
         (r.a.score, r.b.score)
         for r in both
@@ -260,14 +259,11 @@ def compare_sources(a: list[RunSummary], b: list[RunSummary]) -> SourceCompariso
     ]
     mean_a = sum(x for x, _ in scored) / len(scored) if scored else None
     mean_b = sum(y for _, y in scored) / len(scored) if scored else None
-    paired: tuple[float, float | None, int] | None = None
+    paired: Interval | None = None
     if scored:
         diffs = [y - x for x, y in scored]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        half = None
-        if n >= 2:
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            half = 1.96 * math.sqrt(var / n)
-        paired = (mean, half, n)
+        if all(0 <= v <= 1 for pair in scored for v in pair):
+            paired = bounded_mean_interval(diffs, -1.0, 1.0)
+        else:
+            paired = mean_interval(diffs)
     return SourceComparison(tuple(rows), pass_a, pass_b, mean_a, mean_b, paired)

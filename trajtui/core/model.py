@@ -105,6 +105,22 @@ _STATES = {
 }
 
 
+def grade(passed: bool | None, outcome: Outcome) -> bool | None:
+    """The file's pass/fail grade of a run: its own verdict (``passed``, a grader's
+    ``pass``) when it has one, whatever else the run is (a run that timed out and was graded
+    is graded); else what its status says when that is a pass or a fail (a legacy
+    ``passed``/``failed``, an eval run's correct/wrong); None when the file does not grade
+    the run. Pass shares are of the graded runs: every surface counts them with this."""
+    if passed is not None:
+        return passed
+    verdict = outcome.verdict
+    if verdict is Verdict.PASS:
+        return True
+    if verdict is Verdict.FAIL:
+        return False
+    return None
+
+
 class Severity(StrEnum):
     """How bad a problem is."""
 
@@ -153,6 +169,20 @@ class Field:
 
 
 @dataclass(frozen=True, slots=True)
+class Call:
+    """One tool call a step makes, when the step makes its calls itself (a model's turn
+    that calls several tools): see :attr:`Step.calls`.
+
+    Attributes:
+        tool: The tool's name (None when the file does not name it).
+        state: ok or failed when a result of the call says so; unknown otherwise.
+    """
+
+    tool: str | None
+    state: StepState = StepState.UNKNOWN
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One item of a run's timeline.
 
@@ -179,6 +209,11 @@ class Step:
         tokens_in: Input (prompt) tokens of a model call, as the file says.
         tokens_out: Output (completion) tokens of a model call, as the file says.
         cost: Cost of the step in USD, as the file says.
+        calls: The tool calls the step makes, one each (two calls of one tool are two), as
+            the run's row counts them, given by formats whose steps make several calls (a
+            model call, an agent turn): ``()`` for a step that makes none the row counts (a
+            message, a copy of earlier context, a step of results); None when the format
+            does not give them (a ``tool_call`` step is then one call, its halves paired).
         detail: A typed object the format keeps for its view (never shown as data by
             itself, never recovered from display strings).
         fields: Extra labelled values (tokens, cost, verdict...).
@@ -204,6 +239,7 @@ class Step:
     tokens_in: int | None = None
     tokens_out: int | None = None
     cost: float | None = None
+    calls: tuple[Call, ...] | None = None
     detail: Any = None
     fields: tuple[Field, ...] = ()
     raw: Any = None
@@ -320,6 +356,11 @@ class RunSummary:
     tools: tuple[str, ...] = ()
     tokens_in: int | None = None
     tokens_out: int | None = None
+
+    @property
+    def grade(self) -> bool | None:
+        """The file's pass/fail grade of the run (:func:`grade`)."""
+        return grade(self.passed, self.outcome)
 
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON object (``trajtui ls --json``).

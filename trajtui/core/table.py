@@ -68,6 +68,7 @@ class CountRow(NamedTuple):
     status: str | None
     outcome: Outcome
     tool_errors: bool | None
+    passed: bool | None
     attempts: int | None
     graded: int | None
     passes: int | None
@@ -259,7 +260,9 @@ class SummaryTable:
             return self._problems[i]
         if kind != RUN:
             return None
-        _format, status, outcome, tool_errors, *_ = self._palette[self._codes[i]]
+        _format, status, outcome, tool_errors, _label, _score_label, passed = self._palette[
+            self._codes[i]
+        ]
         numbers = self._numbers  # (columns are replaced whole when restored from a cache)
         return CountRow(
             self.ref(i),
@@ -267,6 +270,7 @@ class SummaryTable:
             status,
             outcome,
             tool_errors,
+            passed,
             *[numbers[name].get(i) for name in COUNTED],
         )
 

@@ -10,6 +10,7 @@ from trajtui.core.align import Op
 from trajtui.core.compare import Comparison, Rate, Side, SourceComparison, difference
 from trajtui.core.model import RunSummary, Step
 from trajtui.core.text import visible
+from trajtui.core.units import share
 from trajtui.render import fmt
 
 TITLE_CELLS = 60
@@ -36,9 +37,16 @@ def figures(s: Side) -> list[str]:
         fmt.cost(s.cost),
         "—" if s.tokens_in is None else f"{s.tokens_in:,}",
         "—" if s.tokens_out is None else f"{s.tokens_out:,}",
-        f"{s.tool_calls:,} ({s.failed_tool_calls:,} failed)",
+        _calls(s),
         f"{len(s.steps):,}",
     ]
+
+
+def _calls(s: Side) -> str:
+    """``12 (1 failed)``; ``—`` for what the file does not tell (never 0)."""
+    if s.tool_calls is None:
+        return fmt.ABSENT
+    return f"{fmt.number(s.tool_calls)} ({fmt.number(s.failed_tool_calls)} failed)"
 
 
 HEADS = ["outcome", "score", "duration", "cost", "tokens in", "tokens out", "tool calls", "steps"]
@@ -54,7 +62,7 @@ def deltas(c: Comparison) -> list[str]:
         _signed(difference(a.cost, b.cost), digits=4),
         _signed(difference(a.tokens_in, b.tokens_in), digits=0),
         _signed(difference(a.tokens_out, b.tokens_out), digits=0),
-        _signed(b.tool_calls - a.tool_calls, digits=0),
+        _signed(difference(a.tool_calls, b.tool_calls), digits=0),
         _signed(len(b.steps) - len(a.steps), digits=0),
     ]
 
@@ -211,7 +219,7 @@ def run_cell(s: RunSummary | None) -> str:
 def rate(r: Rate) -> str:
     """A pass rate with its counts: ``67% (2/3)``."""
     value = r.value
-    return "n/a (0 judged)" if value is None else f"{fmt.percent(value)} ({r.count}/{r.of})"
+    return "n/a (0 graded)" if value is None else f"{share(value)} ({r.count}/{r.of})"
 
 
 def sources_summary(c: SourceComparison) -> list[str]:
@@ -222,15 +230,17 @@ def sources_summary(c: SourceComparison) -> list[str]:
     only_b = sum(r.a is None for r in c.rows)
     lines = [
         f"prompts in both: {c.both:,} · only in A: {only_a:,} · only in B: {only_b:,}",
-        f"pass rate over prompts both judged: A {rate(c.pass_a)} · B {rate(c.pass_b)}",
+        f"pass rate over prompts graded on both sides: A {rate(c.pass_a)} · B {rate(c.pass_b)}",
         f"flips: pass→fail {c.flips('pass→fail'):,} · fail→pass {c.flips('fail→pass'):,}",
     ]
-    if c.paired is not None and c.mean_a is not None and c.mean_b is not None:
-        mean, half, n = c.paired
-        interval = f", 95% interval ±{half:.3f}" if half is not None else ""
+    iv = c.paired
+    if iv is not None and c.mean_a is not None and c.mean_b is not None:
+        interval = ""
+        if iv.low is not None and iv.high is not None:
+            interval = f", 95% CI [{iv.low:+.3f}, {iv.high:+.3f}] ({iv.method})"
         lines.append(
-            f"mean score over {n:,} prompts scored on both sides: A {c.mean_a:.3f} · "
-            f"B {c.mean_b:.3f} · paired difference {mean:+.3f}{interval}"
+            f"mean score over {iv.n:,} prompts scored on both sides: A {c.mean_a:.3f} · "
+            f"B {c.mean_b:.3f} · paired difference {iv.mean:+.3f}{interval}"
         )
     return lines
 

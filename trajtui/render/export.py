@@ -38,6 +38,7 @@ TABLE_COLUMNS = (
     "steps",
     "tool_calls",
     "failed_tool_calls",
+    "toolErrors",
     "duration_ms",
     "score",
     "score_label",
@@ -46,8 +47,8 @@ TABLE_COLUMNS = (
     "bookmarked",
     "note",
 )
-"""The run list's columns, under the names ``ls --json`` uses, and the user's bookmark and
-note on the run (``trajtui notes``)."""
+"""The run list's columns, under the names ``ls --json`` uses (the file's own ``toolErrors``
+flag under its name), and the user's bookmark and note on the run (``trajtui notes``)."""
 
 Marks = dict[str, tuple[bool, str]]
 """The user's bookmarks and notes of one source: reference -> (bookmarked, note text)."""
@@ -95,6 +96,7 @@ def table_record(s: RunSummary, ref: str, marks: Marks | None = None) -> dict[st
     row = {name: getattr(s, name, None) for name in TABLE_COLUMNS}
     row["ref"] = ref
     row["status"] = s.status
+    row["toolErrors"] = s.tool_errors
     bookmarked, note = (marks or {}).get(s.ref, (False, ""))
     row["bookmarked"] = bookmarked
     row["note"] = note or None
@@ -142,7 +144,7 @@ def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
             row["status"] or "",
             _count(row["steps"]),
             _count(row["tool_calls"]),
-            _count(row["failed_tool_calls"]),
+            _errors(row),
             fmt.duration(row["duration_ms"]) if row["duration_ms"] is not None else "",
             fmt.number(row["score"]) if row["score"] is not None else "",
             row["title"] or "",
@@ -151,6 +153,13 @@ def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
             cells.append(("★ " if row.get("bookmarked") else "") + (row.get("note") or ""))
         lines.append("| " + " | ".join(_md_cell(str(c)) for c in cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _errors(row: dict[str, Any]) -> str:
+    """The tool-errors cell, as the run list's (``flagged``: see :data:`fmt.FLAGGED`)."""
+    if not row["failed_tool_calls"] and row.get("toolErrors") is True:
+        return fmt.FLAGGED
+    return _count(row["failed_tool_calls"])
 
 
 def _count(n: int | None) -> str:

@@ -10,16 +10,11 @@ out.
 from __future__ import annotations
 
 import math
-import re
 
-from trajtui.core.jsonutil import Overflowed
 from trajtui.core.model import Kind, Outcome, RunSummary
+from trajtui.core.units import ABSENT, HUGE, cost, duration, huge, number, offset
 
-HUGE = 10**15
-"""From this magnitude on, numbers are written in scientific notation."""
-
-ABSENT = "—"
-"""Shown where the file has no value."""
+__all__ = ["ABSENT", "HUGE", "cost", "duration", "number", "offset"]
 
 OUTCOME_GLYPH: dict[Outcome, str] = {
     Outcome.PASS: "✓",
@@ -60,134 +55,6 @@ KIND_LABEL: dict[Kind, str] = {
 PROBLEM_GLYPH = "⚠"
 
 
-def _huge(value: float) -> bool:
-    """True for numbers written in scientific notation (and for inf and NaN)."""
-    if isinstance(value, int):
-        return not -HUGE < value < HUGE
-    return not -HUGE < value < HUGE  # False for NaN too: handled by the caller
-
-
-def _sci(sign: str, digits: str, exponent: int) -> str:
-    """``digits`` (no leading zeros) times 10**``exponent`` as ``1.5e+400``: exact with up to
-    12 significant digits, else 7 digits marked ``≈``."""
-    significant = digits.rstrip("0") or "0"
-    exact = len(significant) <= 12
-    mantissa = significant if exact else digits[:7]
-    text = mantissa[0] + ("." + mantissa[1:] if len(mantissa) > 1 else "")
-    return f"{'' if exact else '≈'}{sign}{text}e{'+' if exponent >= 0 else ''}{exponent}"
-
-
-def _big_int(value: int) -> str:
-    """``1e+400``, or ``≈1.234568e+400`` when digits are left out."""
-    sign = "-" if value < 0 else ""
-    try:
-        digits = str(abs(value))
-    except ValueError:  # beyond Python's 4,300-digit limit for str(int)
-        return f"≈{sign}1e+{int(abs(value).bit_length() * math.log10(2))}"
-    return _sci(sign, digits, len(digits) - 1)
-
-
-_LITERAL = re.compile(r"(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,4000}))?")
-
-
-def _spelled(text: str) -> str:
-    """A long JSON number literal (``1`` and 5,000 zeros) in scientific notation."""
-    m = _LITERAL.fullmatch(text)
-    if m is None:
-        return text[:20] + "…"
-    sign, whole, fraction, exp = m.groups()
-    every = whole + (fraction or "")
-    digits = every.lstrip("0")
-    if not digits:
-        return "0"
-    lead = len(every) - len(digits)
-    return _sci(sign, digits, len(whole) - 1 - lead + int(exp or 0))
-
-
-def _scientific(value: float) -> str:
-    """A huge or non-finite number, short: as the file spells it when it could not be read
-    as a float, Python's shortest exact spelling otherwise."""
-    if isinstance(value, Overflowed):
-        return value.text if len(value.text) <= 24 else _spelled(value.text)
-    if isinstance(value, int):
-        return _big_int(value)
-    return repr(float(value))  # 1e+308, inf, nan: exact, never hundreds of digits
-
-
-def duration(ms: float | None) -> str:
-    """``850ms``, ``14.2s``, ``3m 02s``, ``2h 05m`` (``—`` when unknown); beyond about
-    30,000 years, the milliseconds as a number (``1e+400ms``)."""
-    if ms is None:
-        return ABSENT
-    if isinstance(ms, float) and math.isnan(ms):
-        return "nan"
-    if _huge(ms):
-        text = _scientific(ms)
-        return text if text in ("inf", "-inf") else text + "ms"
-    if ms == 0:
-        return "0ms"  # -0.0 too
-    if ms < 0:
-        return "-" + duration(-ms)
-    if ms < 1:
-        return f"{ms:.2g}ms"
-    if ms < 1000:
-        return f"{ms:.0f}ms"
-    s = ms / 1000
-    if s < 60:
-        return f"{s:.1f}s"
-    m, s = divmod(round(s), 60)
-    if m < 60:
-        return f"{m}m {s:02d}s"
-    h, m = divmod(m, 60)
-    return f"{h}h {m:02d}m"
-
-
-def offset(ms: float | None) -> str:
-    """A time offset from the start: ``+2.5s``."""
-    if ms is None:
-        return ""
-    text = duration(ms)
-    return text if text.startswith("-") or text == "nan" else "+" + text
-
-
-def number(value: float | int | None, digits: int = 4) -> str:
-    """A number for reading: integers with separators, other numbers with up to ``digits``
-    decimals, never rounded to look whole (0.999 stays 0.999, 0.99996 is not shown as 1)."""
-    if value is None:
-        return ABSENT
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float) and math.isnan(value):
-        return "nan"
-    if _huge(value):
-        return _scientific(value)
-    if isinstance(value, int):
-        return f"{value:,}"
-    if value == int(value):
-        return f"{int(value):,}"
-    if abs(value) >= 1e6:
-        return f"{value:,.0f}"
-    if abs(value) < 10**-digits:
-        return f"{value:.2g}"
-    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
-    if "." not in text:  # rounding made it look whole: show the digits that say it is not
-        text = f"{value:.{digits + 4}g}"
-    return text
-
-
-def cost(value: float | None) -> str:
-    """A cost in USD: four decimals under a dollar (``$0.0129``), cents above (``$12.40``)."""
-    if value is None:
-        return ABSENT
-    if (isinstance(value, float) and math.isnan(value)) or _huge(value):
-        return "$" + number(value)
-    if value == 0:
-        return "$0"
-    if abs(value) < 1:
-        return f"${value:.4f}"
-    return f"${value:,.2f}"
-
-
 def count(n: int) -> str:
     """``1,204``."""
     return number(n)
@@ -198,7 +65,7 @@ def percent(fraction: float) -> str:
     if isinstance(fraction, float) and math.isnan(fraction):
         return "nan%"
     p = fraction * 100  # never raises: ints stay exact, floats go to inf
-    if _huge(p):
+    if huge(p):
         return number(p) + "%"
     if p == 0:
         return "0%"
@@ -217,19 +84,35 @@ NOT_APPLICABLE = "n/a"
 
 
 def score_text(summary: RunSummary) -> str:
-    """The score column: ``3/5`` for trials, the score otherwise (``n/a`` when the run has
-    a kind of score but nothing it applies to, ``—`` when the file has none)."""
-    if summary.passes is not None and summary.attempts:
-        return f"{summary.passes}/{summary.attempts}"
+    """The score column: the run's score, whatever kind it is (a trials record's is its
+    pass rate; its passing trials are a count of their own: :func:`passes_text`); ``n/a``
+    when the run has a kind of score but nothing it applies to, ``—`` when the file has
+    none."""
     if summary.score is None:
         return NOT_APPLICABLE if summary.score_label else ABSENT
     return number(summary.score)
 
 
+def passes_text(summary: RunSummary) -> str | None:
+    """``3 of 5 graded``: a trials record's passing trials of its graded ones (None for a
+    run that is not one)."""
+    if summary.attempts is None or summary.passes is None or summary.graded is None:
+        return None
+    return f"{number(summary.passes)} of {number(summary.graded)} graded"
+
+
+FLAGGED = "flagged"
+"""The tool-errors cell of a run whose file flags ``toolErrors`` while none of its tool
+calls is a failed one (acp-harness sets the flag for a failed call or a timeout)."""
+
+
 def tool_errors_text(summary: RunSummary) -> str:
-    """The tool-errors column: how many tool calls failed (``—`` when the format cannot
-    tell; the file's own ``toolErrors`` flag is shown under that name in the detail)."""
+    """The tool-errors column: how many tool calls failed; ``flagged`` when none did (or
+    the format cannot tell) but the file flags the run's ``toolErrors``; ``—`` when the
+    format cannot tell and the file does not flag it."""
     failed = summary.failed_tool_calls
+    if not failed and summary.tool_errors is True:
+        return FLAGGED
     return number(failed) if failed is not None else ABSENT
 
 

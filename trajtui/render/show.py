@@ -27,7 +27,6 @@ from trajtui.render import fmt
 from trajtui.render.fmt import (  # the run list's cells, here too for the renderers' use
     score_text,
     tool_calls_text,
-    tool_errors_text,
 )
 
 OUTCOME_STYLE: dict[Outcome, str] = {
@@ -260,10 +259,15 @@ def summary_facts(summary: RunSummary) -> list[tuple[str, str]]:
         facts.append(("trials", fmt.count(summary.attempts)))
     if summary.score is not None or summary.score_label:
         facts.append((summary.score_label or "score", score_text(summary)))
+    passes = fmt.passes_text(summary)
+    if passes is not None:
+        facts.append(("passes", passes))
     if summary.tool_calls is not None:
         facts.append(("tool calls", tool_calls_text(summary)))
     if summary.failed_tool_calls is not None:
-        facts.append(("tool errors", tool_errors_text(summary)))
+        facts.append(("tool errors", fmt.count(summary.failed_tool_calls)))
+    if summary.tool_errors is True:  # the file's own flag, under its name
+        facts.append(("toolErrors", "true"))
     if summary.duration_ms is not None:
         facts.append(duration_fact(summary))
     if summary.cost is not None:

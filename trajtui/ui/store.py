@@ -20,7 +20,7 @@ from functools import partial
 from itertools import compress
 from typing import Any
 
-from trajtui.core.model import Outcome, Problem, RunSummary
+from trajtui.core.model import Outcome, Problem, RunSummary, grade
 from trajtui.core.passk import PassTally
 from trajtui.core.query import Columns
 from trajtui.core.query.nodes import Text
@@ -28,6 +28,7 @@ from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.search.inputs import InputWords
 from trajtui.core.source import Entry, Source
 from trajtui.core.table import EMPTY, RUN, CountRow
+from trajtui.core.units import share
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 from trajtui.ui.rows import ENTRY, HEADER, OPEN_PROBLEM, Row, Rows
@@ -90,6 +91,9 @@ NUMERIC_SORTS = {
 
 SORT_HAS: dict[str, Callable[[Value], bool]] = {
     "steps": lambda v: v("steps") is not None,
+    "tool calls": lambda v: v("tool_calls") is not None,
+    # failures not told (—) are not 0: last, unless the file flags the run
+    "tool errors": lambda v: v("failed_tool_calls") is not None or v("tool_errors") is not None,
     "duration": lambda v: v("duration_ms") is not None,
     "score": lambda v: v("score") is not None or v("passes") is not None,
     "cost": lambda v: v("cost") is not None,
@@ -119,8 +123,11 @@ class SourceCounts:
     flagged_runs: int = 0
     """Runs whose file flags ``toolErrors: true``."""
     outcomes: Counter[Outcome] = field(default_factory=Counter)
-    verdicts: Counter[Outcome] = field(default_factory=Counter)
-    """Outcomes of the runs that are not trials records (those count in ``trials``)."""
+    graded: int = 0
+    """Runs that are not trials records (those count in ``trials``) that the file grades
+    pass or fail (:func:`~trajtui.core.model.grade`), whatever else they are."""
+    passed: int = 0
+    """Those of ``graded`` that passed."""
     trials: PassTally = field(default_factory=PassTally)
     """pass@1, pass@k and pass^k counts of the trials records."""
     seen: int = 0
@@ -599,7 +606,10 @@ class RunStore:
                     c.runs += 1
                     c.outcomes[e.outcome] += 1
                     if not c.trials.add(e) and e.attempts is None:
-                        c.verdicts[e.outcome] += 1
+                        graded = grade(e.passed, e.outcome)
+                        if graded is not None:
+                            c.graded += 1
+                            c.passed += graded
                     if self.ordered:
                         self.prefix.add(e.title)
                     if e.failed_tool_calls:
@@ -682,18 +692,17 @@ class RunStore:
         tool = sum(self.counts[s].tool_error_runs for s in chosen)
         flagged = sum(self.counts[s].flagged_runs for s in chosen)
         outcomes: Counter[Outcome] = Counter()
-        verdicts: Counter[Outcome] = Counter()
         trials = PassTally()
         for s in chosen:
             outcomes.update(self.counts[s].outcomes)
-            verdicts.update(self.counts[s].verdicts)
             trials.merge(self.counts[s].trials)
         parts = [f"{runs:,} run{'s' if runs != 1 else ''}"]
-        graded = sum(verdicts[o] for o in (Outcome.PASS, Outcome.FAIL, Outcome.PARTIAL))
-        if verdicts[Outcome.PASS] or verdicts[Outcome.FAIL]:
-            # Of the runs that have a pass/fail verdict (forecast, eval runs have none).
-            passed = verdicts[Outcome.PASS]
-            parts.append(f"{passed * 100 / graded:.0f}% pass ({passed:,} of {graded:,} graded)")
+        graded = sum(self.counts[s].graded for s in chosen)
+        if graded:
+            # Of the runs the file grades pass or fail, timeouts among them (forecast runs,
+            # ungraded captures have no grade).
+            passed = sum(self.counts[s].passed for s in chosen)
+            parts.append(f"{share(passed / graded)} pass ({passed:,} of {graded:,} graded)")
         parts.extend(pass_shares(trials))
         for outcome, word in ((Outcome.ERROR, "error"), (Outcome.TIMEOUT, "timeout")):
             if outcomes[outcome]:
@@ -727,9 +736,9 @@ def pass_shares(trials: PassTally) -> list[str]:
         return []
     at_label, hat_label = trials.labels()
     return [
-        f"pass@1 {at_1 * 100:.1f}%",
-        f"{at_label} {at_k * 100:.1f}%",
-        f"{hat_label} {hat_k * 100:.1f}%",
+        f"pass@1 {share(at_1)}",
+        f"{at_label} {share(at_k)}",
+        f"{hat_label} {share(hat_k)}",
     ]
 
 
@@ -740,7 +749,7 @@ def _note_columns(c: SourceCounts, e: RunSummary | CountRow) -> None:
         cols.add("steps")
     if e.tool_calls is not None:
         cols.add("tool calls")
-    if e.failed_tool_calls is not None:
+    if e.failed_tool_calls is not None or e.tool_errors is not None:
         cols.add("tool errors")
     if e.duration_ms is not None:
         cols.add("duration")

@@ -23,6 +23,10 @@ TEXT, STATUS, NUMBER, COUNT, DURATION, FLAG, TOOL, IS, METADATA = (
 )
 """Kinds of field."""
 
+FILE_METRIC = "file_metrics."
+"""The source of a field that is one of the numbers the file computed for a run, under its
+own name (``RunSummary.file_metrics``: ``passRate``...)."""
+
 
 @dataclass(frozen=True, slots=True)
 class FieldHelp:
@@ -68,6 +72,17 @@ FIELDS: tuple[FieldHelp, ...] = (
     FieldHelp("trials", COUNT, "trials:5", "trials of a trials record", "attempts"),
     FieldHelp("passes", COUNT, "passes<3", "passing trials", "passes"),
     FieldHelp("line", COUNT, "line>1000", "line of the run in its file", "line"),
+    # The file's own fields, by their own names (as ``ls --json`` prints them)
+    FieldHelp(
+        "toolErrors", FLAG, "toolErrors:true", "the file's own toolErrors flag", "tool_errors"
+    ),
+    FieldHelp(
+        "passRate", NUMBER, "passRate<0.5", "the file's own passRate", "file_metrics.passRate"
+    ),
+    FieldHelp("passAtK", NUMBER, "passAtK>=0.9", "the file's own passAtK", "file_metrics.passAtK"),
+    FieldHelp(
+        "passExpK", NUMBER, "passExpK<0.5", "the file's own passExpK", "file_metrics.passExpK"
+    ),
     FieldHelp(
         "metadata.KEY", METADATA, "metadata.category:ui  agent:codex", "the file's metadata value"
     ),
@@ -102,15 +117,15 @@ RUNS, STEPS = "runs", "steps"
 
 _UNNAMED = ("word", "metadata.KEY")
 _BY_SCOPE = {
-    RUNS: {f.name: f for f in FIELDS if f.name not in _UNNAMED},
-    STEPS: {f.name: f for f in STEP_FIELDS if f.name not in _UNNAMED},
+    RUNS: {f.name.casefold(): f for f in FIELDS if f.name not in _UNNAMED},
+    STEPS: {f.name.casefold(): f for f in STEP_FIELDS if f.name not in _UNNAMED},
 }
 _BY_NAME = _BY_SCOPE[RUNS]
 _ALIASES = {
     RUNS: {"s": "status", "errors": "tool_errors", "attempts": "trials", "calls": "tool_calls"},
     STEPS: {"s": "status", "number": "step", "n": "step", "type": "kind"},
 }
-NAMES = tuple(sorted(_BY_NAME))
+NAMES = tuple(sorted(f.name for f in _BY_NAME.values()))
 """Field names a query knows whatever the data (metadata keys come on top)."""
 
 
@@ -122,7 +137,7 @@ def fields_of(scope: str) -> tuple[FieldHelp, ...]:
 
 def names_of(scope: str) -> tuple[str, ...]:
     """The field names of ``scope``, sorted."""
-    return tuple(sorted(_BY_SCOPE[scope]))
+    return tuple(sorted(f.name for f in _BY_SCOPE[scope].values()))
 
 
 def field_named(name: str, scope: str = RUNS) -> FieldHelp | None:
@@ -134,7 +149,9 @@ def field_named(name: str, scope: str = RUNS) -> FieldHelp | None:
 
 def closest(name: str, known: Iterable[str], cutoff: float = 0.6) -> list[str]:
     """Up to three of ``known`` spelled most like ``name`` (``cutoff``: how alike, 0 to 1)."""
-    return get_close_matches(name.casefold(), list(known), n=3, cutoff=cutoff)
+    spelled = {k.casefold(): k for k in known}
+    near = get_close_matches(name.casefold(), list(spelled), n=3, cutoff=cutoff)
+    return [spelled[k] for k in near]
 
 
 TYPO = 0.75

@@ -328,6 +328,22 @@ class Compare(Node):
 
 
 @dataclass(frozen=True)
+class FileMetric(Compare):
+    """``passRate<0.5``: a number the file computed for the run, under its own name
+    (``source`` is ``file_metrics.NAME``); a run whose file has none never matches."""
+
+    def _get(self, facts: Facts) -> Any:
+        name = self.source.partition(".")[2]
+        for key, value in facts.value("file_metrics") or ():
+            if key == name:
+                return value
+        return None
+
+    def select(self, cols: Columns, rows: list[int]) -> list[int]:
+        return Node.select(self, cols, rows)
+
+
+@dataclass(frozen=True)
 class Tool(Node):
     """``tool:NAME``: the run called a tool of that name."""
 

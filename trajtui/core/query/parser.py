@@ -17,6 +17,7 @@ from collections.abc import Collection
 from trajtui.core.query.fields import (
     COUNT,
     DURATION,
+    FILE_METRIC,
     FLAG,
     IS,
     NAMES,
@@ -48,6 +49,7 @@ from trajtui.core.query.nodes import (
     And,
     Compare,
     Everything,
+    FileMetric,
     Flag,
     IsProblem,
     Meta,
@@ -209,6 +211,8 @@ class Parser:
         node: Node
         if numeric:
             number = number_value(kind, f.name, value, start, end)
+            if f.source.startswith(FILE_METRIC):
+                return FileMetric(f.source, op, number)
             return Compare(f.source or f.name, op, number)
         if kind == TEXT:
             node = TextField(f.source or f.name, Text(value, quoted))

@@ -8,7 +8,13 @@
 * :func:`percentile`: linear interpolation between the closest ranks (the method numpy
   calls ``linear``, Hyndman and Fan type 7).
 * :func:`mean_interval`: the mean with a 95% Student-t interval (``n - 1`` degrees of
-  freedom).
+  freedom), for values with no known bounds;
+* :func:`bounded_mean_interval`: the mean of values bounded in ``[lo, hi]`` (a share, a
+  score in [0, 1]) with a 95% interval that stays inside them: the Wilson score interval
+  (Wilson 1927) at the effective sample size ``n * p(1-p) / variance`` (Korn and Graubard
+  1998: for 0/1 values it is ``n``; values closer to the mean count as more), with the t
+  quantile of ``n - 1`` degrees of freedom in place of z for small n;
+* :func:`score_interval`: the second for values within [0, 1], the first otherwise.
 * :func:`average_precision`: the area under the precision-recall curve as the step-wise
   sum ``AP = sum_n (R_n - R_{n-1}) P_n`` over the distinct score thresholds, highest
   first (what scikit-learn's ``average_precision_score`` computes; no interpolation).
@@ -24,6 +30,13 @@ PERCENTILE_METHOD = "linear interpolation between closest ranks (numpy 'linear')
 """How :func:`percentile` is computed, for reports."""
 INTERVAL_METHOD = "95% t interval (n-1 degrees of freedom)"
 """How :func:`mean_interval` is computed, for reports."""
+BOUNDED_METHOD = (
+    "95% Wilson score interval at the effective sample size n*p(1-p)/variance, "
+    "t quantile (n-1 df): stays within [0, 1]"
+)
+"""How :func:`bounded_mean_interval` is computed, for reports."""
+T, WILSON = "t", "wilson"
+"""Short names of the two interval methods (``--json``'s ``interval``)."""
 AP_METHOD = "average precision, step-wise sum over thresholds (no interpolation)"
 """How :func:`average_precision` is computed, for reports."""
 
@@ -105,19 +118,21 @@ def t_critical(df: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Interval:
-    """A mean and its 95% t interval.
+    """A mean and its 95% interval.
 
     Attributes:
         mean: The mean.
         low: Lower end (None with fewer than 2 values).
         high: Upper end (None with fewer than 2 values).
         n: Values.
+        method: :data:`T` or :data:`WILSON`.
     """
 
     mean: float
     low: float | None
     high: float | None
     n: int
+    method: str = T
 
 
 def mean_interval(values: Sequence[float]) -> Interval | None:
@@ -132,6 +147,60 @@ def mean_interval(values: Sequence[float]) -> Interval | None:
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_critical(n - 1) * math.sqrt(var / n)
     return Interval(mean, mean - half, mean + half, n)
+
+
+def wilson(p: float, n: float, z: float) -> tuple[float, float]:
+    """The Wilson score interval of a share ``p`` of ``n`` (any positive n, not only whole
+    ones) at quantile ``z``: inside [0, 1] for any p in [0, 1]."""
+    z2 = z * z
+    d = 1 + z2 / n
+    center = (p + z2 / (2 * n)) / d
+    half = z / d * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def bounded_mean_interval(
+    values: Sequence[float], lo: float = 0.0, hi: float = 1.0
+) -> Interval | None:
+    """The mean of ``values`` (each within ``[lo, hi]``) with a 95% interval inside
+    ``[lo, hi]``: the values are mapped onto [0, 1], their mean ``p`` gets the Wilson score
+    interval at the effective sample size ``n * p(1-p) / variance`` (the variance over n;
+    ``n`` when every value is an end, as for 0/1 values) with the t quantile of ``n - 1``
+    degrees of freedom, and the ends are mapped back. None for no values; no interval for
+    one.
+
+    Raises:
+        ValueError: ``hi <= lo``, or a value outside ``[lo, hi]``.
+    """
+    if not hi > lo:
+        raise ValueError("the bounds are empty")
+    n = len(values)
+    if not n:
+        return None
+    if any(not lo <= v <= hi for v in values):
+        raise ValueError(f"a value is outside [{lo}, {hi}]")
+    width = hi - lo
+    unit = [(v - lo) / width for v in values]
+    p = min(1.0, max(0.0, math.fsum(unit) / n))
+    mean = lo + p * width
+    if n < 2:
+        return Interval(mean, None, None, n, WILSON)
+    var = math.fsum((u - p) ** 2 for u in unit) / n
+    spread = p * (1 - p)
+    if spread > 0 and var <= 0:  # every value the same, inside: nothing varies
+        return Interval(mean, mean, mean, n, WILSON)
+    n_eff = n if spread <= 0 else n * spread / var
+    low, high = wilson(p, n_eff, t_critical(n - 1))
+    return Interval(mean, lo + low * width, lo + high * width, n, WILSON)
+
+
+def score_interval(values: Sequence[float]) -> Interval | None:
+    """The mean of scores with its 95% interval: :func:`bounded_mean_interval` when every
+    value is within [0, 1] (shares, pass rates, accuracies, graders' scores: the interval
+    stays inside), :func:`mean_interval` (t) otherwise."""
+    if values and all(0.0 <= v <= 1.0 for v in values):
+        return bounded_mean_interval(values)
+    return mean_interval(values)
 
 
 def average_precision(scores: Sequence[float], positive: Sequence[bool]) -> float | None:

@@ -4,10 +4,11 @@ counted, built from the whole run (:func:`facts_of_run`) or only its row
 
 Everything is read from the neutral model; no format is imported:
 
-* tool calls: the steps that call a tool (``Kind.TOOL_CALL``, and model calls that name
-  the tools they called), a call's pending and completed halves once (``Step.pair``), its
-  state and duration those of its completed half. A step that calls several tools counts
-  once under each (formats that keep one call per step, acp-harness, count exactly);
+* tool calls: a step's own calls (``Step.calls``: a model's turn calling several tools,
+  each with its state) when the format gives them, else the steps that call a tool
+  (``Kind.TOOL_CALL``, and model calls that name the tools they called), a call's pending
+  and completed halves once (``Step.pair``), its state and duration those of its completed
+  half: the calls the run's row counts;
 * eval samples: ``Kind.SAMPLE`` steps with their ``gt_verdict``/``verdict`` fields and
   their outcome (correct: pass, wrong: fail);
 * ultraplan results: ``Kind.TASK`` steps with a ``validation`` field (the protocol's
@@ -171,6 +172,11 @@ def _timelines(run: Run) -> Iterator[tuple[Step, ...]]:
 def _calls(run: Run) -> Iterator[ToolCall]:
     for steps in _timelines(run):
         for step in steps:
+            if step.calls is not None:  # the step's own calls, one each, as its row counts
+                alone = len(step.calls) == 1 and step.kind is Kind.TOOL_CALL
+                for c in step.calls:
+                    yield ToolCall(c.tool, c.state, _duration(step, step) if alone else None)
+                continue
             if step.kind not in (Kind.TOOL_CALL, Kind.MODEL_CALL):
                 continue
             if step.kind is Kind.MODEL_CALL and not step.tool:

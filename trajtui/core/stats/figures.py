@@ -13,25 +13,27 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.model import StepState, Verdict
+from trajtui.core.model import Verdict
 from trajtui.core.passk import PassTally
 from trajtui.core.stats.attempts import attempt_figures
-from trajtui.core.stats.estimators import (
-    INTERVAL_METHOD,
-    PERCENTILE_METHOD,
-    mean_interval,
-    percentile,
-)
+from trajtui.core.stats.estimators import PERCENTILE_METHOD, percentile, score_interval
 from trajtui.core.stats.facts import RunFacts
-from trajtui.core.stats.lines import Line, Pick, Rate, Section
+from trajtui.core.stats.lines import INTERVAL_NOTE, Line, Pick, Rate, Section, interval_json
+from trajtui.core.stats.lines import interval_text as interval_text
 from trajtui.core.stats.lines import num as _num
 from trajtui.core.stats.lines import picks as _picks
 from trajtui.core.stats.lines import rate_line as _rate_line
 from trajtui.core.stats.lines import refs as _refs
 from trajtui.core.stats.per_format import eval_figures, forecast_figures, ultraplan_figures
+from trajtui.core.stats.tools import tool_figures
+from trajtui.core.units import cost as _cost
+from trajtui.core.units import duration as _duration
+from trajtui.core.units import share
 
 __all__ = ["Figures", "Line", "Pick", "Rate", "Section", "figures"]
 
+GRADED = "pass of graded"
+"""The line of the share of graded runs that passed (the run list's ``87.0% pass``)."""
 VERDICTS = (Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.TIMEOUT, Verdict.UNKNOWN)
 
 
@@ -62,7 +64,7 @@ def figures(name: str, runs: Sequence[RunFacts]) -> Figures:
         _trials,
         attempt_figures,
         _measures,
-        _tools,
+        tool_figures,
         eval_figures,
         forecast_figures,
         ultraplan_figures,
@@ -85,6 +87,14 @@ def _outcomes(runs: Sequence[RunFacts], sections: list[Section], data: dict[str,
         rate = Rate(len(members), len(runs))
         sec.lines.append(_rate_line(v.value, rate, "runs", [m.pick for m in members]))
         out[v.value] = {**rate.to_json(), "refs": _refs(members)}
+    # The run list's share: of the runs the file grades pass or fail, whatever else they
+    # are (a graded timeout is graded); trials records count in the trials section.
+    graded = [r for r in runs if r.summary.attempts is None and r.summary.grade is not None]
+    if graded:
+        passed = [r for r in graded if r.summary.grade]
+        rate = Rate(len(passed), len(graded))
+        sec.lines.append(_rate_line(GRADED, rate, "graded runs", [m.pick for m in passed]))
+        out["graded"] = {**rate.to_json(), "refs": _refs(passed)}
     sections.append(sec)
     data["outcomes"] = out
 
@@ -97,24 +107,16 @@ def _scores(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, A
             by[s.score_label].append(r)
     if not by:
         return
-    sec = Section("score", note=f"mean with a {INTERVAL_METHOD}, by what the score is")
+    sec = Section("score", note=f"mean, by what the score is; {INTERVAL_NOTE}")
     out: dict[str, Any] = {}
     for label in sorted(by):
         members = by[label]
-        iv = mean_interval([m.summary.score for m in members if m.summary.score is not None])
+        iv = score_interval([m.summary.score for m in members if m.summary.score is not None])
         assert iv is not None
-        if iv.low is None or iv.high is None:
-            detail = f"(n={iv.n}; no interval from one value)"
-        else:
-            detail = f"95% CI [{_num(iv.low)}, {_num(iv.high)}]  (t, n={iv.n})"
-        sec.lines.append(Line(f"mean {label}", _num(iv.mean), detail, None, _picks(members)))
-        out[label] = {
-            "mean": iv.mean,
-            "ci95": [iv.low, iv.high],
-            "interval": "t",
-            "n": iv.n,
-            "refs": _refs(members),
-        }
+        sec.lines.append(
+            Line(f"mean {label}", _num(iv.mean), interval_text(iv), None, _picks(members))
+        )
+        out[label] = {**interval_json(iv), "refs": _refs(members)}
     sections.append(sec)
     data["score"] = out
 
@@ -150,7 +152,7 @@ def _trials(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, A
                 detail = f"(mean over {e.tasks:,} tasks)"
             if e.excluded:
                 detail += f"; {e.excluded:,} with fewer than {k} trials left out"
-            sec.lines.append(Line(e.name, _num(e.value), detail, e.value, picks))
+            sec.lines.append(Line(e.name, share(e.value), detail, e.value, picks))
             estimates.append(
                 {
                     "name": e.name,
@@ -169,7 +171,7 @@ def _trials(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, A
         sec.lines.append(
             Line(
                 f"file {key}",
-                _num(mean),
+                share(mean),
                 f"(the file's own, mean over {len(having):,} tasks)",
                 mean,
                 _picks([r for r, _ in having]),
@@ -211,26 +213,17 @@ def _trials(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, A
 
 
 MEASURES: tuple[tuple[str, Callable[[RunFacts], float | None], Callable[[float], str]], ...] = (
-    ("duration", lambda r: r.summary.duration_ms, lambda v: _duration(v)),
-    ("cost", lambda r: r.summary.cost, lambda v: f"${v:,.4f}"),
+    ("duration", lambda r: r.summary.duration_ms, _duration),
+    ("cost", lambda r: r.summary.cost, _cost),
     ("tokens in", lambda r: r.tokens_in, lambda v: f"{v:,.0f}"),
     ("tokens out", lambda r: r.tokens_out, lambda v: f"{v:,.0f}"),
 )
 
 
-def _duration(ms: float) -> str:
-    s = ms / 1000
-    if s < 1:
-        return f"{ms:.0f}ms"
-    if s < 60:
-        return f"{s:.1f}s"
-    if s < 3600:
-        return f"{s / 60:.1f}m"
-    return f"{s / 3600:.1f}h"
-
-
 def _measures(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
-    sec = Section("duration, cost, tokens", note=f"per run; percentiles: {PERCENTILE_METHOD}")
+    sec = Section(
+        "duration, cost, tokens", note=f"totals over the runs; percentiles: {PERCENTILE_METHOD}"
+    )
     out: dict[str, Any] = {}
     for name, get, show in MEASURES:
         having = [(r, v) for r in runs if (v := get(r)) is not None and v == v]
@@ -245,9 +238,9 @@ def _measures(runs: Sequence[RunFacts], sections: list[Section], data: dict[str,
         )
         sec.lines.append(
             Line(
-                name,
+                f"total {name}",  # the figure is a total: said where groups show it alone
                 show(total),
-                f"total · p50 {show(p50)} · p90 {show(p90)} · max {show(top)}  "
+                f"per run: p50 {show(p50)} · p90 {show(p90)} · max {show(top)}  "
                 f"(n={len(values):,} runs)",
                 None,
                 _picks([r for r, _ in having]),
@@ -265,65 +258,3 @@ def _measures(runs: Sequence[RunFacts], sections: list[Section], data: dict[str,
         sections.append(sec)
         data["measures"] = out
         data["percentile_method"] = PERCENTILE_METHOD
-
-
-def _tools(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]) -> None:
-    having = [r for r in runs if r.summary.tool_calls is not None]
-    loaded = [r for r in runs if r.loaded]
-    by: dict[str, list[tuple[RunFacts, bool, float | None]]] = defaultdict(list)
-    for r in loaded:
-        for c in r.calls:
-            by[c.tool or "(unnamed)"].append((r, c.state is StepState.FAILED, c.duration_ms))
-    if not having and not by:
-        return
-    sec = Section(
-        "tool calls",
-        note="all: as each format counts them; by tool: tool-call steps "
-        "(a step calling several tools counts under each)",
-    )
-    out: dict[str, Any] = {}
-    if having:
-        calls = sum(r.summary.tool_calls or 0 for r in having)
-        failed = sum(r.summary.failed_tool_calls or 0 for r in having)
-        rate = Rate(failed, calls)
-        failing = [r for r in having if r.summary.failed_tool_calls]
-        sec.lines.append(
-            Line(
-                "all",
-                f"{calls:,}",
-                f"calls · {failed:,} failed · failure rate "
-                f"{'—' if rate.value is None else _num(rate.value)} ({failed:,}/{calls:,})",
-                rate.value,
-                _picks(failing or having),
-            )
-        )
-        out["all"] = {"calls": calls, "failures": {**rate.to_json()}, "runs": len(having)}
-    rows: dict[str, Any] = {}
-    for tool in sorted(by, key=lambda t: (-len(by[t]), t)):
-        items = by[tool]
-        failures = sum(1 for _, f, _ in items if f)
-        durations = [d for _, _, d in items if d is not None]
-        median = percentile(durations, 50) if durations else None
-        rate = Rate(failures, len(items))
-        members = list(dict.fromkeys(r.pick for r, _, _ in items))
-        med = "—" if median is None else _duration(median)
-        sec.lines.append(
-            Line(
-                tool,
-                f"{len(items):,}",
-                f"calls · {failures:,} failed ({_num(rate.value or 0)}) · median {med}"
-                f" (n={len(durations):,})",
-                rate.value,
-                tuple(members),
-            )
-        )
-        rows[tool] = {
-            "calls": len(items),
-            "failures": rate.to_json(),
-            "median_duration_ms": median,
-            "durations": len(durations),
-            "refs": [r.ref for r in dict.fromkeys(r for r, _, _ in items)],
-        }
-    out["by_tool"] = rows
-    sections.append(sec)
-    data["tools"] = out

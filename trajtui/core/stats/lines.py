@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from trajtui.core.stats.estimators import WILSON, Interval, T
 from trajtui.core.stats.facts import RunFacts
+from trajtui.core.units import share
 
 Pick = tuple[int, int]
 """A run: ``(source index, entry index)`` in the workspace."""
@@ -65,15 +67,38 @@ def num(x: float) -> str:
 
 
 def rate_line(label: str, rate: Rate, what: str, picks: Sequence[Pick]) -> Line:
+    """A share with its counts: ``40.0%  (2/5 runs)`` (spelled as the run list's title
+    spells shares)."""
     value = rate.value
     return Line(
         label,
-        "—" if value is None else num(value),
+        share(value),
         f"({rate.num:,}/{rate.den:,} {what})",
         value,
         tuple(picks),
         f"{rate.num:,}/{rate.den:,}",
     )
+
+
+INTERVAL_NOTE = (
+    f"95% CI: {WILSON} (Wilson score interval at the effective n, t quantile) for scores "
+    f"within [0, 1], never leaving them; else {T} (n-1 df)"
+)
+"""How the intervals of means are made, for a section's note."""
+
+
+def interval_text(iv: Interval, what: str = "") -> str:
+    """``95% CI [0.125, 0.955]  (wilson, n=5)``: the interval, its method and n (``what``
+    the values are: ``runs``)."""
+    n = f"n={iv.n:,}" + (f" {what}" if what else "")
+    if iv.low is None or iv.high is None:
+        return f"({n}; no interval from one value)"
+    return f"95% CI [{num(iv.low)}, {num(iv.high)}]  ({iv.method}, {n})"
+
+
+def interval_json(iv: Interval) -> dict[str, Any]:
+    """``{"mean", "ci95": [low, high], "interval": method, "n"}``."""
+    return {"mean": iv.mean, "ci95": [iv.low, iv.high], "interval": iv.method, "n": iv.n}
 
 
 def refs(runs: Sequence[RunFacts]) -> list[str]:

@@ -9,9 +9,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from trajtui.core.model import Outcome
-from trajtui.core.stats.estimators import AP_METHOD, average_precision, mean_interval
+from trajtui.core.stats.estimators import AP_METHOD, average_precision, score_interval
 from trajtui.core.stats.facts import VALIDITY, RunFacts
-from trajtui.core.stats.lines import Line, Rate, Section
+from trajtui.core.stats.lines import (
+    INTERVAL_NOTE,
+    Line,
+    Rate,
+    Section,
+    interval_json,
+    interval_text,
+)
 from trajtui.core.stats.lines import num as _num
 from trajtui.core.stats.lines import picks as _picks
 from trajtui.core.stats.lines import rate_line as _rate_line
@@ -88,24 +95,18 @@ def forecast_figures(
     members = [r for r in runs if r.summary.score_label == "brier" and r.summary.score is not None]
     if not members:
         return
-    iv = mean_interval([r.summary.score for r in members if r.summary.score is not None])
+    iv = score_interval([r.summary.score for r in members if r.summary.score is not None])
     assert iv is not None
-    detail = (
-        f"(n={iv.n} runs)"
-        if iv.low is None or iv.high is None
-        else f"95% CI [{_num(iv.low)}, {_num(iv.high)}]  (t, n={iv.n} runs)"
-    )
     sections.append(
         Section(
             "forecasts",
-            [Line("mean Brier", _num(iv.mean), detail, None, _picks(members))],
-            note="lower is better",
+            [Line("mean Brier", _num(iv.mean), interval_text(iv, "runs"), None, _picks(members))],
+            note=f"lower is better; {INTERVAL_NOTE}",
         )
     )
     data["forecast"] = {
         "mean_brier": iv.mean,
-        "ci95": [iv.low, iv.high],
-        "n": iv.n,
+        **{k: v for k, v in interval_json(iv).items() if k != "mean"},
         "refs": _refs(members),
     }
 

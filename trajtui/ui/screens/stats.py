@@ -4,10 +4,14 @@ to the runs behind it.
 
 Runs are read and counted in a worker thread (never on the UI thread); the screen shows
 the progress while it reads, and a later grouping (``b``) is computed in a worker too.
+Opened while the files are still being read, the figures are of the runs listed so far: the
+title says so (``partial``), and the figures are brought up to date as more runs are listed
+(the runs counted already are not read again), until every file is read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -24,11 +28,18 @@ from trajtui.core.stats.collect import collect, grouped
 from trajtui.core.stats.facts import RunFacts
 from trajtui.core.stats.figures import Figures, Line, Pick
 from trajtui.core.text import visible
+from trajtui.core.units import share
 from trajtui.core.workspace import Workspace
 from trajtui.ui.literal import literal
 
 BAR = 24
 """Cells of a full bar."""
+UPDATE_EVERY = 2.0
+"""Seconds between looks at the run list while the figures are partial."""
+
+Listing = Callable[[bool], tuple[int, list[Pick] | None, bool]]
+"""The run list now: ``(rows shown, the runs shown, every file read and counted)``; the
+runs only when asked (True), as listing them walks every row."""
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
@@ -73,30 +84,75 @@ class StatsScreen(Screen[StatsChoice | None]):
     StatsScreen OptionList { height: 1fr; border: none; }
     """
 
-    def __init__(self, ws: Workspace, picks: list[Pick], what: str) -> None:
+    def __init__(
+        self, ws: Workspace, picks: list[Pick], what: str, listing: Listing | None = None
+    ) -> None:
+        """``listing`` gives the runs the run list shows now and whether every file is read
+        (and counted): given while they are not, the figures are partial and kept up to
+        date."""
         super().__init__()
         self.ws = ws
         self.picks = picks
         self.what = what
+        self.listing = listing
+        self.partial = listing is not None and not listing(False)[2]
+        """The figures are of the runs listed so far: the files are still being read."""
         self.facts: list[RunFacts] | None = None
         self.by: str | None = None
         self.groups: list[Figures] = []
         self._lines: dict[str, Line] = {}
+        self._counted: dict[Pick, RunFacts] = {}
+        self._shown: int | None = None  # rows the run list showed at the last look
+        self._problems = 0
+        self._reading = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(literal(f"Stats · {len(self.picks):,} runs {self.what}"), id="stats-title")
+            yield Static(literal(self._title()), id="stats-title")
             yield Static(literal("reading runs…"), id="stats-note")
             yield OptionList(id="stats-rows")
 
+    def _title(self) -> str:
+        title = f"Stats · {len(self.picks):,} runs {self.what}"
+        if self.partial:
+            title += " so far · partial: the files are still being read (updates as they are)"
+        return title
+
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        self._read()
+        self._start_read()
+        if self.partial:
+            self.set_interval(UPDATE_EVERY, self._update)
 
     # -- workers ---------------------------------------------------------------------------
 
+    def _start_read(self, picks: list[Pick] | None = None, done: bool = False) -> None:
+        """Read the runs of ``picks`` (the runs first listed) not counted yet, in a worker;
+        ``done``: they are all the runs (every file read)."""
+        self._reading = True
+        self._read(list(self.picks if picks is None else picks), dict(self._counted), self.by, done)
+
+    def _update(self) -> None:
+        """While partial: count the runs listed since, and say when every file is read."""
+        if not self.partial or self._reading or self.listing is None:
+            return
+        shown, _picks, done = self.listing(False)
+        if shown == self._shown and not done:
+            return  # nothing listed since (asked without walking the rows)
+        self._shown = shown
+        _shown, picks, done = self.listing(True)
+        if picks is None or (picks == self.picks and not done):
+            return
+        more = sum(1 for p in picks if p not in self._counted)
+        if more:
+            note = f"partial: {len(self._counted):,} runs read so far · reading {more:,} more…"
+            self.query_one("#stats-note", Static).update(literal(note))
+        self._start_read(picks, done)  # the figures shown stay until these are counted
+
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
-    def _read(self) -> None:
+    def _read(
+        self, picks: list[Pick], counted: dict[Pick, RunFacts], by: str | None, done: bool
+    ) -> None:
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
@@ -106,27 +162,49 @@ class StatsScreen(Screen[StatsChoice | None]):
         got = collect(
             self.ws.sources,
             self.ws.ref,
-            picks=self.picks,
+            picks=[p for p in picks if p not in counted],
             progress=progress,
             stopped=lambda: worker.is_cancelled,
         )
         if worker.is_cancelled:
             return
-        groups = grouped(got.runs, self.by)
+        counted.update((f.pick, f) for f in got.runs)
+        facts = [counted[p] for p in sorted(picks) if p in counted]
+        groups = grouped(facts, by)
         problems = len(got.problems)
-        self.app.call_from_thread(self._show, got.runs, groups, problems)
+        self.app.call_from_thread(self._read_done, picks, done, counted, facts, groups, problems)
+
+    def _read_done(
+        self,
+        picks: list[Pick],
+        done: bool,
+        counted: dict[Pick, RunFacts],
+        facts: list[RunFacts],
+        groups: list[Figures],
+        problems: int,
+    ) -> None:
+        self._reading = False
+        self._counted = counted
+        if picks != self.picks or (done and self.partial):  # an update: say what is counted
+            self.picks = picks
+            self.partial = self.partial and not done
+            self.query_one("#stats-title", Static).update(literal(self._title()))
+        self._problems += problems
+        self._show(facts, groups, self._problems)
 
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
     def _regroup(self, by: str | None) -> None:
         facts = self.facts or []
         groups = grouped(facts, by)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show, facts, groups, None)
+            self.app.call_from_thread(self._show, facts, groups, self._problems)
 
     # -- drawing ---------------------------------------------------------------------------
 
     def _progress(self, done: int, total: int) -> None:
-        self.query_one("#stats-note", Static).update(literal(f"reading runs {done:,}/{total:,}…"))
+        if self.facts is None:  # (an update keeps the figures shown until it is done)
+            note = f"reading runs {done:,}/{total:,}…"
+            self.query_one("#stats-note", Static).update(literal(note))
 
     def _show(self, facts: list[RunFacts], groups: list[Figures], problems: int | None) -> None:
         self.facts = facts
@@ -136,8 +214,14 @@ class StatsScreen(Screen[StatsChoice | None]):
             note = f"grouped by {self.by} · " + note
         if problems:
             note = f"{problems:,} runs could not be read whole (counted from their rows) · " + note
+        if self.partial:
+            note = f"partial: {len(facts):,} runs read so far · " + note
         if not facts:
-            note = "no runs to count (the run list shows none)"
+            note = (
+                "no runs read yet: the files are still being read"
+                if self.partial
+                else "no runs to count (the run list shows none)"
+            )
         self.query_one("#stats-note", Static).update(literal(note))
         options = self.query_one(OptionList)
         highlighted = options.highlighted
@@ -162,12 +246,11 @@ class StatsScreen(Screen[StatsChoice | None]):
             for n, g in enumerate(groups[1:]):
                 outcome = g.data["outcomes"]["pass"]
                 label = g.name
-                share = outcome["value"]
                 line = Line(
                     label,
-                    "—" if share is None else f"{share:.3f}",
+                    share(outcome["value"]),
                     f"({outcome['num']:,}/{outcome['den']:,} runs passed)",
-                    share,
+                    outcome["value"],
                     tuple(r.pick for r in g.runs),
                 )
                 oid = f"group:{n}"
@@ -281,7 +364,7 @@ class StatsScreen(Screen[StatsChoice | None]):
         return [None, "format", "source", *sorted(keys, key=lambda k: (-keys[k], k))]
 
     def action_group(self) -> None:
-        if self.facts is None:
+        if self.facts is None or self._reading:
             return
         fields = self.fields()
         pos = fields.index(self.by) if self.by in fields else 0

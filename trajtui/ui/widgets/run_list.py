@@ -382,7 +382,9 @@ class RunList(VirtualList):
             errors = tool_errors_text(s)
             text.append(
                 errors.rjust(cols["tool errors"]) + " ",
-                self.cstyle("runs--problem") if s.failed_tool_calls else dim,
+                self.cstyle("runs--problem")
+                if s.failed_tool_calls or s.tool_errors is True  # (``flagged`` by the file)
+                else dim,
             )
         if cols["duration"]:
             text.append(fmt.duration(s.duration_ms).rjust(cols["duration"]) + " ")

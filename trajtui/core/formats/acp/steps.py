@@ -7,7 +7,7 @@ from typing import Any
 from trajtui.core.formats.acp.lite import StepLite
 from trajtui.core.formats.common import fields, mapping, num, sequence, string, text_of
 from trajtui.core.model import Kind, Outcome, Step
-from trajtui.core.steps import looks_like_call_id, pair_tool_calls
+from trajtui.core.steps import pair_tool_calls, tool_calls, tool_of_name
 from trajtui.core.text import one_line
 
 _KINDS = {
@@ -75,10 +75,9 @@ def build_steps(trajectory: Any, ref_of: Any, start: float | None) -> tuple[Step
         pair = pairs.get(pos)
         error = string(m.get("error"))
         # A call's completing half is often named by its call id: the tool is the opener's.
-        # A half named only by a call id (no opener names it) does not say its tool.
+        # A half named only by a call id says its tool when the id holds it (Gemini's).
         tool = names[pair] if pair is not None and pair < pos and names[pair] else names[pos]
-        if tool and looks_like_call_id(tool):
-            tool = None
+        tool = tool_of_name(tool)
         steps.append(
             Step(
                 ref=ref_of(n),
@@ -122,21 +121,19 @@ def build_steps(trajectory: Any, ref_of: Any, start: float | None) -> tuple[Step
 
 
 def tool_stats(trajectory: Any) -> tuple[int | None, int | None, set[str]]:
-    """``(tool calls, tool errors, tool names)`` of a trajectory array, in one pass over its
-    steps (a run-list row of a long trajectory is mostly this loop); ``(None, None, set())``
-    when it is not an array.
+    """``(tool calls, tool errors, tool names)`` of a trajectory array, counted as the
+    timeline pairs the halves of a call (:func:`trajtui.core.steps.count_tool_calls`: the
+    same count on every surface); ``(None, None, set())`` when it is not an array.
 
-    A call is counted when it opens (``pending``/``in_progress``), or at its completion when
-    no opened call was waiting for one (a call recorded only once): the two halves of a call
-    count once, in time linear in the steps and without the name matching the timeline uses
-    to show which halves belong together. A tool error is a call whose status is ``failed``.
-    The names are the ``name`` of each tool-call step except names that are call ids (a
-    call's completing half often carries its id as its name).
+    A call opened and never completed counts; a completion pairs with the call it
+    completes, so a call's two halves count once; a tool error is a call whose status is
+    ``failed``. The names are the tools the calls name (:func:`tool_of_name`: a call id
+    names none, a Gemini call id the tool it starts with).
     """
     if not isinstance(trajectory, list):
         return None, None, set()
-    calls = failed = waiting = 0
-    names: set[str] = set()
+    names: list[str] = []
+    statuses: list[str | None] = []
     for s in trajectory:
         if type(s) is StepLite:  # decoded for a run-list row: a missing field is UNSET
             if s.type != "tool_call":
@@ -146,15 +143,6 @@ def tool_stats(trajectory: Any) -> tuple[int | None, int | None, set[str]]:
             continue
         else:
             name, status = s.get("name"), s.get("status")
-        if isinstance(name, str) and name:
-            names.add(name)
-        if status == "pending" or status == "in_progress":
-            calls += 1
-            waiting += 1
-            continue
-        if waiting:
-            waiting -= 1
-        else:
-            calls += 1
-        failed += status == "failed"
-    return calls, failed, {n for n in names if not looks_like_call_id(n)}
+        names.append(name if isinstance(name, str) else "")
+        statuses.append(status if isinstance(status, str) else None)
+    return tool_calls(names, statuses)

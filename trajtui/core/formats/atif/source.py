@@ -253,7 +253,7 @@ class AtifSource(StaticSource):
         if self._job is not None and stats is not None:
             figures = stats.figures + tuple((f"pass_at_k {k}", v) for k, v in stats.pass_at_k)
             own = OwnFigures(self._job.path, group, figures, HARBOR_COUNTS)
-        attempt = TaskAttempt(group, trial.task_name, trial.graded, trial.passed, own)
+        attempt = TaskAttempt(group, trial.task_name, trial.graded, trial.passed is True, own)
         status, outcome = verdict(trial, finished=finished)
         ref = self._run_ref(place, trial)
         self._attempts[place.trial_dir] = Sibling(ref, status, outcome, trial.score, attempt)

@@ -34,7 +34,7 @@ from trajtui.core.formats.atif.trial import TrialResult, verdict
 from trajtui.core.formats.atif.usage import run_cost, run_tokens
 from trajtui.core.formats.atif.verifier import Report
 from trajtui.core.formats.common import count, string, tool_names
-from trajtui.core.model import Field, Kind, Outcome, RunSummary, Step
+from trajtui.core.model import Call, Field, Kind, Outcome, RunSummary, Step, StepState
 from trajtui.core.text import one_line
 
 FORMAT_ID = "atif"
@@ -54,6 +54,10 @@ def _title(step: AtifStep) -> str:
         )
         title = f"{step.source or 'step'}: {text}" if text else f"{step.source or 'step'}"
     return f"copied · {title}" if step.copied else title
+
+
+_CALL_STATE = {True: StepState.FAILED, False: StepState.OK, None: StepState.UNKNOWN}
+"""A call's state by what its results say (``call_failed``)."""
 
 
 def _kind(step: AtifStep, refs: bool) -> Kind:
@@ -203,6 +207,13 @@ def build_step(
         text = None  # a tool step's empty message: nothing to show
     has_refs = any(r.subagents for r in step.results)
     m = step.metrics
+    # each call once, as the row counts them (copied context is not the run's own calls;
+    # a step of results answers calls counted where they were made)
+    calls: tuple[Call, ...] = ()
+    if not step.copied:
+        calls = tuple(
+            Call(c.name, _CALL_STATE[v]) for c, v in zip(step.calls, verdicts, strict=False)
+        )
     return Step(
         ref=f"{run_ref}/step-{step.number}",
         number=step.number,
@@ -222,6 +233,7 @@ def build_step(
         tokens_in=count(m.prompt_tokens) if m is not None else None,
         tokens_out=count(m.completion_tokens) if m is not None else None,
         cost=m.cost_usd if m is not None else None,
+        calls=calls,
         fields=tuple(fields),
         raw=step.raw,
     )
@@ -318,6 +330,7 @@ def summarize(
         duration_label=label,
         score=trial.score if trial is not None else None,
         score_label=trial.score_label if trial is not None else None,
+        passed=trial.passed if trial is not None else None,
         cost=run_cost(trajectory, trial),
         title=title if title is not None else run_title(trajectory, trial),
         metadata=run_metadata(trajectory, trial),

@@ -83,18 +83,19 @@ class TrialResult:
         return self.score is not None and self.score == self.score
 
     @property
-    def passed(self) -> bool:
-        """Graded with a reward of 1 or more (the verdict's pass, whatever exception the
-        agent met: Harbor counts the reward too)."""
-        return self.graded and self.score is not None and self.score >= 1
+    def score_label(self) -> str | None:
+        """What the score is: the reward's key (``reward``), the same name whatever other
+        rewards the trial has (every reward is in the trial's ``rewards`` field): the same
+        quantity in two jobs is one figure of the stats, not two."""
+        return self.score_key
 
     @property
-    def score_label(self) -> str | None:
-        """What the score is: ``reward``, or the key and how many rewards there are."""
-        if self.score_key is None:
+    def passed(self) -> bool | None:
+        """The verifier's grade of the trial: its reward is 1 or more (None: no reward),
+        whatever else the trial is (an agent that timed out is still graded)."""
+        if self.score is None or self.score != self.score:
             return None
-        n = len(self.rewards or {})
-        return self.score_key if n == 1 else f"{self.score_key} (1 of {n} rewards)"
+        return self.score >= 1
 
 
 def reward_value(value: Any) -> float | None:

@@ -13,7 +13,7 @@ from trajtui.core.formats.forecast.detail import ModelCall, forecast_run, model_
 from trajtui.core.formats.forecast.pool import Message, MessagePool, ToolCall
 from trajtui.core.formats.forecast.timeline import RawStep, Timeline, first_timestamp, timestamp_of
 from trajtui.core.jsonutil import JsonError, dumps_line, loads
-from trajtui.core.model import Field, Kind, Outcome, Run, Step
+from trajtui.core.model import Call, Field, Kind, Outcome, Run, Step, StepState
 from trajtui.core.text import one_line
 
 
@@ -163,6 +163,18 @@ def call_facts(line: Timeline) -> tuple[tuple[str, ...], int | None, int | None]
     return tuple(sorted(tools)), tokens[0], tokens[1]
 
 
+def _calls(out: Message | None, results: list[Message]) -> tuple[Call, ...]:
+    """Each tool call of a model's reply, with its state: failed when its result is an
+    error, ok when it has another result, unknown when none answers it."""
+    if out is None:
+        return ()
+    errors = {m.tool_call_id: m.is_error for m in results if m.tool_call_id}
+    state = {True: StepState.FAILED, False: StepState.OK, None: StepState.UNKNOWN}
+    return tuple(
+        Call(c.name or None, state[errors.get(c.id) if c.id else None]) for c in out.tool_calls
+    )
+
+
 def build_steps(run_ref: str, line: Timeline) -> tuple[Step, ...]:
     """The steps of a run: one per model call, with lazily resolved keys."""
     pool = line.pool
@@ -192,6 +204,7 @@ def build_steps(run_ref: str, line: Timeline) -> tuple[Step, ...]:
                 error=errors[0].text if errors else None,
                 outcome=Outcome.ERROR if errors else Outcome.DONE if results else Outcome.NONE,
                 tool=tool_names(c.name for c in out.tool_calls) if out is not None else None,
+                calls=_calls(out, results),
                 tokens_in=count(_usage(out).get("prompt_tokens")) if out is not None else None,
                 tokens_out=count(_usage(out).get("completion_tokens")) if out is not None else None,
                 cost=num(out.extra.get("cost")) if out is not None else None,

@@ -132,7 +132,14 @@ class Actions(Finding):
             what = f"matching {self.store.filter.text!r}"
         if self.store.pinned is not None:
             what = f"behind {self.store.pinned.label}"
-        self.app.push_screen(StatsScreen(self.ws, picks, what), self._stats_chosen)
+        self.app.push_screen(StatsScreen(self.ws, picks, what, self._listing), self._stats_chosen)
+
+    def _listing(self, runs: bool) -> tuple[int, list[tuple[int, int]] | None, bool]:
+        """The rows the run list shows, the runs among them (when ``runs``), and whether
+        every file is read and counted (the stats screen's figures are partial until it
+        is)."""
+        picks = self.store.listed_runs() if runs else None
+        return self.store.shown, picks, self._loading_done and self._counted
 
     def _stats_chosen(self, choice: StatsChoice | None) -> None:
         if choice is not None:
