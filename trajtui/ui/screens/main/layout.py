@@ -33,7 +33,7 @@ from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 from trajtui.ui import subjects
-from trajtui.ui.header import HeaderParts, header_line, progress_bar
+from trajtui.ui.header import FactsHeader, HeaderParts, header_line, progress_bar
 from trajtui.ui.literal import literal
 from trajtui.ui.store import FILTER_SYNTAX, Filter, RunStore
 from trajtui.ui.subjects import NoSubject, Subject
@@ -130,7 +130,7 @@ class MainLayout(Screen[None]):
                 yield Input(placeholder=f"filter: {FILTER_SYNTAX}", id="filter")
                 yield Static(id="filter-hint")
             with Vertical(id="timeline-pane", classes="pane"):
-                yield Static(id="run-header")
+                yield FactsHeader(id="run-header")
                 self.timeline = Timeline(id="timeline")
                 yield self.timeline
                 yield Input(placeholder=f"filter steps: {STEP_FILTER_SYNTAX}", id="step-filter")
