@@ -347,8 +347,10 @@ class Finding(ForecastPanes):
     # -- sort ------------------------------------------------------------------------------
 
     def action_sort(self) -> None:
-        current = SORT_CYCLE.index(self.store.sort) if self.store.sort in SORT_CYCLE else 0
-        column = SORT_CYCLE[(current + 1) % len(SORT_CYCLE)]
+        present = self.store.columns()
+        cycle = [c for c in SORT_CYCLE if c in (None, "status", "ref") or c in present]
+        current = cycle.index(self.store.sort) if self.store.sort in cycle else 0
+        column = cycle[(current + 1) % len(cycle)]
         self._sort(column, self.store.reverse if column is not None else False)
 
     def action_sort_by(self) -> None:
@@ -356,7 +358,8 @@ class Finding(ForecastPanes):
             if choice is not None:
                 self._sort(choice.column, choice.reverse)
 
-        self.app.push_screen(SortScreen(self.store.sort, self.store.reverse), chosen)
+        screen = SortScreen(self.store.sort, self.store.reverse, self.store.columns())
+        self.app.push_screen(screen, chosen)
 
     def action_sort_reverse(self) -> None:
         self._sort(self.store.sort or "ref", not self.store.reverse)
