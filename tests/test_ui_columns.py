@@ -7,6 +7,7 @@ calls and tool err columns to the title, which 80x24 (the list alone, full width
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 from textual.widgets import OptionList
@@ -58,7 +59,7 @@ async def test_a_wider_terminal_never_shows_fewer_columns(tmp_path: Path) -> Non
         narrow = shown[80]
         assert {"steps", "tool err"} <= set(narrow), narrow
         widths = sorted(shown)
-        for smaller, wider in zip(widths, widths[1:], strict=False):
+        for smaller, wider in pairwise(widths):
             lost = set(shown[smaller]) - set(shown[wider])
             assert not lost, f"{path.name}: {lost} shown at {smaller} columns, not at {wider}"
         assert "title" in shown[120], shown[120]
