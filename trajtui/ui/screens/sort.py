@@ -60,9 +60,7 @@ class SortScreen(ModalScreen[SortChoice | None]):
     SortScreen OptionList { height: auto; max-height: 14; border: none; }
     """
 
-    def __init__(
-        self, current: str | None, reverse: bool, present: set[str] | None = None
-    ) -> None:
+    def __init__(self, current: str | None, reverse: bool, present: set[str] | None = None) -> None:
         super().__init__()
         self.current = current
         self.reverse = reverse

@@ -20,6 +20,7 @@ from trajtui.ui.screens.main.forecast import ForecastPanes
 from trajtui.ui.screens.sort import SortChoice, SortScreen
 from trajtui.ui.store import SORT_CYCLE, Filter, Layout
 from trajtui.ui.widgets.detail import DetailView
+from trajtui.ui.widgets.match_context import MatchContext
 from trajtui.ui.widgets.run_list import ColumnHeader
 from trajtui.ui.widgets.search import SearchBar
 from trajtui.ui.widgets.vlist import VirtualList
@@ -42,8 +43,9 @@ class Finding(ForecastPanes):
 
     _grep: GrepResult | None = None
     """The hits of the search screen, while ``n``/``N`` move between them."""
-    _grep_mark: str | None = None
-    """The match to mark in the detail once the hit being opened is selected."""
+    _grep_mark: tuple[str, MatchContext] | None = None
+    """The match to mark in the detail once the hit being opened is selected, and the text
+    around it (which of the matches on screen it is)."""
 
     def action_search(self) -> None:
         focused = self.focused
@@ -95,7 +97,9 @@ class Finding(ForecastPanes):
             return
         hit = result.hit
         first = hit.matched.split("\n", 1)[0] or hit.matched.strip("\n")
-        self._grep_mark = visible(first, keep_newlines=False, tab=" ")
+        snippet = hit.snippet
+        context = MatchContext.of_snippet(snippet.text, snippet.start, snippet.end)
+        self._grep_mark = (visible(first, keep_newlines=False, tab=" "), context)
         self.go_to(hit.ref)
         self.notify(
             f"hit {result.index + 1:,} of {len(result.hits):,}: {hit.ref} · {hit.field}"
@@ -106,7 +110,7 @@ class Finding(ForecastPanes):
     def _select_in_run(self, target: Target) -> None:
         mark, self._grep_mark = self._grep_mark, None
         if mark is not None:  # the hit's own view is shown next: mark the match there
-            self.detail.find_when_shown(mark)
+            self.detail.find_when_shown(*mark)
         super()._select_in_run(target)
 
     def _match(self, step: int) -> None:
