@@ -213,6 +213,7 @@ class Actions(Finding):
             "streamed chunks merged" if self.timeline.merge else "every chunk on its own line",
             timeout=2,
         )
+        self._update_steps_title()
         if self.focused is self.timeline:
             self._show_timeline_row()
 

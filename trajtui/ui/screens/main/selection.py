@@ -226,7 +226,9 @@ class Selection(MainLayout):
                 f"{timeline.kept:,} of {timeline.step_count:,} steps match {timeline.filter_text}"
             )
         parts.append("f filter")
-        if run is not None and any(s.kind.value == "message" for s in run.steps[:200]):
+        if timeline.merge:  # on for every run after, and from the last session: said
+            parts.append("chunks merged (m: each)")
+        elif run is not None and any(s.kind.value == "message" for s in run.steps[:200]):
             parts.append("m merge chunks")
         pane.border_subtitle = literal(" · ".join(parts))
 
@@ -293,7 +295,13 @@ class Selection(MainLayout):
         return lambda: details.run_detail(run, ref_of(run.ref), raw, lines)
 
     def _refresh_views(self) -> None:
-        """Draw the detail and the previews again (raw/fold changed)."""
+        """Draw the detail and the previews again (raw/fold changed), the modes said in the
+        Detail tab's title (they stay on for every object shown after)."""
+        modes = [word for on, word in ((self.raw, "raw JSON"), (self.unfold, "unfolded")) if on]
+        label = " · ".join(["Detail", *modes])
+        tab = self.tabs.get_tab("tab-detail")
+        if str(tab.label) != label:
+            tab.label = literal(label)
         self._show_subject_keep(self.subject)
         self._refresh_extra_views()
 
