@@ -24,7 +24,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
-from trajtui.ui import failures, heap
+from trajtui.ui import clipboard, failures, heap
 from trajtui.ui import settings as settings_mod
 from trajtui.ui.commands import COMMANDS
 from trajtui.ui.messages import Opened
@@ -277,6 +277,21 @@ class TrajtuiApp(App[int]):
     def toggle_theme(self) -> None:
         """Switch between the dark and light themes."""
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    def copy_text(self, text: str, what: str) -> None:
+        """``y`` / ``Y``: copy ``text`` (``what`` it is, for the toast), and say what was
+        done with it: inside tmux also through tmux's paste buffer, and what tmux lets
+        through (:mod:`trajtui.ui.clipboard`)."""
+        self.copy_to_clipboard(text)
+        if clipboard.in_tmux():
+            self._copy_through_tmux(text, what)
+        else:
+            self.notify(clipboard.said(what, None), timeout=4)
+
+    @work(thread=True, group="clipboard", exit_on_error=False)
+    def _copy_through_tmux(self, text: str, what: str) -> None:
+        done = clipboard.tmux_copy(text)
+        self.call_from_thread(self.notify, clipboard.said(what, done), timeout=10)
 
     def copy_to_clipboard(self, text: str) -> None:
         """Copy with OSC 52; inside tmux also through its passthrough, so the outer
