@@ -11,6 +11,7 @@ from trajtui.core.compare import Comparison, Rate, Side, SourceComparison, diffe
 from trajtui.core.model import RunSummary, Step
 from trajtui.core.text import visible
 from trajtui.render import fmt
+from trajtui.render.export import md_cell
 
 TITLE_CELLS = 60
 """Characters of a step's title printed on its line."""
@@ -64,10 +65,11 @@ def step_label(step: Step | None) -> str:
     return "·" if step is None else f"step-{step.number}"
 
 
-def describe(step: Step) -> str:
-    """The tool (or kind) and the title of a step, on one line, cut with an ellipsis."""
+def describe(step: Step, *, newline: str = "\u23ce") -> str:
+    """The tool (or kind) and the title of a step, on one line (its line breaks shown as
+    ``newline``: ``⏎`` on a screen, a space in an export), cut with an ellipsis."""
     name = step.tool if step.tool else step.kind.value
-    title = visible(step.title or (step.text or ""), keep_newlines=False)
+    title = visible(step.title or (step.text or "")).replace("\n", newline)
     if len(title) > TITLE_CELLS:
         title = title[: TITLE_CELLS - 1] + "…"
     return f"{name}  {title}" if title and title != name else name
@@ -127,8 +129,8 @@ def figure_rows(c: Comparison) -> list[list[str]]:
 
 
 def _md(text: str) -> str:
-    one = visible(text, keep_newlines=False)
-    return one.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    """A table cell (an export holds the text: a line break is a space, never ``⏎``)."""
+    return md_cell(text)
 
 
 def comparison_markdown(c: Comparison) -> str:
@@ -152,7 +154,7 @@ def comparison_markdown(c: Comparison) -> str:
         assert step is not None
         op = p.op.value if p.op.value not in "+-" else "\\" + p.op.value
         lines.append(
-            f"| {op} | {step_label(a)} | {step_label(b)} | {_md(describe(step))} | {_md(p.why)} |"
+            f"| {op} | {step_label(a)} | {step_label(b)} | {_md(describe(step, newline=' '))} | {_md(p.why)} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -171,9 +173,9 @@ def comparison_html(c: Comparison) -> str:
         cells = [
             p.op.value,
             step_label(a),
-            describe(a) if a else "",
+            describe(a, newline=" ") if a else "",
             step_label(b),
-            describe(b) if b else "",
+            describe(b, newline=" ") if b else "",
             p.why,
         ]
         steps.append(
