@@ -21,6 +21,7 @@ from trajtui.core.query.fields import (
     IS,
     NAMES,
     NUMBER,
+    RUN_TEXTS,
     RUNS,
     STATUS,
     STEPS,
@@ -54,6 +55,7 @@ from trajtui.core.query.nodes import (
     Node,
     Not,
     Or,
+    RunText,
     Status,
     StepStatus,
     Text,
@@ -210,7 +212,9 @@ class Parser:
         if numeric:
             number = number_value(kind, f.name, value, start, end)
             return Compare(f.source or f.name, op, number)
-        if kind == TEXT:
+        if kind == TEXT and self.scope == RUNS and f.name in RUN_TEXTS:
+            node = RunText(f.name, Text(value, quoted))
+        elif kind == TEXT:
             node = TextField(f.source or f.name, Text(value, quoted))
         elif kind == STATUS:
             node = self._status(Text(value, quoted))

@@ -125,7 +125,20 @@ def leaves(value: Any, depth: int = 0) -> Iterator[str]:
 def _field_texts(ref: str, fields: tuple[Field, ...]) -> Iterator[FieldText]:
     for f in fields:
         kind = kind_of_label(f.label)
-        for text in leaves(f.value):
+        value = f.value
+        if kind == "field" and isinstance(value, dict):
+            # a grader's reasoning inside its score object (an acp-harness capture's) is
+            # the grader's reasoning, found as such (--in reasoning, reasoning:)
+            why = {
+                k: v
+                for k, v in value.items()
+                if isinstance(v, str) and kind_of_label(str(k)) == "reasoning"
+            }
+            for k, v in why.items():
+                yield FieldText(ref, str(k), "reasoning", v)
+            if why:
+                value = {k: v for k, v in value.items() if k not in why}
+        for text in leaves(value):
             yield FieldText(ref, f.label, kind, text)
 
 

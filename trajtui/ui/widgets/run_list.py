@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Outcome, Problem, RunSummary
+from trajtui.core.query import elsewhere
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.text import visible
 from trajtui.render import fmt
@@ -254,7 +255,10 @@ class RunList(VirtualList):
         store = self.store
         if store is not None and store.filter.active:
             more = " yet" if self.reading else ""
-            return f"no runs match: {store.filter.text}{more} · esc clears the filter"
+            query = store.filter.query
+            hint = elsewhere(query, "/ searches every text") if query.reads_run else ""
+            hint = f" · {hint}" if hint else ""
+            return f"no runs match: {store.filter.text}{more}{hint} · esc clears the filter"
         return "reading…" if self.reading else "no runs"
 
     def attach(self, store: RunStore) -> None:

@@ -191,14 +191,18 @@ class Finding(ForecastPanes):
         and the rows arranged again with what it finds."""
         self._inputs_asked += 1
         words = tuple(
-            w for w in filt.query.words if not self.store.inputs.searched(w, self.ws.sources)
+            (w, kind)
+            for w, kind in filt.query.searches
+            if not self.store.inputs.searched(w, self.ws.sources, kind)
         )
         if not words:
             return
         self._input_search(filt, words, self._inputs_asked)
 
     @work(thread=True, exclusive=True, group="inputs", exit_on_error=False)
-    def _input_search(self, filt: Filter, words: tuple[QueryText, ...], number: int) -> None:
+    def _input_search(
+        self, filt: Filter, words: tuple[tuple[QueryText, str], ...], number: int
+    ) -> None:
         worker = get_current_worker()
 
         def stopped() -> bool:
@@ -218,8 +222,8 @@ class Finding(ForecastPanes):
                 last[0] = now
                 self.app.call_from_thread(self._inputs_progress, number, fraction)
 
-        for word in words:
-            if not self.store.search_inputs(word, stopped, progress):
+        for word, kind in words:
+            if not self.store.search_inputs(word, stopped, progress, kind):
                 return
         self.app.call_from_thread(self._inputs_searched, filt, number)
 
