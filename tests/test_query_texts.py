@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tests.builders import capture, trials, write_jsonl
 from tests.ui_helpers import running, screen_lines, settle
+from trajtui.core.model import RunSummary
 from trajtui.ui.screens.main import MainScreen
 from trajtui.ui.store import ENTRY
 
@@ -43,7 +44,7 @@ def listed(screen: MainScreen) -> list[str]:
     out = []
     for kind, s, i in screen.store.rows:
         entry = screen.ws.sources[s].peek(i)
-        if kind == ENTRY and entry is not None:
+        if kind == ENTRY and isinstance(entry, RunSummary):
             out.append(entry.ref)
     return out
 
@@ -60,7 +61,7 @@ def _ls(path: Path, where: str) -> subprocess.CompletedProcess[str]:
 def _refs(done: subprocess.CompletedProcess[str]) -> list[str]:
     import json
 
-    return [json.loads(line)["ref"] for line in done.stdout.splitlines()]
+    return [str(json.loads(line)["ref"]) for line in done.stdout.splitlines()]
 
 
 def test_output_and_reasoning_are_run_fields_of_ls_where(tmp_path: Path) -> None:

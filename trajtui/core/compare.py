@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from trajtui.core.align import Alignment, align
 from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step, Verdict
+from trajtui.core.search.texts import grader_reasoning
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,7 @@ class Side:
         tokens_out: Output tokens, the same way.
         tool_calls: Tool calls its timeline makes (a call's two halves once).
         failed_tool_calls: Those that failed.
+        reasoning: Its grader's reasoning, as the file says it (None without one).
     """
 
     ref: str
@@ -43,6 +45,7 @@ class Side:
     tokens_out: int | None
     tool_calls: int
     failed_tool_calls: int
+    reasoning: str | None = None
 
 
 def _tokens(own: int | None, steps: tuple[Step, ...], attr: str) -> int | None:
@@ -90,6 +93,7 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
             tokens_out=_tokens(None, steps, "tokens_out"),
             tool_calls=calls,
             failed_tool_calls=failed,
+            reasoning=grader_reasoning(trial.fields),
         )
     return Side(
         ref=ref,
@@ -103,6 +107,7 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
         tokens_out=_tokens(run.run_tokens_out, steps, "tokens_out"),
         tool_calls=s.tool_calls if s.tool_calls is not None else calls,
         failed_tool_calls=s.failed_tool_calls if s.failed_tool_calls is not None else failed,
+        reasoning=grader_reasoning(run.fields),
     )
 
 

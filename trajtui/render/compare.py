@@ -11,7 +11,7 @@ from trajtui.core.compare import Comparison, Rate, Side, SourceComparison, diffe
 from trajtui.core.model import RunSummary, Step
 from trajtui.core.text import visible
 from trajtui.render import fmt
-from trajtui.render.export import md_cell
+from trajtui.render.export import fence, md_cell
 
 TITLE_CELLS = 60
 """Characters of a step's title printed on its line."""
@@ -122,6 +122,11 @@ def divergence_line(c: Comparison) -> str:
     )
 
 
+def reasoning_rows(c: Comparison) -> list[tuple[str, str]]:
+    """``(side, its grader's reasoning)`` for each side that has one (A, then B)."""
+    return [(name, s.reasoning) for name, s in (("A", c.a), ("B", c.b)) if s.reasoning]
+
+
 def figure_rows(c: Comparison) -> list[list[str]]:
     """``[figure, A, B, B - A]`` rows, a header row first."""
     fa, fb, d = figures(c.a), figures(c.b), deltas(c)
@@ -141,6 +146,8 @@ def comparison_markdown(c: Comparison) -> str:
     lines.append("| " + " | ".join(_md(x) for x in rows[0]) + " |")
     lines.append("|---|---|---|---|")
     lines += ["| " + " | ".join(_md(x) for x in r) + " |" for r in rows[1:]]
+    for name, why in reasoning_rows(c):
+        lines += ["", f"**{name}'s grader:**", "", fence(why)]
     lines += [
         "",
         _md(divergence_line(c)),
@@ -194,7 +201,10 @@ def comparison_html(c: Comparison) -> str:
         "style-src 'unsafe-inline'\">"
         f"<title>{h(c.a.ref)} vs {h(c.b.ref)}</title><style>{css}</style></head><body>"
         f"<h1>{h(c.a.ref)} vs {h(c.b.ref)}</h1><table>{table}</table>"
-        f"<p>{h(divergence_line(c))}</p><table>{''.join(steps)}</table>"
+        + "".join(
+            f"<p><b>{name}'s grader:</b></p><pre>{h(why)}</pre>" for name, why in reasoning_rows(c)
+        )
+        + f"<p>{h(divergence_line(c))}</p><table>{''.join(steps)}</table>"
         "<p>exported by trajtui</p></body></html>\n"
     )
 

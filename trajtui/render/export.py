@@ -175,7 +175,7 @@ def _md_text(text: str) -> str:
 # -- a run or a step as Markdown ---------------------------------------------------------------
 
 
-def _fence(text: str, lang: str = "") -> str:
+def fence(text: str, lang: str = "") -> str:
     ticks = "```"
     while ticks in text:
         ticks += "`"
@@ -193,7 +193,7 @@ def _md_value(label: str, text: str, limit: int) -> list[str]:
     cut = text[:limit] + ("..." if len(text) > limit else "")
     if "\n" not in cut.strip("\n"):
         return [f"**{label}:** {_inline(text, limit)}"]
-    return [f"**{label}:**", "", _fence(cut.strip("\n"))]
+    return [f"**{label}:**", "", fence(cut.strip("\n"))]
 
 
 def step_line(step: Step, marks: Marks | None = None) -> str:
@@ -237,7 +237,7 @@ def run_markdown(
     for step in steps:
         lines.append(step_line(step, marks))
         if step.kind is Kind.TOOL_CALL and step.input is not None:
-            lines.append("   " + _fence(_value_text(step.input), "json").replace("\n", "\n   "))
+            lines.append("   " + fence(_value_text(step.input), "json").replace("\n", "\n   "))
     lines.append("")
     out = next((f.value for f in run.fields if f.label == "output"), None)
     if attempt is not None:
@@ -266,7 +266,7 @@ def step_markdown(step: Step) -> str:
     """One step whole: its line, then each value in a fence."""
     parts = [f"### {visible(step.ref, keep_newlines=False)}", "", step_line(step), ""]
     for label, value in _step_values(step):
-        parts += [f"**{label}:**", "", _fence(_value_text(value)), ""]
+        parts += [f"**{label}:**", "", fence(_value_text(value)), ""]
     return "\n".join(parts)
 
 
