@@ -291,7 +291,7 @@ def ls_cmd(
     if query is not None and where is not None:
         parse_where(where, keys)  # a metadata key no run has: named as the typo it likely is
         if runs == 0:
-            words = [w.value for w in query.words if w.value.strip("*")]
+            words = [w.value for w, _ in query.searches if w.value.strip("*")]
             grep = " ".join(shlex.quote(p) for p in (*paths, words[0] if words else "PATTERN"))
             hint = elsewhere(query, f"trajtui grep {grep} searches every text")
             said = f" ({visible(hint, keep_newlines=False)})" if query.reads_run else ""
