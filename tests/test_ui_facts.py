@@ -43,23 +43,44 @@ def _cut_facts(line: str) -> list[str]:
 
 
 async def test_no_width_cuts_a_fact_from_its_value(tmp_path: Path) -> None:
-    """At every width from 100 to 130 columns (two panes side by side), the timeline's header and the run's detail
-    show each label with its value."""
+    """At every width from 100 to 130 columns with the timeline beside the run list, its
+    header shows each label with its value."""
     path = _fixture(tmp_path)
-    async with running([str(path)], size=(130, 40)) as (pilot, app, _screen):
-        seen_header = seen_wrap = False
+    async with running([str(path)], size=(130, 40)) as (pilot, app, screen):
+        seen_header = False
         for width in range(130, 99, -1):
             await pilot.resize_terminal(width, 40)
             await settle(pilot, pause=0.01)
+            if screen.narrow:  # one pane at a time: no timeline beside the list
+                continue
             lines = screen_lines(app)
             header = next(line for line in lines if "status ✓ pass" in line[width // 3 :])
             right = header[header.index("status", width // 3) :]
             seen_header |= "tool calls 1" not in right
             assert not _cut_facts(right), f"at {width}: {right!r}"
-            start = next(i for i, line in enumerate(lines) if i > 15 and "status ✓ pass" in line)
-            end = next(i for i in range(start, len(lines)) if not lines[i].strip("│ "))
-            detail = lines[start:end]  # the run's facts in the detail, down to a blank line
-            seen_wrap |= len(detail) > 1
-            for line in detail:
-                assert not _cut_facts(line), f"at {width}: {line!r}"
-        assert seen_header and seen_wrap  # the header was too narrow, the detail wrapped
+        assert seen_header  # the header was too narrow for every fact at some width
+
+
+def test_show_breaks_the_facts_between_facts_at_every_width(tmp_path: Path) -> None:
+    """The run's facts as ``show`` prints them (the detail pane's renderable), in 50 to 100
+    columns: no line ends on a label whose value went to the next line."""
+    import os
+    import subprocess
+    import sys
+
+    path = _fixture(tmp_path)
+    trajtui = Path(sys.executable).with_name("trajtui")
+    wrapped = False
+    for width in range(50, 101, 5):
+        env = {**os.environ, "COLUMNS": str(width)}
+        out = subprocess.run(
+            [str(trajtui), "show", str(path), "websearch-1"],
+            capture_output=True, text=True, check=True, env=env,
+        ).stdout  # fmt: skip
+        lines = out.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("status"))
+        end = lines.index("", start)
+        wrapped |= end - start > 1
+        for line in lines[start:end]:
+            assert not _cut_facts(line), f"at {width}: {line!r}"
+    assert wrapped

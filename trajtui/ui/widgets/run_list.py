@@ -30,6 +30,8 @@ OUTCOME_CLASS = {o: f"runs--{o.value}" for o in Outcome}
 TITLE_ROOM = 8
 """Cells of title a row keeps at the least: below it the title goes before any column
 (the detail shows the selected run's whole title; a number cut would be lost)."""
+REF_ROOM = 16
+"""Cells a reference keeps at the least before a column makes way (cut with ``…``)."""
 DROP_ORDER = ("cost", "tool calls", "tool errors", "steps", "duration", "score")
 """The columns that make way on a list too narrow for all of them, first to last."""
 
@@ -41,8 +43,8 @@ def columns(
 
     Only columns some run has a value for are shown. The title gives way first, down to
     :data:`TITLE_ROOM` cells; then the columns, in :data:`DROP_ORDER` (never ``keep``, the
-    column the list is sorted by), then the title altogether. So a wider list never shows
-    fewer columns.
+    column the list is sorted by), then the title altogether; the reference is cut down to
+    :data:`REF_ROOM` cells before any column goes. So a wider list never shows fewer columns.
     """
     cols = {
         "status": min(max(status_width, 8), 14),
@@ -60,6 +62,8 @@ def columns(
     def used() -> int:
         return 1 + sum(w + 1 for w in cols.values() if w)
 
+    if width - used() < TITLE_ROOM:  # the reference is cut (with …) before a column goes
+        cols["ref"] = max(min(cols["ref"], REF_ROOM), cols["ref"] - (TITLE_ROOM - width + used()))
     for name in DROP_ORDER:
         if width - used() >= TITLE_ROOM:
             break
@@ -305,7 +309,7 @@ class RunList(VirtualList):
         if self.store is None:
             return 40
         status_width, ref_width = self.store.widths()
-        cols = columns(10_000, ref_width, status_width, self.store.columns())
+        cols = columns(10_000, min(ref_width, REF_ROOM), status_width, self.store.columns())
         return 1 + sum(w + 1 for name, w in cols.items() if w and name != "title") + TITLE_ROOM
 
     def render_row(self, index: int, width: int) -> Text:
