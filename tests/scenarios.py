@@ -52,6 +52,9 @@ FORECAST = "forecast-eval"
 ULTRAPLAN = "ultraplan-project"
 EVAL = "eval-results"
 EVERYTHING = ("acp", FORECAST, ULTRAPLAN, EVAL)
+WIDE = (150, 40)
+"""A terminal wide enough for the run list's every column beside the timeline with forecast
+runs (seven numeric columns: at 120, one pane shows at a time)."""
 
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario("acp-runs", (CAPTURE,), about="acp-harness capture: the run list with a problem row"),
@@ -85,12 +88,14 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "forecast-runs",
         (FORECAST,),
+        size=WIDE,
         about="forecast agent: an eval's runs, one only in summary.json",
     ),
     Scenario(
         "forecast-step",
         (FORECAST,),
         goto="marathon-record-2027/step-3",
+        size=WIDE,
         about="forecast agent: a model call",
     ),
     Scenario(
@@ -98,12 +103,14 @@ SCENARIOS: tuple[Scenario, ...] = (
         (FORECAST,),
         ("M",),
         goto="marathon-record-2027/step-8",
+        size=WIDE,
         about="what the model saw, + added, - dropped",
     ),
     Scenario(
         "forecast-sources",
         (FORECAST,),
         goto="marathon-record-2027/src:S3",
+        size=WIDE,
         about="the source board",
     ),
     Scenario(
@@ -127,7 +134,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         goto="20260203_094512_G1_allergy_V2/kvL-3kLkft67s6l0c13d5k",
         about="eval results: a wrong sample",
     ),
-    Scenario("demo-all", EVERYTHING, about="everything at once: one group per source"),
+    Scenario("demo-all", EVERYTHING, size=WIDE, about="everything at once: one group per source"),
     Scenario(
         "light",
         (CAPTURE,),

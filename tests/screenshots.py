@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -28,15 +30,45 @@ async def shoot(scenario: Scenario) -> str:
             return app.export_screenshot(title=f"trajtui · {scenario.about}")
 
 
+# One <text> element of Rich's SVG export: its position, its width and its content (spaces
+# written as &#160;).
+_TEXT = re.compile(
+    r'(<text [^>]*?x=")([^"]+)(" y="[^"]+" textLength=")([^"]+)("[^>]*>)(.*?)(</text>)'
+)
+_SPACE = "&#160;"
+
+
+def _trimmed(match: re.Match[str]) -> str:
+    """One text element without its leading and trailing spaces, placed where its text is."""
+    head, x, mid, length, tail, content, end = match.groups()
+    body = content
+    while body.startswith(_SPACE):
+        body = body[len(_SPACE) :]
+    lead = (len(content) - len(body)) // len(_SPACE)
+    while body.endswith(_SPACE):
+        body = body[: -len(_SPACE)]
+    if body == content or not body:
+        return match.group(0)
+    cell = float(length) / len(html.unescape(content))  # Rich: cell width x characters
+    kept = len(html.unescape(body))
+    return f"{head}{float(x) + lead * cell:g}{mid}{cell * kept:g}{tail}{body}{end}"
+
+
+def readable(svg: str) -> str:
+    """The SVG with each text element's surrounding spaces moved into its position.
+
+    Rich draws every run of one style as one ``<text>``, spaces included, from the run's first
+    cell and stretched to its width. Viewers that trim the spaces a text starts or ends with
+    (librsvg: GNOME's image viewer, ``rsvg-convert``) then draw ``outcomes`` and
+    ``  of the runs`` as ``outcomesof the runs``, and lose every indent. Without them, each
+    text starts at its first visible cell, and reads the same in every viewer.
+    """
+    return _TEXT.sub(_trimmed, svg)
+
+
 def png(svg: Path, out: Path) -> None:
-    """Convert an SVG screenshot to PNG (spaces kept: rsvg collapses &#160; runs)."""
-    fixed = svg.read_text().replace("&#160;", " ").replace("<text ", '<text xml:space="preserve" ')
-    with tempfile.NamedTemporaryFile("w", suffix=".svg", delete=False) as tmp:
-        tmp.write(fixed)
-    try:
-        subprocess.run(["rsvg-convert", tmp.name, "-o", str(out)], check=True)
-    finally:
-        Path(tmp.name).unlink()
+    """Convert an SVG screenshot to PNG as an image viewer draws it (librsvg)."""
+    subprocess.run(["rsvg-convert", str(svg), "-o", str(out)], check=True)
 
 
 def main() -> None:
@@ -56,7 +88,7 @@ def main() -> None:
             for var in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
                 os.environ[var] = str(Path(state) / var)
             svg = OUT / f"{scenario.name}.svg"
-            svg.write_text(asyncio.run(shoot(scenario)))
+            svg.write_text(readable(asyncio.run(shoot(scenario))))
             print(f"{svg.relative_to(OUT.parent)}  {scenario.about}")
             if args.png:
                 if shutil.which("rsvg-convert") is None:

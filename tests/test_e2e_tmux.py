@@ -122,7 +122,7 @@ def test_drill_down_to_a_step_read_it_copy_page_and_quit(tmux: Tmux, tmp_path: P
     tmux.wait_for("websearch-4", "4 runs · 66.7% pass", "line 4")
 
     tmux.keys("j")  # websearch-2
-    tmux.wait_for("Let me search.")
+    tmux.wait_for("websearch-2 ─", "Let me se")  # the run shown beside the list
     tmux.keys(
         "Enter", "j", "j", "j", "Enter"
     )  # into the timeline, to the failed Read, into the detail
@@ -147,6 +147,41 @@ def test_drill_down_to_a_step_read_it_copy_page_and_quit(tmux: Tmux, tmp_path: P
         time.sleep(0.1)
     assert not tmux.alive(), "trajtui did not quit on q"
     assert {p.name: p.read_bytes() for p in data.iterdir()} == before
+
+
+def test_y_in_tmux_with_its_default_clipboard_setting_says_what_happened(
+    tmux: Tmux, tmp_path: Path
+) -> None:
+    """tmux's default ``set-clipboard external`` drops an application's OSC 52: ``y`` said
+    "copied 62 characters" while nothing arrived. The text goes into tmux's paste buffer
+    (tmux passes it on to the terminal's clipboard itself), and the toast says so and how to
+    let OSC 52 through."""
+    data = tmp_path / "data"
+    data.mkdir()
+    path = capture_fixture(data)
+    env = {
+        "TERM": "xterm-256color",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "TEXTUAL_ANIMATIONS": "none",
+    }
+    env_args = [item for k, v in env.items() for item in ("-e", f"{k}={v}")]
+    tmux.run(
+        "new-session", "-d", "-x", "120", "-y", "40", "-s", tmux.name, *env_args,
+        str(TRAJTUI), str(path),
+    )  # fmt: skip
+    assert tmux.run("show-options", "-sv", "set-clipboard").strip() == "external"
+    tmux.wait_for("websearch-4")
+    tmux.keys("j")
+    tmux.wait_for("websearch-2 ─", "Let me se")  # the run shown beside the list
+    tmux.keys("Y")  # the reference
+    screen = tmux.wait_for("paste buffer", "external")
+    toast = " ".join(
+        line.rsplit("▌", 1)[1].strip(" │") for line in screen.splitlines() if "▌" in line
+    )
+    assert "'set -g set-clipboard on' in ~/.tmux.conf" in toast, toast
+    assert tmux.run("show-buffer", check=False) == "websearch-2"
+    tmux.keys("q")
 
 
 def test_names_that_try_to_act_do_not_reach_the_terminal(tmux: Tmux, tmp_path: Path) -> None:

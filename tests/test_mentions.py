@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trajtui.ui.widgets.detail import Mention, find_mentions
+from trajtui.ui.widgets.mentions import Mention, find_mentions
 
 
 def test_a_mention_is_a_whole_word_only() -> None:

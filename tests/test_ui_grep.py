@@ -119,3 +119,44 @@ async def test_escape_closes_and_slash_in_a_pane_still_searches_the_pane(cap: st
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert screen.timeline.search_query == "nothing"
+
+
+def _current_line(screen: MainScreen) -> str:
+    """The detail's line holding the match marked as current (what the eye is taken to)."""
+    detail = screen.detail
+    assert detail.match_index >= 0, "no match is marked"
+    return detail.text.split("\n")[detail.matches[detail.match_index][0]]
+
+
+async def test_n_to_a_hit_in_a_folded_value_marks_that_hit_and_o_keeps_it(tmp_path: Path) -> None:
+    """Two hits in one tool output, the second past the fold: n unfolds and marks the
+    second (it said 'hit 3 of 3' and kept marking the first); o keeps the mark."""
+    lines = [f"line {i}" for i in range(300)]
+    lines[1] = "first zebra near the top"
+    lines[280] = "second zebra far below"
+    rec = capture(
+        "delta", [step_tool("Read", "completed", 9, output="\n".join(lines))], input="a zebra?"
+    )
+    path = write_jsonl(tmp_path / "d.jsonl", [rec])
+    async with running([str(path)]) as (pilot, app, screen):
+        await pilot.press("slash", *"zebra")
+        await settle(pilot, 0.4)
+        grep = app.screen
+        assert isinstance(grep, GrepScreen)
+        assert [(h.ref, h.occurrence) for h in grep.result.hits][-2:] == [
+            ("delta-step-1", 0),
+            ("delta-step-1", 1),
+        ]
+        await pilot.press("enter", "down", "enter")  # the hit near the top of the output
+        await settle(pilot, 0.3)
+        assert "first zebra near the top" in _current_line(screen)
+        await pilot.press("n")  # the one far below, in the folded part
+        await settle(pilot, 0.3)
+        assert "second zebra far below" in _current_line(screen)
+        assert "second zebra far below" in text_of(app), "the view is not at the match"
+        await pilot.press("o")  # fold again: the mark is not lost (nothing to show it in)
+        await settle(pilot, 0.3)
+        await pilot.press("o")  # and unfold: the same match marked, in view
+        await settle(pilot, 0.3)
+        assert "second zebra far below" in _current_line(screen)
+        assert "second zebra far below" in text_of(app)

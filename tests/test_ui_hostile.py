@@ -120,15 +120,20 @@ async def test_a_notification_never_parses_markup(tmp_path: Path) -> None:
 LINK_ID = "[@click=app.quit]x"
 
 
-async def test_Y_copies_a_reference_that_looks_like_a_link_as_text(tmp_path: Path) -> None:
-    """The "copied" notice names the reference as it is: no link, nothing runs on a click."""
+async def test_Y_copies_a_reference_that_looks_like_a_link_as_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The "copied" notice names the reference as it is: no link, nothing runs on a click
+    (and says what was sent: OSC 52, outside tmux)."""
+    monkeypatch.delenv("TMUX", raising=False)
     path = write_jsonl(tmp_path / "c.jsonl", [capture(LINK_ID)])
     async with running([str(path)], notifications=True) as (pilot, app, screen):
         for x in range(12):  # wherever the reference's text lands in the notice
             await pilot.press("Y")
             await settle(pilot)
             assert f"copied {LINK_ID}" in "\n".join(screen_lines(app))
-            assert list(app._notifications)[-1].message == f"copied {LINK_ID}"
+            said = list(app._notifications)[-1].message
+            assert said.startswith(f"copied {LINK_ID}: sent to the terminal as OSC 52"), said
             await pilot.click(Toast, offset=(x, 1))
             await settle(pilot)
             assert app.is_running, f"a click at {x} on the notice ran an action named by the data"

@@ -254,8 +254,10 @@ async def test_at_120_columns_the_run_title_gets_the_width_the_steps_do_not_use(
     ]
     path = write_jsonl(tmp_path / "t.jsonl", records)
     async with running([str(path)], size=(120, 40)) as (pilot, app, screen):
+        # the columns first (issue 22: a wider terminal never shows fewer of them than 80x24),
+        # then the title shares what is left with the step titles
         for row, question in zip(list_rows(screen), questions, strict=True):
-            assert question[:20] in row, row
+            assert question[:12] in row, row
         step_row = screen.timeline.render_row(0, screen.timeline.size.width).plain
         assert not step_row.endswith(" " * 10), "the steps pane keeps empty columns"
 

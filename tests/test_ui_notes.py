@@ -36,7 +36,7 @@ async def test_b_bookmarks_the_run_and_the_step_under_the_cursor(tmp_path: Path)
         await pilot.press("enter", "j", "j", "b")  # its third step, from the timeline
         await settle(pilot)
         assert isinstance(app.focused, Timeline)
-        step_row = row_with(screen_lines(app), "toolu_01abc")
+        step_row = row_with(screen_lines(app), "3 ⚙ tool ")  # the timeline row (the title cut)
         assert step_row.startswith("★   3 ⚙ tool")
     assert [(n.ref, n.kind, n.bookmarked) for n in notes.notes_for(path)] == [
         ("websearch-2", "run", True),

@@ -49,9 +49,12 @@ async def test_O_picks_the_sort_column_in_one_key_and_again_reverses(tmp_path: P
         await pilot.press("O", "escape")  # cancelled: nothing changes
         await settle(pilot)
         assert listed(screen) == ["r-high", "r-mid", "web-low", "r-low", "r-none"]
-        await pilot.press("O", "j", "enter")  # the cursor starts on score; one down: cost
+        await pilot.press("O", "k", "enter")  # the cursor starts on score; one up: duration
         await settle(pilot)
-        assert (screen.store.sort, screen.store.reverse) == ("cost", False)
+        assert (screen.store.sort, screen.store.reverse) == ("duration", False)
+        await pilot.press("O")
+        await pilot.pause()
+        assert "cost" not in "\n".join(screen_lines(app))  # no run has a cost: not offered
 
 
 @pytest.fixture

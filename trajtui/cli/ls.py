@@ -4,6 +4,7 @@ written while the sources are still being scanned.
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import sys
 import time
@@ -18,7 +19,7 @@ from trajtui.core import indexcache, rowpool
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Problem, RunSummary
-from trajtui.core.query import Facts, facts_of_run, facts_of_summary
+from trajtui.core.query import Facts, elsewhere, facts_of_run, facts_of_summary
 from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import Entry, LoadError, Source
 from trajtui.core.text import visible
@@ -256,7 +257,7 @@ def ls_cmd(
             if query is not None:
                 keys.update(k for k, _ in entry.metadata)
                 label = source.label if ws.qualified else ""
-                if not query.matches(_facts(source, entry, label, whole=query.reads_input)):
+                if not query.matches(_facts(source, entry, label, whole=query.reads_run)):
                     continue
             runs += 1
             if as_json:
@@ -291,7 +292,11 @@ def ls_cmd(
     if query is not None and where is not None:
         parse_where(where, keys)  # a metadata key no run has: named as the typo it likely is
         if runs == 0:
-            print_err(f"no runs match: {visible(where, keep_newlines=False)}")
+            words = [w.value for w, _ in query.searches if w.value.strip("*")]
+            grep = " ".join(shlex.quote(p) for p in (*paths, words[0] if words else "PATTERN"))
+            hint = elsewhere(query, f"trajtui grep {grep} searches every text")
+            said = f" ({visible(hint, keep_newlines=False)})" if query.reads_run else ""
+            print_err(f"no runs match: {visible(where, keep_newlines=False)}{said}")
             sys.exit(1)
     if runs == 0:
         if ws.sources:

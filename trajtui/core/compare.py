@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from trajtui.core.align import Alignment, align
 from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step
+from trajtui.core.search.texts import grader_reasoning
 from trajtui.core.stats.estimators import Interval, bounded_mean_interval, mean_interval
 
 
@@ -31,6 +32,7 @@ class Side:
         tool_calls: Tool calls it made, as the run list counts them (a call's two halves
             once); None when the format does not record tool calls.
         failed_tool_calls: Those that failed; None when the file does not tell.
+        reasoning: Its grader's reasoning, as the file says it (None without one).
     """
 
     ref: str
@@ -44,6 +46,7 @@ class Side:
     tokens_out: int | None
     tool_calls: int | None
     failed_tool_calls: int | None
+    reasoning: str | None = None
 
 
 def _tokens(own: int | None, steps: tuple[Step, ...], attr: str) -> int | None:
@@ -91,6 +94,7 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
             tokens_out=_tokens(None, steps, "tokens_out"),
             tool_calls=calls,
             failed_tool_calls=failed,
+            reasoning=grader_reasoning(trial.fields),
         )
     return Side(
         ref=ref,
@@ -104,6 +108,7 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
         tokens_out=_tokens(run.run_tokens_out, steps, "tokens_out"),
         tool_calls=s.tool_calls,  # the row's count, unknown where the row's is
         failed_tool_calls=s.failed_tool_calls,
+        reasoning=grader_reasoning(run.fields),
     )
 
 

@@ -71,6 +71,12 @@ def visible(text: str, *, keep_newlines: bool = True, tab: str | None = None) ->
     return text
 
 
+def unflat(title: str) -> str:
+    """A title of :func:`flat` with its line breaks as line breaks again (for exports: they
+    hold the text, not the screen's glyph)."""
+    return title.replace(LINE_BREAK, "\n")
+
+
 def _first_line(text: str) -> str:
     """The first line of ``text`` that is not blank, stripped (without splitting all of it)."""
     start = 0
@@ -96,9 +102,15 @@ def one_line(text: str, limit: int = 200) -> str:
     return line
 
 
+LINE_BREAK = " \u23ce "
+"""A line break in a one-line title (:func:`flat`): ``⏎`` between the lines."""
+
+
 def flat(text: str, limit: int = 200) -> str:
     """All of ``text`` on one line (line breaks shown as ``⏎``), made visible and cut to
     ``limit`` characters. Used for run titles, where the question is often on line 2.
+    A ``⏎`` of the text itself is shown as ``⟨U+23CE⟩``, so :func:`unflat` gives the line
+    breaks back exactly.
 
     Only as much of ``text`` is looked at as the title needs (titles of a 500 MB input
     cost what those of a short one do)."""
@@ -108,7 +120,7 @@ def flat(text: str, limit: int = 200) -> str:
     while True:
         part = text[:size]
         lines = [" ".join(line.split()) for line in part.strip().splitlines()]
-        joined = " ⏎ ".join(line for line in lines if line)
+        joined = LINE_BREAK.join(line.replace("\u23ce", "⟨U+23CE⟩") for line in lines if line)
         if len(joined) > limit or len(part) == len(text):
             break
         size *= 8

@@ -12,6 +12,7 @@ from trajtui.core.model import RunSummary, Step
 from trajtui.core.text import visible
 from trajtui.core.units import share
 from trajtui.render import fmt
+from trajtui.render.export import fence, md_cell
 
 TITLE_CELLS = 60
 """Characters of a step's title printed on its line."""
@@ -72,10 +73,11 @@ def step_label(step: Step | None) -> str:
     return "·" if step is None else f"step-{step.number}"
 
 
-def describe(step: Step) -> str:
-    """The tool (or kind) and the title of a step, on one line, cut with an ellipsis."""
+def describe(step: Step, *, newline: str = "\u23ce") -> str:
+    """The tool (or kind) and the title of a step, on one line (its line breaks shown as
+    ``newline``: ``⏎`` on a screen, a space in an export), cut with an ellipsis."""
     name = step.tool if step.tool else step.kind.value
-    title = visible(step.title or (step.text or ""), keep_newlines=False)
+    title = visible(step.title or (step.text or "")).replace("\n", newline)
     if len(title) > TITLE_CELLS:
         title = title[: TITLE_CELLS - 1] + "…"
     return f"{name}  {title}" if title and title != name else name
@@ -128,6 +130,11 @@ def divergence_line(c: Comparison) -> str:
     )
 
 
+def reasoning_rows(c: Comparison) -> list[tuple[str, str]]:
+    """``(side, its grader's reasoning)`` for each side that has one (A, then B)."""
+    return [(name, s.reasoning) for name, s in (("A", c.a), ("B", c.b)) if s.reasoning]
+
+
 def figure_rows(c: Comparison) -> list[list[str]]:
     """``[figure, A, B, B - A]`` rows, a header row first."""
     fa, fb, d = figures(c.a), figures(c.b), deltas(c)
@@ -135,8 +142,8 @@ def figure_rows(c: Comparison) -> list[list[str]]:
 
 
 def _md(text: str) -> str:
-    one = visible(text, keep_newlines=False)
-    return one.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    """A table cell (an export holds the text: a line break is a space, never ``⏎``)."""
+    return md_cell(text)
 
 
 def comparison_markdown(c: Comparison) -> str:
@@ -147,6 +154,8 @@ def comparison_markdown(c: Comparison) -> str:
     lines.append("| " + " | ".join(_md(x) for x in rows[0]) + " |")
     lines.append("|---|---|---|---|")
     lines += ["| " + " | ".join(_md(x) for x in r) + " |" for r in rows[1:]]
+    for name, why in reasoning_rows(c):
+        lines += ["", f"**{name}'s grader:**", "", fence(why)]
     lines += [
         "",
         _md(divergence_line(c)),
@@ -160,7 +169,7 @@ def comparison_markdown(c: Comparison) -> str:
         assert step is not None
         op = p.op.value if p.op.value not in "+-" else "\\" + p.op.value
         lines.append(
-            f"| {op} | {step_label(a)} | {step_label(b)} | {_md(describe(step))} | {_md(p.why)} |"
+            f"| {op} | {step_label(a)} | {step_label(b)} | {_md(describe(step, newline=' '))} | {_md(p.why)} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -179,9 +188,9 @@ def comparison_html(c: Comparison) -> str:
         cells = [
             p.op.value,
             step_label(a),
-            describe(a) if a else "",
+            describe(a, newline=" ") if a else "",
             step_label(b),
-            describe(b) if b else "",
+            describe(b, newline=" ") if b else "",
             p.why,
         ]
         steps.append(
@@ -200,7 +209,10 @@ def comparison_html(c: Comparison) -> str:
         "style-src 'unsafe-inline'\">"
         f"<title>{h(c.a.ref)} vs {h(c.b.ref)}</title><style>{css}</style></head><body>"
         f"<h1>{h(c.a.ref)} vs {h(c.b.ref)}</h1><table>{table}</table>"
-        f"<p>{h(divergence_line(c))}</p><table>{''.join(steps)}</table>"
+        + "".join(
+            f"<p><b>{name}'s grader:</b></p><pre>{h(why)}</pre>" for name, why in reasoning_rows(c)
+        )
+        + f"<p>{h(divergence_line(c))}</p><table>{''.join(steps)}</table>"
         "<p>exported by trajtui</p></body></html>\n"
     )
 

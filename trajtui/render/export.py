@@ -24,7 +24,8 @@ from typing import Any
 
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Attempt, Kind, Run, RunSummary, Step
-from trajtui.core.text import visible
+from trajtui.core.search.texts import grader_reasoning
+from trajtui.core.text import unflat, visible
 from trajtui.render import fmt
 
 PREVIEW = 100
@@ -97,6 +98,7 @@ def table_record(s: RunSummary, ref: str, marks: Marks | None = None) -> dict[st
     row["ref"] = ref
     row["status"] = s.status
     row["toolErrors"] = s.tool_errors
+    row["title"] = unflat(s.title)  # the input's line breaks, not the run list's ⏎
     bookmarked, note = (marks or {}).get(s.ref, (False, ""))
     row["bookmarked"] = bookmarked
     row["note"] = note or None
@@ -151,7 +153,7 @@ def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
         ]
         if noted:
             cells.append(("★ " if row.get("bookmarked") else "") + (row.get("note") or ""))
-        lines.append("| " + " | ".join(_md_cell(str(c)) for c in cells) + " |")
+        lines.append("| " + " | ".join(md_cell(str(c)) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -166,8 +168,11 @@ def _count(n: int | None) -> str:
     return "" if n is None else f"{n:,}"
 
 
-def _md_cell(text: str) -> str:
-    return _md_text(visible(text, keep_newlines=False)).replace("|", "\\|")
+def md_cell(text: str) -> str:
+    """A table cell: one line by nature, so a line break is a space (as Markdown reads a
+    line break in a paragraph), never the screen's ``⏎``."""
+    one = " ".join(part.strip() for part in safe(text).splitlines() if part.strip())
+    return _md_text(one).replace("|", "\\|")
 
 
 def _md_text(text: str) -> str:
@@ -179,7 +184,7 @@ def _md_text(text: str) -> str:
 # -- a run or a step as Markdown ---------------------------------------------------------------
 
 
-def _fence(text: str, lang: str = "") -> str:
+def fence(text: str, lang: str = "") -> str:
     ticks = "```"
     while ticks in text:
         ticks += "`"
@@ -189,6 +194,15 @@ def _fence(text: str, lang: str = "") -> str:
 def _inline(text: str, limit: int) -> str:
     one = visible(text, keep_newlines=False)
     return _md_text(one[:limit]) + ("..." if len(one) > limit else "")
+
+
+def _md_value(label: str, text: str, limit: int) -> list[str]:
+    """``**Label:** text`` for a value of one line; a value of several lines in a fence
+    after the label, line for line as in the file (whatever Markdown it holds stays text)."""
+    cut = text[:limit] + ("..." if len(text) > limit else "")
+    if "\n" not in cut.strip("\n"):
+        return [f"**{label}:** {_inline(text, limit)}"]
+    return [f"**{label}:**", "", fence(cut.strip("\n"))]
 
 
 def step_line(step: Step, marks: Marks | None = None) -> str:
@@ -224,7 +238,7 @@ def run_markdown(
     inp = next((f.value for f in run.fields if f.label == "input"), None)
     lines = [f"## Evaluation Record: {visible(ref, keep_newlines=False)}", ""]
     if inp is not None:
-        lines += [f"**Input:** {_inline(_value_text(inp), 2000)}", ""]
+        lines += [*_md_value("Input", _value_text(inp), 2000), ""]
     own = (marks or {}).get(attempt.ref if attempt is not None else s.ref)
     if own is not None:
         lines += [f"**Bookmark:**{_mark_text(own) or ' ★'}", ""]
@@ -232,13 +246,13 @@ def run_markdown(
     for step in steps:
         lines.append(step_line(step, marks))
         if step.kind is Kind.TOOL_CALL and step.input is not None:
-            lines.append("   " + _fence(_value_text(step.input), "json").replace("\n", "\n   "))
+            lines.append("   " + fence(_value_text(step.input), "json").replace("\n", "\n   "))
     lines.append("")
     out = next((f.value for f in run.fields if f.label == "output"), None)
     if attempt is not None:
         out = next((f.value for f in attempt.fields if f.label == "output"), out)
     if out is not None:
-        lines += [f"**Output:** {_inline(_value_text(out), 200)}", ""]
+        lines += [*_md_value("Output", _value_text(out), 200), ""]
     if run.metadata:
         meta = ", ".join(f"{k}={v}" for k, v in run.metadata)
         lines.append(f"**Metadata:** {_inline(meta, 2000)}")
@@ -250,12 +264,9 @@ def run_markdown(
     score = attempt.score if attempt is not None else s.score
     if score is not None:
         lines.append(f"**Score:** {fmt.number(score)}")
-    reasoning = next(
-        (f.value for f in (attempt.fields if attempt else run.fields) if f.label == "reasoning"),
-        None,
-    )
+    reasoning = grader_reasoning(attempt.fields if attempt is not None else run.fields)
     if reasoning is not None:
-        lines.append(f"**Reasoning:** {_inline(_value_text(reasoning), 2000)}")
+        lines += _md_value("Reasoning", reasoning, 2000)
     lines += ["", "---", ""]
     return "\n".join(lines)
 
@@ -264,7 +275,7 @@ def step_markdown(step: Step) -> str:
     """One step whole: its line, then each value in a fence."""
     parts = [f"### {visible(step.ref, keep_newlines=False)}", "", step_line(step), ""]
     for label, value in _step_values(step):
-        parts += [f"**{label}:**", "", _fence(_value_text(value)), ""]
+        parts += [f"**{label}:**", "", fence(_value_text(value)), ""]
     return "\n".join(parts)
 
 

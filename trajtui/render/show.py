@@ -24,6 +24,7 @@ from trajtui.core.model import Attempt, Field, Kind, Outcome, Run, RunSummary, S
 from trajtui.core.steps import never_completed, pair_latency
 from trajtui.core.text import one_line, visible
 from trajtui.render import fmt
+from trajtui.render.facts import Facts, fact
 from trajtui.render.fmt import (  # the run list's cells, here too for the renderers' use
     score_text,
     tool_calls_text,
@@ -237,17 +238,10 @@ def field_block(field: Field, *, max_lines: int | None = None) -> RenderableType
     return Group(label, Padding(body, (0, 0, 0, 2)))
 
 
-def facts_line(pairs: Iterable[tuple[str, str]]) -> Text:
-    """``label value · label value`` on one line."""
-    out = Text()
-    first = True
-    for label, value in pairs:
-        if not first:
-            out.append("  ·  ", style=DIM)
-        first = False
-        out.append(_safe(label) + " ", style=DIM)
-        out.append(_safe(value))
-    return out
+def facts_line(pairs: Iterable[tuple[str, str]], *extra: Text) -> Facts:
+    """``label value · label value``, broken between facts, never inside one (``extra``:
+    facts already made, such as a format's headline)."""
+    return Facts([*(fact(_safe(label), _safe(value)) for label, value in pairs), *extra])
 
 
 def summary_facts(summary: RunSummary) -> list[tuple[str, str]]:

@@ -24,7 +24,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
-from trajtui.ui import failures, heap
+from trajtui.ui import clipboard, failures, heap
 from trajtui.ui import settings as settings_mod
 from trajtui.ui.commands import COMMANDS
 from trajtui.ui.messages import Opened
@@ -140,6 +140,11 @@ class TrajtuiApp(App[int]):
         self.settings: dict[str, Any] | None = None
         """The settings (None until they are read)."""
         self._theme_chosen: str | None = None
+        self._unsaved: dict[str, Any] = {}
+        """Settings this session changed and has not written yet (only those are written:
+        another session's changes to the others stay)."""
+        self._settings_lock = threading.Lock()
+        self._settings_writing = threading.Lock()
         self.strict_keys: set[str] = set()
         """Files found to spell a record's key twice: indexed with every key checked."""
 
@@ -192,6 +197,9 @@ class TrajtuiApp(App[int]):
         theme = settings.get("theme")
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
+        kept = settings_mod.kept_modes(settings)
+        if kept:  # a mode from an earlier session is never on silently
+            self.notify(f"from your settings: {', '.join(kept)}", timeout=6)
 
     def notify(
         self,
@@ -246,19 +254,44 @@ class TrajtuiApp(App[int]):
         self.remember("theme", theme)
 
     def remember(self, key: str, value: object) -> None:
-        """Change a setting and save the settings (in a worker)."""
+        """Change a setting and write it to the settings file (in a worker)."""
         if self.settings is None or self.settings.get(key) == value:
             return
         self.settings[key] = value
-        self._save_settings(dict(self.settings))
+        with self._settings_lock:
+            self._unsaved[key] = value
+        self._save_settings()
 
-    @work(thread=True, exclusive=True, group="settings", exit_on_error=False)
-    def _save_settings(self, settings: dict[str, Any]) -> None:
-        settings_mod.save(settings, opened=self.paths)
+    @work(thread=True, group="settings", exit_on_error=False)
+    def _save_settings(self) -> None:
+        """Write the settings changed and not written yet (the latest value of each)."""
+        with self._settings_writing:  # one write at a time, each of the latest values
+            with self._settings_lock:
+                changes = dict(self._unsaved)
+            settings_mod.save(changes, opened=self.paths)
+            with self._settings_lock:
+                for key, value in changes.items():
+                    if self._unsaved.get(key) == value:
+                        del self._unsaved[key]
 
     def toggle_theme(self) -> None:
         """Switch between the dark and light themes."""
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    def copy_text(self, text: str, what: str) -> None:
+        """``y`` / ``Y``: copy ``text`` (``what`` it is, for the toast), and say what was
+        done with it: inside tmux also through tmux's paste buffer, and what tmux lets
+        through (:mod:`trajtui.ui.clipboard`)."""
+        self.copy_to_clipboard(text)
+        if clipboard.in_tmux():
+            self._copy_through_tmux(text, what)
+        else:
+            self.notify(clipboard.said(what, None), timeout=4)
+
+    @work(thread=True, group="clipboard", exit_on_error=False)
+    def _copy_through_tmux(self, text: str, what: str) -> None:
+        done = clipboard.tmux_copy(text)
+        self.call_from_thread(self.notify, clipboard.said(what, done), timeout=10)
 
     def copy_to_clipboard(self, text: str) -> None:
         """Copy with OSC 52; inside tmux also through its passthrough, so the outer
@@ -281,8 +314,10 @@ class TrajtuiApp(App[int]):
 
     def on_unmount(self) -> None:
         heap.release()
-        if self.settings is not None:  # saved when they changed; this is the last chance
-            settings_mod.save(self.settings, opened=self.paths)
+        with self._settings_writing:  # a change not written yet: this is the last chance
+            if self._unsaved:
+                settings_mod.save(dict(self._unsaved), opened=self.paths)
+                self._unsaved.clear()
         if self.ws is not None:
             self.ws.cancel()
             self.ws.close()

@@ -12,8 +12,12 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.content import Content
+from textual.widgets import Static
 
 from trajtui.core.text import visible
+from trajtui.render.facts import Facts
+from trajtui.ui.literal import literal
 
 NAME_MIN = 24
 """Cells a path keeps at the least (its end: the file name)."""
@@ -103,3 +107,22 @@ def progress_bar(fraction: float, width: int = 10) -> str:
     full = int(filled)
     part = " ▏▎▍▌▋▊▉"[int((filled - full) * 8)] if full < width else ""
     return "▕" + ("█" * full + part).ljust(width) + "▏"
+
+
+class FactsHeader(Static):
+    """A one-line header of facts (over the timeline): those that fit the width, whole."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._facts: Facts | Text = Text()
+
+    def show(self, facts: Facts | Text) -> None:
+        """Show ``facts`` (a ``Text`` as it is: a problem's one line)."""
+        self._facts = facts
+        self.refresh()  # one line high always: no layout for each run shown
+
+    def render(self) -> Content:
+        width = max(self.content_size.width, 1)
+        facts = self._facts
+        line = facts.fit(width - 1) if isinstance(facts, Facts) else facts
+        return literal(Text.assemble(" ", line)) if line.plain else literal("")

@@ -30,15 +30,16 @@ from trajtui.render.safe import visible_segments
 __all__ = ["literal", "safe_text", "visible_segments"]
 
 
-def safe_text(text: Text) -> Text:
-    """``text`` with every control, bidi or invisible character made visible, styles kept."""
+def safe_text(text: Text, *, lines: bool = False) -> Text:
+    """``text`` with every control, bidi or invisible character made visible, styles kept
+    (``lines``: its line breaks kept, else shown as ``⏎``)."""
     plain = text.plain
-    if visible(plain, keep_newlines=False) == plain:
+    if visible(plain, keep_newlines=lines) == plain:
         return text
     cuts = sorted({0, len(plain), *(s.start for s in text.spans), *(s.end for s in text.spans)})
     out = text.blank_copy()
     for start, end in pairwise(cuts):
-        piece = Text(visible(plain[start:end], keep_newlines=False))
+        piece = Text(visible(plain[start:end], keep_newlines=lines))
         for span in text.spans:
             if span.start <= start and end <= span.end:
                 piece.stylize(span.style)
@@ -46,8 +47,9 @@ def safe_text(text: Text) -> Text:
     return out
 
 
-def literal(text: str | Text) -> Content:
-    """Content that shows ``text`` literally: no markup, no terminal controls, one line."""
+def literal(text: str | Text, *, lines: bool = False) -> Content:
+    """Content that shows ``text`` literally: no markup, no terminal controls, one line
+    (``lines``: its line breaks kept)."""
     if isinstance(text, Text):
-        return Content.from_rich_text(safe_text(text))
-    return Content(visible(text, keep_newlines=False))
+        return Content.from_rich_text(safe_text(text, lines=lines))
+    return Content(visible(text, keep_newlines=lines))

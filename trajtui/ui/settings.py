@@ -5,8 +5,9 @@ The settings file is trajtui's own, but it is read as untrusted data all the sam
 refused without blocking), and decoded with a parser that refuses deep nesting instead of
 crashing. Anything unusable gives the defaults.
 
-It is written only when a setting changed, atomically, and never inside a path the user
-opened: when the opened directory holds the config directory (``trajtui ~`` with
+A session writes only the settings it changed, merged under a lock into what the file
+holds then (two sessions open at once never undo each other's changes), atomically, and
+never inside a path the user opened: when the opened directory holds the config directory (``trajtui ~`` with
 ``~/.config/trajtui``), nothing is written. Nothing is ever written beside the data being
 inspected.
 """
@@ -22,7 +23,7 @@ from typing import Any
 
 from platformdirs import user_config_path
 
-from trajtui.core import safeio
+from trajtui.core import filelock, safeio
 from trajtui.core.discover import inside
 from trajtui.core.jsonutil import JsonError, loads
 
@@ -30,6 +31,8 @@ DEFAULTS: dict[str, Any] = {"theme": "textual-dark", "merge_chunks": False}
 OPTIONAL = ("cache_max_mb",)
 """Settings with no default, kept when the file has them as a whole number >= 0 (the index
 cache's cap in MB: :mod:`trajtui.core.indexcache`)."""
+LOCK_NAME = ".settings.lock"
+"""The lock file beside the settings, held while they are read and written back."""
 MAX_SIZE = 64 << 10
 """A settings file bigger than this is not read (ours are under 100 bytes)."""
 
@@ -62,6 +65,18 @@ def load() -> dict[str, Any]:
     return settings
 
 
+def kept_modes(settings: dict[str, Any]) -> list[str]:
+    """The modes the settings turn on that an earlier session chose (not the defaults), as
+    the keys that change them say them: ``streamed chunks merged (m)``."""
+    kept = []
+    if settings.get("merge_chunks") is True:
+        kept.append("streamed chunks merged (m)")
+    theme = settings.get("theme")
+    if isinstance(theme, str) and theme != DEFAULTS["theme"]:
+        kept.append(f"the {theme.removeprefix('textual-')} theme (T)")
+    return kept
+
+
 def outside_opened(path: Path, opened: Sequence[str]) -> bool:
     """True when ``path`` (a place trajtui would write its state) is in none of the
     ``opened`` paths, once links are resolved."""
@@ -74,32 +89,42 @@ def outside_opened(path: Path, opened: Sequence[str]) -> bool:
     return True
 
 
-def save(settings: dict[str, Any], *, opened: Sequence[str] = ()) -> bool:
-    """Save the settings when they changed since they were read or last saved.
+def save(changes: dict[str, Any], *, opened: Sequence[str] = ()) -> bool:
+    """Write the settings in ``changes`` (those a session changed) into the settings file.
 
-    Nothing is written when they did not change, when the settings file would be inside
-    one of the ``opened`` paths, or when the directory cannot be written.
+    Only these keys are written: under a lock, the file is read again and ``changes`` merged
+    into what it holds, so a setting another session changed meanwhile stays as that
+    session left it. Nothing is written when the file already says so, when the settings
+    file would be inside one of the ``opened`` paths, or when the directory cannot be
+    written. The file is replaced atomically (a temporary file, then a rename).
 
     Returns:
         True when the file was written.
     """
     global _saved
-    if settings == _saved:
-        return False
     path = settings_path()
-    if not outside_opened(path, opened):
+    if not changes or not outside_opened(path, opened):
         return False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json.dumps(settings, indent=2))
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        with filelock.locked(path.parent / LOCK_NAME):
+            try:
+                current, _ = loads(safeio.read_bytes(str(path), limit=MAX_SIZE))
+            except (OSError, JsonError):
+                current = None
+            merged = dict(current) if isinstance(current, dict) else {}
+            if all(k in merged and merged[k] == v for k, v in changes.items()):
+                return False
+            merged.update(changes)
+            fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(json.dumps(merged, indent=2))
+                os.replace(tmp, path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
     except OSError:
         return False
-    _saved = dict(settings)
+    _saved = {**(_saved or DEFAULTS), **changes}
     return True

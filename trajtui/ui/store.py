@@ -180,7 +180,7 @@ def _selected(
     *,
     sorting: bool,
     pinned: frozenset[int] | None = None,
-    inputs: Callable[[Text], Container[int] | None] | None = None,
+    inputs: Callable[[Text, str], Container[int] | None] | None = None,
 ) -> tuple[array[int], array[int]] | None:
     """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
     rest (problems; and every entry when not ``sorting``), by index. None when
@@ -361,11 +361,15 @@ class RunStore:
         word: Text,
         stopped: Callable[[], bool],
         progress: Callable[[float], None] | None = None,
+        kind: str = "input",
     ) -> bool:
         """Find the runs whose whole input holds ``word`` (a filter's word), reading only
-        the runs whose title does not show it already (see :class:`InputWords`). False when
-        ``stopped()`` turned true first."""
+        the runs whose title does not show it already (see :class:`InputWords`); with
+        ``kind`` ``output`` or ``reasoning``, those whose own text of that kind holds it.
+        False when ``stopped()`` turned true first."""
         sources = self.ws.sources
+        if kind != "input":
+            return self.inputs.search(sources, word, stopped, progress, kind=kind)
         titles = [source.table.titles() for source in sources]
 
         def shown(s: int, i: int) -> bool:  # its title holds it (``input:`` reads titles too)

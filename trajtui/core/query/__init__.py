@@ -36,7 +36,7 @@ from trajtui.core.query.facts import (
 )
 from trajtui.core.query.fields import FIELDS, RUNS, STEP_FIELDS, STEPS, FieldHelp, fields_of
 from trajtui.core.query.lexer import QueryError
-from trajtui.core.query.nodes import Columns, Everything, Node, Text, TextField, Word
+from trajtui.core.query.nodes import Columns, Everything, Node, RunText, Text, TextField, Word
 from trajtui.core.query.parser import Parser
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "Query",
     "QueryError",
     "RowFacts",
+    "elsewhere",
     "facts_of_problem",
     "facts_of_row",
     "facts_of_run",
@@ -114,10 +115,37 @@ class Query:
                 seen.setdefault((node.text.value.casefold(), node.text.quoted), node.text)
         return list(seen.values())
 
+    @property
+    def reads_run(self) -> bool:
+        """The query looks at what only a whole run holds: its whole input, its output or
+        its grader's reasoning (``output:``, ``reasoning:``)."""
+        return self.reads_input or any(isinstance(n, RunText) for n in self._nodes())
+
+    @property
+    def searches(self) -> list[tuple[Text, str]]:
+        """What the query looks for in whole runs, each once, with the kind of text it is
+        looked for in: its words in inputs (``input``), ``output:`` and ``reasoning:``."""
+        found = [(w, "input") for w in self.words]
+        seen = set()
+        for node in self._nodes():
+            if isinstance(node, RunText):
+                key = (node.text.value.casefold(), node.text.quoted, node.kind)
+                if key not in seen:
+                    seen.add(key)
+                    found.append((node.text, node.kind))
+        return found
+
     def select(self, cols: Columns, rows: list[int]) -> list[int]:
         """Those of ``rows`` (ascending run rows of ``cols.table``) that match, in order,
         reading whole columns where the query allows."""
         return self.root.select(cols, rows)
+
+
+def elsewhere(query: Query, everywhere: str) -> str:
+    """What a "no runs match" line adds: where the query's words looked, and where else to
+    look (``everywhere``: the surface's search of every text, ``/`` or ``trajtui grep``)."""
+    looked = "words look in refs, titles and inputs; output:WORD and reasoning:WORD in "
+    return f"{looked}outputs and graders' reasoning; {everywhere}"
 
 
 def parse(text: str, keys: Collection[str] | None = None, scope: str = RUNS) -> Query:

@@ -33,6 +33,11 @@ class Facts(Protocol):
         """The run's input text (its title when only the summary is known), casefolded."""
         ...
 
+    def whole(self, kind: str) -> str | None:
+        """The run's own texts of ``kind`` (``output``, ``reasoning``: its trials' too),
+        casefolded; None when only the summary is known (a run-list row)."""
+        ...
+
     def metadata(self) -> dict[str, str]:
         """The run's metadata pairs, keys casefolded."""
         ...
@@ -45,7 +50,7 @@ class Facts(Protocol):
 class RowFacts:
     """:class:`Facts` read through a field getter (a summary's attributes, a table row)."""
 
-    __slots__ = ("_input", "_label", "_meta", "_text", "_value", "problem")
+    __slots__ = ("_input", "_label", "_meta", "_text", "_value", "_whole", "_wholes", "problem")
 
     def __init__(
         self,
@@ -54,10 +59,13 @@ class RowFacts:
         label: str = "",
         input_text: str | None = None,
         problem: Problem | None = None,
+        whole: Callable[[], dict[str, str]] | None = None,
     ) -> None:
         self._value = value
         self._label = label
         self._input = input_text
+        self._whole = whole
+        self._wholes: dict[str, str] | None = None
         self._text: str | None = None
         self._meta: dict[str, str] | None = None
         self.problem = problem
@@ -88,6 +96,13 @@ class RowFacts:
         if self._input is not None:
             return self._input.casefold()
         return str(self._value("title") or "").casefold()
+
+    def whole(self, kind: str) -> str | None:
+        if self.problem is not None or self._whole is None:
+            return None
+        if self._wholes is None:
+            self._wholes = self._whole()
+        return self._wholes.get(kind, "")
 
     def metadata(self) -> dict[str, str]:
         if self._meta is None:
@@ -123,7 +138,7 @@ def facts_of_run(run: Run, label: str = "") -> Facts:
             return own[name]
         return getattr(summary, name)
 
-    return RowFacts(value, label=label, input_text=_input_of(run))
+    return RowFacts(value, label=label, input_text=_input_of(run), whole=partial(_wholes, run))
 
 
 def facts_of_problem(problem: Problem, label: str = "") -> Facts:
@@ -146,6 +161,30 @@ def _input_of(run: Run) -> str | None:
                 return "\n".join(v for v in value if isinstance(v, str)) or None
             return None
     return None
+
+
+WHOLE_KINDS = ("output", "reasoning")
+"""The kinds of text :meth:`Facts.whole` gives."""
+
+
+def owns(ref: str, run_ref: str) -> bool:
+    """``ref`` (of a text found in a run) is the run's own or one of its trials'
+    (``RUN/trial-2``), not a step's."""
+    if ref == run_ref:
+        return True
+    rest = ref[len(run_ref) :] if ref.startswith(run_ref + "/trial-") else ""
+    return rest[len("/trial-") :].isdigit()
+
+
+def _wholes(run: Run) -> dict[str, str]:
+    """The run's own outputs and grader's reasoning (its trials' too), casefolded."""
+    from trajtui.core.search.texts import run_texts  # the search's import is not light
+
+    found: dict[str, list[str]] = {kind: [] for kind in WHOLE_KINDS}
+    for t in run_texts(run):
+        if t.kind in found and owns(t.ref, run.ref):
+            found[t.kind].append(t.text)
+    return {kind: "\n".join(texts).casefold() for kind, texts in found.items()}
 
 
 def _tools_of(run: Run) -> tuple[str, ...]:
@@ -193,6 +232,9 @@ class StepFacts:
             value = self.step.input
             self._input = "" if value is None else _joined(value).casefold()
         return self._input
+
+    def whole(self, kind: str) -> str | None:
+        return None  # a step's texts are its fields (output:, the words)
 
     def metadata(self) -> dict[str, str]:
         return {}

@@ -55,6 +55,8 @@ FIELDS: tuple[FieldHelp, ...] = (
         "title", TEXT, "title:ceo", "the run's title (its input's first 200 characters)", "title"
     ),
     FieldHelp("input", TEXT, "input:vercel", "the run's whole input contains it", ""),
+    FieldHelp("output", TEXT, 'output:"rate limit"', "its output (or a trial's) contains it"),
+    FieldHelp("reasoning", TEXT, "reasoning:source", "its grader's reasoning contains it"),
     FieldHelp("status", STATUS, "status:timeout", "status word or pass/fail/error/timeout/unknown"),
     FieldHelp("is", IS, "is:problem  is:fail", "problem rows, or a status as status:"),
     FieldHelp("format", TEXT, "format:acp-trials", "the file's format", "format"),
@@ -111,6 +113,10 @@ STEP_FIELDS: tuple[FieldHelp, ...] = (
     FieldHelp("cost", NUMBER, "cost>0.01", "the step's cost in USD", "cost"),
 )
 """Every field of the timeline's filter (a query over one run's steps)."""
+
+RUN_TEXTS = ("output", "reasoning")
+"""Run fields of text only the whole run holds (a run-list row does not): searched for, as
+the whole input is, and found anywhere in the text, quoted (a phrase) or not."""
 
 RUNS, STEPS = "runs", "steps"
 """What a query chooses: runs (:data:`FIELDS`) or the steps of a run (:data:`STEP_FIELDS`)."""

@@ -42,15 +42,16 @@ class Columns:
         table: SummaryTable,
         hays: Callable[[], Sequence[str]],
         label: str = "",
-        inputs: Callable[[Text], Container[int] | None] | None = None,
+        inputs: Callable[[Text, str], Container[int] | None] | None = None,
     ) -> None:
         self.table = table
         self.label = label
         self._hays = hays
         self._hay: Sequence[str] | None = None
-        self.inputs = inputs or (lambda _text: None)
-        """The rows whose whole input holds a word, when that was searched (None: only
-        the titles are known to hold it)."""
+        self.inputs = inputs or (lambda _text, _kind: None)
+        """The rows whose whole input (``kind`` ``input``), output or grader's reasoning
+        holds a word, when that was searched (None: not searched; for the input, only the
+        titles are known to hold it)."""
 
     @property
     def hay(self) -> Sequence[str]:
@@ -202,7 +203,7 @@ class Word(Node):
 
     def select(self, cols: Columns, rows: list[int]) -> list[int]:
         hay, test = cols.hay, self.text
-        also = cols.inputs(test) or ()
+        also = cols.inputs(test, "input") or ()
         if not test.quoted and "*" not in test.value:
             low = test.value.casefold()
             return [i for i in rows if low in hay[i] or i in also]
@@ -231,8 +232,26 @@ class TextField(Node):
     def select(self, cols: Columns, rows: list[int]) -> list[int]:
         if not self.in_input:
             return super().select(cols, rows)
-        also = cols.inputs(self.text) or ()
+        also = cols.inputs(self.text, "input") or ()
         return [i for i in rows if i in also or self.matches(cols.facts(i))]
+
+
+@dataclass(frozen=True)
+class RunText(Node):
+    """``output:`` and ``reasoning:``: a text only the whole run holds, anywhere in it
+    (quoted: a phrase). A run-list row does not hold it: the runs that do are searched for
+    (``Columns.inputs``); a row read alone is judged by the facts it has (a whole run's)."""
+
+    kind: str
+    text: Text
+
+    def matches(self, facts: Facts) -> bool:
+        found = facts.whole(self.kind)
+        return found is not None and self.text.search(found)
+
+    def select(self, cols: Columns, rows: list[int]) -> list[int]:
+        also = cols.inputs(self.text, self.kind) or ()
+        return [i for i in rows if i in also]
 
 
 @dataclass(frozen=True)

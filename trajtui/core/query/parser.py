@@ -22,6 +22,7 @@ from trajtui.core.query.fields import (
     IS,
     NAMES,
     NUMBER,
+    RUN_TEXTS,
     RUNS,
     STATUS,
     STEPS,
@@ -56,6 +57,7 @@ from trajtui.core.query.nodes import (
     Node,
     Not,
     Or,
+    RunText,
     Status,
     StepStatus,
     Text,
@@ -214,7 +216,9 @@ class Parser:
             if f.source.startswith(FILE_METRIC):
                 return FileMetric(f.source, op, number)
             return Compare(f.source or f.name, op, number)
-        if kind == TEXT:
+        if kind == TEXT and self.scope == RUNS and f.name in RUN_TEXTS:
+            node = RunText(f.name, Text(value, quoted))
+        elif kind == TEXT:
             node = TextField(f.source or f.name, Text(value, quoted))
         elif kind == STATUS:
             node = self._status(Text(value, quoted))

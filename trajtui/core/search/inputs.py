@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from trajtui.core.jsonl_source import JsonlSource
+from trajtui.core.query.facts import owns
 from trajtui.core.query.nodes import Text
 from trajtui.core.search.engine import Hit, Progress, Search, block, candidates
 from trajtui.core.search.needle import Needle, PatternError, compile_needle
@@ -29,13 +30,14 @@ from trajtui.core.source import LoadError, Source
 LITE_BLOCK = 4 << 20
 """Bytes of records read at once (whole records; a bigger record is read alone)."""
 
-Key = tuple[str, bool]
-"""A word as it is looked for: its casefolded value, and whether it was quoted."""
+Key = tuple[str, bool, str]
+"""A word as it is looked for: its casefolded value, whether it was quoted, and the kind of
+text it is looked for in (``input``; ``output`` and ``reasoning`` for those fields)."""
 
 
-def key_of(text: Text) -> Key:
+def key_of(text: Text, kind: str = "input") -> Key:
     """The key a word's hits are kept under."""
-    return text.value.casefold(), text.quoted
+    return text.value.casefold(), text.quoted, kind
 
 
 def needle_of(text: Text) -> Needle | None:
@@ -65,17 +67,17 @@ class InputWords:
         # replaced whole when a search ends (readers in other threads see old or new)
         self._found: dict[Key, tuple[tuple[int, ...], list[set[int]]]] = {}
 
-    def rows(self, s: int, text: Text) -> set[int] | None:
-        """Entries of source ``s`` whose input holds ``text``, as far as it was searched
-        (None: not searched)."""
-        found = self._found.get(key_of(text))
+    def rows(self, s: int, text: Text, kind: str = "input") -> set[int] | None:
+        """Entries of source ``s`` whose input (or text of ``kind``) holds ``text``, as far
+        as it was searched (None: not searched)."""
+        found = self._found.get(key_of(text, kind))
         if found is None or s >= len(found[1]):
             return None
         return found[1][s]
 
-    def searched(self, text: Text, sources: Sequence[Source]) -> bool:
+    def searched(self, text: Text, sources: Sequence[Source], kind: str = "input") -> bool:
         """``text`` was searched for in every entry ``sources`` have now."""
-        found = self._found.get(key_of(text))
+        found = self._found.get(key_of(text, kind))
         if found is None:
             return False
         counts = found[0]
@@ -90,9 +92,11 @@ class InputWords:
         stopped: Callable[[], bool],
         progress: Callable[[float], None] | None = None,
         skip: Callable[[int, int], bool] | None = None,
+        kind: str = "input",
     ) -> bool:
-        """Find the entries whose input holds ``text`` (in each source as far as it is
-        read now) and keep them. False when ``stopped()`` turned true first (nothing kept).
+        """Find the entries whose input (or own text of ``kind``: ``output``, ``reasoning``)
+        holds ``text`` (in each source as far as it is read now) and keep them. False when
+        ``stopped()`` turned true first (nothing kept).
 
         ``skip(s, i)``: entry ``i`` of source ``s`` need not be read (its title holds the
         word already: the query keeps it either way).
@@ -102,7 +106,7 @@ class InputWords:
         counts = tuple(len(source) for source in sources)
         hits: list[set[int]] = [set() for _ in sources]
         first = [0] * len(sources)
-        prior = self._found.get(key_of(text))
+        prior = self._found.get(key_of(text, kind))
         if prior is not None and len(prior[0]) == len(sources):
             for k, (was, now) in enumerate(zip(prior[0], counts, strict=True)):
                 if 0 < was <= now:
@@ -129,14 +133,16 @@ class InputWords:
                 skip_here = (lambda i, s=s: skip(s, i)) if skip is not None else None
                 found = (
                     _lite_hits(source, needle, first[s], counts[s], stopped, part, skip_here)
-                    if _has_lite_input(source)
-                    else _run_hits(source, needle, first[s], counts[s], stopped, part, skip_here)
+                    if kind == "input" and _has_lite_input(source)
+                    else _run_hits(
+                        source, needle, first[s], counts[s], stopped, part, skip_here, kind
+                    )
                 )
                 if found is None:
                     return False
                 hits[s] |= found
                 done += counts[s]
-        self._found[key_of(text)] = (counts, hits)
+        self._found[key_of(text, kind)] = (counts, hits)
         return True
 
 
@@ -157,21 +163,25 @@ def _run_hits(
     stopped: Callable[[], bool],
     progress: Callable[[float], None],
     skip: Callable[[int], bool] | None,
+    kind: str = "input",
 ) -> set[int] | None:
-    """The entries of ``source`` from ``start`` to ``n`` whose run's own input holds the
-    needle, each run read whole (the search engine, its raw-bytes prefilter first)."""
+    """The entries of ``source`` from ``start`` to ``n`` whose run's own input (or text of
+    ``kind``: a trial's counts as the run's own) holds the needle, each run read whole (the
+    search engine, its raw-bytes prefilter first)."""
     hits: set[int] = set()
 
     def passed(_s: int, i: int) -> bool:
         return i < start or (skip is not None and skip(i))
 
-    search = Search([source], needle, kinds=("input",), skip=passed)
+    search = Search([source], needle, kinds=(kind,), skip=passed)
     for event in search.events():
         if stopped():
             search.cancel()
             return None
         if isinstance(event, Hit):
-            if event.ref == event.run and event.index < n:  # a step's input is the step's
+            # a step's input (or output) is the step's; a trial's output is the run's
+            own = event.ref == event.run if kind == "input" else owns(event.ref, event.run)
+            if own and event.index < n:
                 hits.add(event.index)
         elif isinstance(event, Progress):
             progress(event.fraction)

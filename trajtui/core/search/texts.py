@@ -87,6 +87,21 @@ def kind_of_label(label: str) -> str:
     return "tool" if name.startswith(_TOOL_PREFIXES) else "field"
 
 
+def grader_reasoning(fields: tuple[Field, ...]) -> str | None:
+    """A grader's reasoning among a run's or a trial's fields: a field named so
+    (``reasoning``, ``verdict_reasoning``, ``rationale``), or the ``reasoning`` of its
+    ``score`` object (an acp-harness capture's grader writes it there); None without one."""
+    for f in fields:
+        if kind_of_label(f.label) == "reasoning" and isinstance(f.value, str):
+            return f.value
+    for f in fields:
+        if f.label == "score" and isinstance(f.value, dict):
+            for key, value in f.value.items():
+                if kind_of_label(str(key)) == "reasoning" and isinstance(value, str):
+                    return value
+    return None
+
+
 def leaves(value: Any, depth: int = 0) -> Iterator[str]:
     """The texts of a value as in the file: a string itself; an object's keys and values and
     an array's items, leaf by leaf; numbers and booleans as JSON writes them."""
@@ -110,7 +125,20 @@ def leaves(value: Any, depth: int = 0) -> Iterator[str]:
 def _field_texts(ref: str, fields: tuple[Field, ...]) -> Iterator[FieldText]:
     for f in fields:
         kind = kind_of_label(f.label)
-        for text in leaves(f.value):
+        value = f.value
+        if kind == "field" and isinstance(value, dict):
+            # a grader's reasoning inside its score object (an acp-harness capture's) is
+            # the grader's reasoning, found as such (--in reasoning, reasoning:)
+            why = {
+                k: v
+                for k, v in value.items()
+                if isinstance(v, str) and kind_of_label(str(k)) == "reasoning"
+            }
+            for k, v in why.items():
+                yield FieldText(ref, str(k), "reasoning", v)
+            if why:
+                value = {k: v for k, v in value.items() if k not in why}
+        for text in leaves(value):
             yield FieldText(ref, f.label, kind, text)
 
 

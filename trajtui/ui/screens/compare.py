@@ -29,7 +29,7 @@ from trajtui.core.align import Op, Pair
 from trajtui.core.compare import Comparison, compare, side
 from trajtui.core.model import Run, Step
 from trajtui.core.source import LoadError
-from trajtui.core.text import visible
+from trajtui.core.text import flat, visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
 from trajtui.render import fmt
@@ -176,6 +176,23 @@ def figures_table(c: Comparison, width: int = 120) -> Table:
     return table
 
 
+REASONING_LINES = 2
+"""Lines of each side's grader's reasoning the header shows (``x`` exports it whole)."""
+
+
+def reasoning_lines(c: Comparison, width: int) -> Text:
+    """Each side's grader's reasoning, on one line each (its line breaks as ``⏎``), cut to
+    :data:`REASONING_LINES` lines of ``width`` with an ellipsis; empty when neither has one."""
+    out = Text()
+    for name, why in words.reasoning_rows(c):
+        if out:
+            out.append("\n")
+        out.append(f"{name} grader  ", style="bold")
+        room = max(20, REASONING_LINES * (width - 2) - 10)
+        out.append(flat(why, limit=room))
+    return out
+
+
 class CompareScreen(Screen[None]):
     """Two runs or trials, aligned step by step."""
 
@@ -192,6 +209,7 @@ class CompareScreen(Screen[None]):
     DEFAULT_CSS = """
     CompareScreen #compare-title { height: 1; background: $panel; text-style: bold; padding: 0 1; }
     CompareScreen #compare-figures { height: auto; padding: 0 1; }
+    CompareScreen #compare-reasoning { height: auto; padding: 0 1; }
     CompareScreen #compare-status { height: auto; padding: 0 1; color: $accent; }
     CompareScreen #compare-heads { height: 1; padding: 0 0; color: $text-muted; text-style: bold; background: $panel; }
     CompareScreen #compare-status.-error { color: $error; }
@@ -215,6 +233,7 @@ class CompareScreen(Screen[None]):
             literal(f" compare  A {self.spec_a.ref}  ·  B {self.spec_b.ref}"), id="compare-title"
         )
         yield Static(id="compare-figures")
+        yield Static(id="compare-reasoning")
         yield Static(literal("reading and aligning the two runs…"), id="compare-status")
         yield Static(id="compare-heads")
         yield PairList(id="pairs")
@@ -304,6 +323,9 @@ class CompareScreen(Screen[None]):
         if self.comparison is not None:
             table = figures_table(self.comparison, self.size.width)
             self.query_one("#compare-figures", Static).update(table)
+            self.query_one("#compare-reasoning", Static).update(
+                literal(reasoning_lines(self.comparison, self.size.width), lines=True)
+            )
 
     def _draw_heads(self) -> None:
         """Column names over the rows, each side's above its half."""

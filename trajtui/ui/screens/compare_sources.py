@@ -21,9 +21,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from trajtui.core.compare import Row, SourceComparison, compare_sources
 from trajtui.core.model import RunSummary
+from trajtui.core.search.texts import grader_reasoning
+from trajtui.core.source import LoadError
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
@@ -166,10 +169,15 @@ class SourcesScreen(Screen[None]):
     BINDINGS = [
         Binding("escape,h", "back", "back"),
         Binding("enter,l", "open_row", "compare runs"),
+        Binding("w", "toggle_why", "graders' reasoning"),
         Binding("q", "app.quit", "quit"),
     ]
 
     DEFAULT_CSS = """
+    SourcesScreen #srcs-why {
+        height: auto; max-height: 12; padding: 0 1; border-top: solid $panel; display: none;
+    }
+    SourcesScreen #srcs-why.-shown { display: block; }
     SourcesScreen #srcs-title { height: 1; background: $panel; text-style: bold; padding: 0 1; }
     SourcesScreen #srcs-summary { height: auto; padding: 0 1; }
     SourcesScreen #srcs-heads { height: 1; color: $text-muted; text-style: bold; background: $panel; }
@@ -193,6 +201,7 @@ class SourcesScreen(Screen[None]):
         yield Static(literal("reading the runs of both sources…"), id="srcs-summary")
         yield Static(id="srcs-heads")
         yield SourceRows(id="srcs-rows")
+        yield Static(id="srcs-why")
         yield FittingFooter()
 
     @property
@@ -251,6 +260,59 @@ class SourcesScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+    # -- the graders' reasoning of the row under the cursor (w) -----------------------------
+
+    def action_toggle_why(self) -> None:
+        """``w``: show (or hide) both sides' grader's reasoning for the row under the
+        cursor, following the cursor while shown."""
+        why = self.query_one("#srcs-why", Static)
+        why.toggle_class("-shown")
+        if why.has_class("-shown"):
+            self._show_why()
+
+    @on(VirtualList.Highlighted, "#srcs-rows")
+    def _moved(self, event: VirtualList.Highlighted) -> None:
+        if self.query_one("#srcs-why", Static).has_class("-shown"):
+            self._show_why()
+
+    def _show_why(self) -> None:
+        rows = self.rows
+        if self.comparison is None or not rows.rows:
+            return
+        r = rows.rows[min(rows.cursor, len(rows.rows) - 1)]
+        self.query_one("#srcs-why", Static).update(literal(f"{r.ref}: reading…"))
+        self._read_why(r)
+
+    @work(thread=True, exclusive=True, group="srcs-why", exit_on_error=False)
+    def _read_why(self, r: Row) -> None:
+        """Both sides' grader's reasoning of row ``r``, read off the UI thread."""
+        text = Text()
+        text.append(visible(r.ref, keep_newlines=False), style="bold")
+        for name, s, summary, where in (
+            ("A", self.a, r.a, self.where[0]),
+            ("B", self.b, r.b, self.where[1]),
+        ):
+            text.append(f"\n{name} grader  ", style="bold")
+            if summary is None:
+                text.append("(no run of this prompt)", style="dim")
+                continue
+            try:
+                run = self.ws.sources[s].run(where[r.ref])
+            except (LoadError, OSError) as err:
+                text.append(f"(could not be read: {err})", style="dim")
+                continue
+            why = grader_reasoning(run.fields)
+            text.append(
+                visible(why) if why else "(the file gives no reasoning)", style="" if why else "dim"
+            )
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._why_read, r, text)
+
+    def _why_read(self, r: Row, text: Text) -> None:
+        rows = self.rows
+        if rows.rows and rows.rows[min(rows.cursor, len(rows.rows) - 1)] is r:
+            self.query_one("#srcs-why", Static).update(literal(text, lines=True))
 
     def action_open_row(self) -> None:
         self.rows.select()

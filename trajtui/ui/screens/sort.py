@@ -25,7 +25,10 @@ COLUMNS: tuple[str | None, ...] = (
     "score",
     "cost",
 )
-"""What the run list can be sorted by, in the picker's order (its digit keys: 0 to 8)."""
+"""What the run list can be sorted by, in the picker's order. The picker offers those the
+runs have a value for (file order, status and reference always), numbered from 0: its
+digit keys."""
+ALWAYS = frozenset({None, "status", "ref"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +40,9 @@ class SortChoice:
 
 
 class SortScreen(ModalScreen[SortChoice | None]):
-    """The sort columns, each with a digit: the digit (or enter on a row) sorts by it; the
-    column already sorted by is marked, and picking it again reverses the order."""
+    """The sort columns the runs have, each with a digit: the digit (or enter on a row)
+    sorts by it (the column is shown while the list is sorted by it); the column already
+    sorted by is marked, and picking it again reverses the order."""
 
     BINDINGS = [
         Binding("escape,q", "cancel", "Cancel"),
@@ -56,16 +60,19 @@ class SortScreen(ModalScreen[SortChoice | None]):
     SortScreen OptionList { height: auto; max-height: 14; border: none; }
     """
 
-    def __init__(self, current: str | None, reverse: bool) -> None:
+    def __init__(self, current: str | None, reverse: bool, present: set[str] | None = None) -> None:
         super().__init__()
         self.current = current
         self.reverse = reverse
+        self.columns = [
+            c for c in COLUMNS if present is None or c in ALWAYS or c in present or c == current
+        ]
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(literal("sort by: digit or ⏎ (again: reverse)"))
             options = []
-            for n, column in enumerate(COLUMNS):
+            for n, column in enumerate(self.columns):
                 name = column or "file order"
                 mark = ""
                 if column == self.current:
@@ -75,11 +82,14 @@ class SortScreen(ModalScreen[SortChoice | None]):
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
-        options.highlighted = COLUMNS.index(self.current) if self.current in COLUMNS else 0
+        columns = self.columns
+        options.highlighted = columns.index(self.current) if self.current in columns else 0
         options.focus()
 
     def _choose(self, n: int) -> None:
-        column = COLUMNS[n]
+        if n >= len(self.columns):
+            return  # a digit no column has
+        column = self.columns[n]
         reverse = (not self.reverse) if column == self.current and column is not None else False
         self.dismiss(SortChoice(column, reverse))
 

@@ -11,8 +11,7 @@ previous/next source mention (forecast runs), ``enter`` follows it.
 from __future__ import annotations
 
 import io
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console, RenderableType
@@ -30,63 +29,12 @@ from trajtui.render.show import FOLD_MARK
 from trajtui.ui import failures
 from trajtui.ui.commands import widget_bindings
 from trajtui.ui.literal import visible_segments
+from trajtui.ui.widgets.match_context import MatchContext, best_match
+from trajtui.ui.widgets.mentions import Mention, find_mentions
 from trajtui.ui.widgets.vlist import LineView, set_scroll_range
 
 Builder = Callable[[], RenderableType]
 """Builds the renderable (called in a worker thread)."""
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A reference in the shown text that can be followed (``S3`` -> a source)."""
-
-    line: int
-    start: int
-    end: int
-    target: str
-
-
-_WORD = re.compile(r"[A-Za-z0-9_]+")
-
-
-def find_mentions(lines: Sequence[str], words: Mapping[str, str]) -> list[Mention]:
-    """Each whole-word occurrence in ``lines`` of a key of ``words`` (not inside a longer
-    run of letters, digits and ``_``), leftmost first, the longest where two start at the
-    same place, never overlapping; ``target`` is the key's value.
-
-    Time is linear in the text whatever the number of words: a word made only of word
-    characters can only be a whole run of them, so runs are looked up in a dict; the
-    rare word with other characters (``src:S3``) is found with ``str.find``."""
-    if not words:
-        return []
-    plain = {w for w in words if w and _WORD.fullmatch(w)}
-    other = [w for w in words if w and w not in plain]
-    found: list[Mention] = []
-    for y, line in enumerate(lines):
-        spans: list[tuple[int, int, str]] = []
-        if plain:
-            for m in _WORD.finditer(line):
-                if m.group() in plain:
-                    spans.append((m.start(), m.end(), m.group()))
-        for w in other:
-            start = line.find(w)
-            while start >= 0:
-                end = start + len(w)
-                if not _is_word_char(line, start - 1) and not _is_word_char(line, end):
-                    spans.append((start, end, w))
-                start = line.find(w, start + 1)
-        if len(spans) > 1:
-            spans.sort(key=lambda s: (s[0], -s[1]))
-        last = 0
-        for start, end, w in spans:
-            if start >= last:
-                found.append(Mention(y, start, end, words[w]))
-                last = end
-    return found
-
-
-def _is_word_char(line: str, i: int) -> bool:
-    return 0 <= i < len(line) and (line[i].isascii() and (line[i].isalnum() or line[i] == "_"))
 
 
 class DetailView(LineView, can_focus=True):
@@ -179,6 +127,9 @@ class DetailView(LineView, can_focus=True):
         self._whole_folded: str | None = None
         self._jump_pending = False
         self._find_pending = False
+        self._wanted: MatchContext | None = None
+        """The text around the match meant (a search hit's, or the one ``n`` went to): kept
+        as the current match when the pane is laid out again."""
 
     # -- content ---------------------------------------------------------------------------
 
@@ -204,6 +155,8 @@ class DetailView(LineView, can_focus=True):
         self._builder = builder
         if not same:
             self._whole_folded = None
+            if not self._find_pending:
+                self._wanted = None
         self._whole = whole
         self.mention_words = mentions or {}
         self._generation += 1
@@ -224,6 +177,7 @@ class DetailView(LineView, can_focus=True):
         self.key = ""
         self._builder = None
         self._whole = self._whole_folded = None
+        self._wanted = None
         self._generation += 1
         self._lines, self._plain = [], []
         self.matches, self.mentions = [], []
@@ -289,13 +243,14 @@ class DetailView(LineView, can_focus=True):
         self.mentions, self.mention_index = mentions, -1
         if self.query_text and self._find_pending:
             # a hit being opened: jump to its match (unfolding); a view without it waits
-            self.search(self.query_text, jump=True, unfold=True)
+            self._search(self.query_text, jump=True, unfold=True)
             if self.matches or self._jump_pending:
                 self._find_pending = False
             self.post_message(self.Searched(self))
         elif self.query_text:
+            # laid out again (o, a resize): the match meant stays the current one, in view
             jump, self._jump_pending = self._jump_pending, False
-            self.search(self.query_text, jump=jump, unfold=False)
+            self._search(self.query_text, jump=jump or self._wanted is not None, unfold=False)
             self.post_message(self.Searched(self))
         self.refresh()
 
@@ -334,11 +289,30 @@ class DetailView(LineView, can_focus=True):
                 folded value, post :class:`Unfold` (the pane is drawn again unfolded and
                 the search jumps to the match then).
         """
+        self._wanted = None  # a search of its own: the first match after the top
+        return self._search(query, jump=jump, unfold=unfold)
+
+    def _search(self, query: str, *, jump: bool, unfold: bool) -> int:
         self.query_text = query
         self._find_matches()
         self.match_index = -1
         self.search_note = ""
-        if query and not self.matches and self._in_whole(query):
+        wanted = self._wanted if query else None
+        exact = False
+        if wanted is not None and self.matches:
+            self.match_index, exact = best_match(self._plain, self.matches, wanted)
+        if (
+            wanted is not None
+            and not exact
+            and unfold
+            and self.folded
+            and self._in_whole(query, more_than=len(self.matches))
+        ):
+            # the match meant is in a folded value: drawn again unfolded, it is marked then
+            self.search_note = " shown yet: unfolding long values…"
+            self._jump_pending = jump
+            self.post_message(self.Unfold(self))
+        elif query and not self.matches and self._in_whole(query):
             if self.folded and unfold:
                 self.search_note = " shown yet: unfolding long values…"
                 self._jump_pending = jump
@@ -348,14 +322,19 @@ class DetailView(LineView, can_focus=True):
         elif query and self.folded and self._in_whole(query, more_than=len(self.matches)):
             self.search_note = " shown; folded values may hold more (o unfolds)"
         if jump and self.matches:
-            self.goto_match(1)
+            if self.match_index >= 0:
+                self._scroll_to_match()
+            else:
+                self.goto_match(1)
         self.refresh()
         return len(self.matches)
 
-    def find_when_shown(self, query: str) -> None:
-        """Mark ``query`` in what is shown next, scrolled to its first match, the long values
-        unfolded if it is only in a folded one (a hit of the search screen being opened)."""
+    def find_when_shown(self, query: str, context: MatchContext | None = None) -> None:
+        """Mark ``query`` in what is shown next and scroll to it: the match whose text
+        around it agrees with ``context`` (a search hit's), else the first; the long values
+        unfolded when the match meant is in a folded one (a hit being opened)."""
         self.query_text = query
+        self._wanted = context
         self._find_pending = True
 
     def _in_whole(self, query: str, more_than: int = 0) -> bool:
@@ -393,13 +372,20 @@ class DetailView(LineView, can_focus=True):
             )
         else:
             self.match_index = (self.match_index + step) % len(self.matches)
+        y, start, end = self.matches[self.match_index]
+        # the match meant from now on (kept current when the pane is laid out again)
+        self._wanted = MatchContext.on_screen(self._plain, y, start, end)
+        self._scroll_to_match()
+        return True
+
+    def _scroll_to_match(self) -> None:
+        """Scroll the current match into view (two lines of context above it)."""
         y = max(0, self.matches[self.match_index][0] - 2)
         self.scroll_to(y=y, animate=False)
         if y > self.max_scroll_y:
             # lines just shown, not laid out yet: the scroll would stop at the old end
             self.call_after_refresh(self.scroll_to, y=y, animate=False)
         self.refresh()
-        return True
 
     # -- mentions --------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Outcome, Problem, RunSummary
+from trajtui.core.query import elsewhere
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.text import visible
 from trajtui.render import fmt
@@ -26,16 +27,24 @@ from trajtui.ui.store import ENTRY, HEADER, OPEN_PROBLEM, RunStore
 from trajtui.ui.widgets.vlist import VirtualList
 
 OUTCOME_CLASS = {o: f"runs--{o.value}" for o in Outcome}
-TITLE_ROOM = 20
-"""Cells of title a row keeps before the least telling columns make way for it (the run
-header above the timeline shows them for the selected run)."""
+TITLE_ROOM = 8
+"""Cells of title a row keeps at the least: below it the title goes before any column
+(the detail shows the selected run's whole title; a number cut would be lost)."""
+REF_ROOM = 16
+"""Cells a reference keeps at the least before a column makes way (cut with ``…``)."""
+DROP_ORDER = ("cost", "tool calls", "tool errors", "steps", "duration", "score")
+"""The columns that make way on a list too narrow for all of them, first to last."""
 
 
-def columns(width: int, ref_width: int, status_width: int, present: set[str]) -> dict[str, int]:
+def columns(
+    width: int, ref_width: int, status_width: int, present: set[str], keep: str | None = None
+) -> dict[str, int]:
     """Column widths for a list ``width`` cells wide (0: the column is hidden).
 
-    Only columns some run has a value for are shown; on a narrow list the least
-    important go first, keeping room for a title.
+    Only columns some run has a value for are shown. The title gives way first, down to
+    :data:`TITLE_ROOM` cells; then the columns, in :data:`DROP_ORDER` (never ``keep``, the
+    column the list is sorted by), then the title altogether; the reference is cut down to
+    :data:`REF_ROOM` cells before any column goes. So a wider list never shows fewer columns.
     """
     cols = {
         "status": min(max(status_width, 8), 14),
@@ -47,20 +56,19 @@ def columns(width: int, ref_width: int, status_width: int, present: set[str]) ->
         "score": 6 if "score" in present else 0,
         "cost": 8 if "cost" in present else 0,
     }
+    if keep in DROP_ORDER and cols[keep]:
+        cols[keep] += 1  # room for the sort arrow beside the name (``calls▲``, not ``call…``)
 
     def used() -> int:
         return 1 + sum(w + 1 for w in cols.values() if w)
 
-    # Make room for a title by dropping the least telling columns; duration and score stay
-    # (a narrow list shows numbers rather than a few letters of title).
-    for name in ("cost", "tool calls", "tool errors", "steps"):
+    if width - used() < TITLE_ROOM:  # the reference is cut (with …) before a column goes
+        cols["ref"] = max(min(cols["ref"], REF_ROOM), cols["ref"] - (TITLE_ROOM - width + used()))
+    for name in DROP_ORDER:
         if width - used() >= TITLE_ROOM:
             break
-        cols[name] = 0
-    for name in ("duration", "score"):
-        if width - used() >= 0:
-            break
-        cols[name] = 0
+        if name != keep:
+            cols[name] = 0
     if width - used() < 12:
         spare = width - used() - 12
         cols["status"] = max(10, cols["status"] + spare)
@@ -70,12 +78,13 @@ def columns(width: int, ref_width: int, status_width: int, present: set[str]) ->
 
 
 def split_width(total: int, runs_fixed: int, steps_fixed: int) -> int:
-    """Width of the run list's pane beside the timeline's in ``total`` cells: the room the
-    two panes' fixed columns leave is shared evenly between the run titles and the step
-    titles (the run list gets between 40% and 60%)."""
-    runs, steps = runs_fixed + 3, steps_fixed + 3  # borders and a scrollbar
+    """Width of the run list's pane beside the timeline's in ``total`` cells: each pane
+    gets the room for its columns and a short title first (the run list first, the
+    timeline keeping its own), and what is left is shared evenly between the run titles
+    and the step titles (the run list gets at least 40%)."""
+    runs, steps = runs_fixed + 3, steps_fixed + 3 + TITLE_ROOM  # borders and a scrollbar
     width = runs + max(0, total - runs - steps) // 2
-    return max(int(total * 0.4), min(int(total * 0.6), width))
+    return max(int(total * 0.4), min(total - steps, width))
 
 
 def fit(text: str, width: int, *, pad: bool = True) -> str:
@@ -252,7 +261,10 @@ class RunList(VirtualList):
         store = self.store
         if store is not None and store.filter.active:
             more = " yet" if self.reading else ""
-            return f"no runs match: {store.filter.text}{more} · esc clears the filter"
+            query = store.filter.query
+            hint = elsewhere(query, "/ searches every text") if query.reads_run else ""
+            hint = f" · {hint}" if hint else ""
+            return f"no runs match: {store.filter.text}{more}{hint} · esc clears the filter"
         return "reading…" if self.reading else "no runs"
 
     def attach(self, store: RunStore) -> None:
@@ -283,7 +295,7 @@ class RunList(VirtualList):
         if self.store is None:
             return columns(width, 12, 10, set())
         status_width, ref_width = self.store.widths()
-        cols = columns(width, ref_width, status_width, self.store.columns())
+        cols = columns(width, ref_width, status_width, self.store.columns(), self.store.sort)
         elided = self.store.elided_ref_width()
         if not self.store.mixed and cols["ref"] < ref_width and elided < cols["ref"]:
             # cut references give way by their shared start: each then shows whole
@@ -306,14 +318,13 @@ class RunList(VirtualList):
         return self.current_columns()["ref"] < self.store.widths()[1]
 
     def fixed_width(self) -> int:
-        """Cells the columns a row always keeps take (status, reference, duration, score);
-        the others make way for the title on a narrow list."""
+        """Cells the list needs to show every column the runs read so far have, with a
+        short title (the pane beside the timeline is made at least this wide when it can)."""
         if self.store is None:
             return 40
         status_width, ref_width = self.store.widths()
-        cols = columns(10_000, ref_width, status_width, self.store.columns())
-        kept = ("status", "ref", "duration", "score")
-        return 1 + sum(cols[name] + 1 for name in kept if cols.get(name))
+        cols = columns(10_000, min(ref_width, REF_ROOM), status_width, self.store.columns())
+        return 1 + sum(w + 1 for name, w in cols.items() if w and name != "title") + TITLE_ROOM
 
     def render_row(self, index: int, width: int) -> Text:
         store = self.store

@@ -220,6 +220,7 @@ class Actions(Finding):
             "streamed chunks merged" if self.timeline.merge else "every chunk on its own line",
             timeout=2,
         )
+        self._update_steps_title()
         if self.focused is self.timeline:
             self._show_timeline_row()
 
@@ -236,16 +237,19 @@ class Actions(Finding):
             self.notify("nothing to copy", timeout=2)
             return
         ref, text = current
-        self.app.copy_to_clipboard(text)
-        self.notify(f"copied {len(text):,} characters of {ref}", timeout=3)
+        self._copy(text, f"{len(text):,} characters of {ref}")
 
     def action_copy_ref(self) -> None:
         current = self._current_object()
         if current is None:
             self.notify("nothing to copy", timeout=2)
             return
-        self.app.copy_to_clipboard(current[0])
-        self.notify(f"copied {current[0]}", timeout=3)
+        self._copy(current[0], current[0])
+
+    def _copy(self, text: str, what: str) -> None:
+        copy_text = getattr(self.app, "copy_text", None)
+        if copy_text is not None:
+            copy_text(text, what)
 
     def action_pager(self) -> None:
         current = self._current_object()

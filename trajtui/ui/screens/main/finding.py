@@ -20,6 +20,7 @@ from trajtui.ui.screens.main.forecast import ForecastPanes
 from trajtui.ui.screens.sort import SortChoice, SortScreen
 from trajtui.ui.store import SORT_CYCLE, Filter, Layout
 from trajtui.ui.widgets.detail import DetailView
+from trajtui.ui.widgets.match_context import MatchContext
 from trajtui.ui.widgets.run_list import ColumnHeader
 from trajtui.ui.widgets.search import SearchBar
 from trajtui.ui.widgets.vlist import VirtualList
@@ -42,8 +43,9 @@ class Finding(ForecastPanes):
 
     _grep: GrepResult | None = None
     """The hits of the search screen, while ``n``/``N`` move between them."""
-    _grep_mark: str | None = None
-    """The match to mark in the detail once the hit being opened is selected."""
+    _grep_mark: tuple[str, MatchContext] | None = None
+    """The match to mark in the detail once the hit being opened is selected, and the text
+    around it (which of the matches on screen it is)."""
 
     def action_search(self) -> None:
         focused = self.focused
@@ -95,7 +97,9 @@ class Finding(ForecastPanes):
             return
         hit = result.hit
         first = hit.matched.split("\n", 1)[0] or hit.matched.strip("\n")
-        self._grep_mark = visible(first, keep_newlines=False, tab=" ")
+        snippet = hit.snippet
+        context = MatchContext.of_snippet(snippet.text, snippet.start, snippet.end)
+        self._grep_mark = (visible(first, keep_newlines=False, tab=" "), context)
         self.go_to(hit.ref)
         self.notify(
             f"hit {result.index + 1:,} of {len(result.hits):,}: {hit.ref} · {hit.field}"
@@ -106,7 +110,7 @@ class Finding(ForecastPanes):
     def _select_in_run(self, target: Target) -> None:
         mark, self._grep_mark = self._grep_mark, None
         if mark is not None:  # the hit's own view is shown next: mark the match there
-            self.detail.find_when_shown(mark)
+            self.detail.find_when_shown(*mark)
         super()._select_in_run(target)
 
     def _match(self, step: int) -> None:
@@ -187,14 +191,18 @@ class Finding(ForecastPanes):
         and the rows arranged again with what it finds."""
         self._inputs_asked += 1
         words = tuple(
-            w for w in filt.query.words if not self.store.inputs.searched(w, self.ws.sources)
+            (w, kind)
+            for w, kind in filt.query.searches
+            if not self.store.inputs.searched(w, self.ws.sources, kind)
         )
         if not words:
             return
         self._input_search(filt, words, self._inputs_asked)
 
     @work(thread=True, exclusive=True, group="inputs", exit_on_error=False)
-    def _input_search(self, filt: Filter, words: tuple[QueryText, ...], number: int) -> None:
+    def _input_search(
+        self, filt: Filter, words: tuple[tuple[QueryText, str], ...], number: int
+    ) -> None:
         worker = get_current_worker()
 
         def stopped() -> bool:
@@ -214,8 +222,8 @@ class Finding(ForecastPanes):
                 last[0] = now
                 self.app.call_from_thread(self._inputs_progress, number, fraction)
 
-        for word in words:
-            if not self.store.search_inputs(word, stopped, progress):
+        for word, kind in words:
+            if not self.store.search_inputs(word, stopped, progress, kind):
                 return
         self.app.call_from_thread(self._inputs_searched, filt, number)
 
@@ -347,8 +355,10 @@ class Finding(ForecastPanes):
     # -- sort ------------------------------------------------------------------------------
 
     def action_sort(self) -> None:
-        current = SORT_CYCLE.index(self.store.sort) if self.store.sort in SORT_CYCLE else 0
-        column = SORT_CYCLE[(current + 1) % len(SORT_CYCLE)]
+        present = self.store.columns()
+        cycle = [c for c in SORT_CYCLE if c in (None, "status", "ref") or c in present]
+        current = cycle.index(self.store.sort) if self.store.sort in cycle else 0
+        column = cycle[(current + 1) % len(cycle)]
         self._sort(column, self.store.reverse if column is not None else False)
 
     def action_sort_by(self) -> None:
@@ -356,7 +366,8 @@ class Finding(ForecastPanes):
             if choice is not None:
                 self._sort(choice.column, choice.reverse)
 
-        self.app.push_screen(SortScreen(self.store.sort, self.store.reverse), chosen)
+        screen = SortScreen(self.store.sort, self.store.reverse, self.store.columns())
+        self.app.push_screen(screen, chosen)
 
     def action_sort_reverse(self) -> None:
         self._sort(self.store.sort or "ref", not self.store.reverse)

@@ -1,8 +1,8 @@
 """The main screen's panes and layout, and the state every other job of the screen reads.
 
 Wide terminals show the run list and the timeline side by side on top, the detail area
-below with a tab per pane. On a narrow terminal (under 100 columns or 30 rows) one pane
-shows at a time, under a breadcrumb (``Runs › websearch-17 › step 5``): the level of the
+below with a tab per pane. On a narrow terminal (under 100 columns or 30 rows, or too narrow
+for the run list's columns beside the timeline) one pane shows at a time, under a breadcrumb (``Runs › websearch-17 › step 5``): the level of the
 focused pane (runs, steps, detail) decides which.
 
 :class:`MainLayout` is the bottom layer of the main screen: the layers above it (see
@@ -33,7 +33,7 @@ from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 from trajtui.ui import subjects
-from trajtui.ui.header import HeaderParts, header_line, progress_bar
+from trajtui.ui.header import FactsHeader, HeaderParts, header_line, progress_bar
 from trajtui.ui.literal import literal
 from trajtui.ui.store import FILTER_SYNTAX, Filter, RunStore
 from trajtui.ui.subjects import NoSubject, Subject
@@ -49,6 +49,9 @@ STEP_FILTER_SYNTAX = "words tool:Bash is:error kind:thought duration>5s -word OR
 FOLDED_LINES = 24
 UNFOLDED_LINES = 10_000
 NARROW_WIDTH = 100
+TIMELINE_ROOM = 48
+"""Cells the timeline needs beside the run list: its widest columns (number, kind, status,
+offset, duration: 37), a short title and its borders."""
 NARROW_HEIGHT = 30
 
 Builder = Callable[[], RenderableType]
@@ -130,7 +133,7 @@ class MainLayout(Screen[None]):
                 yield Input(placeholder=f"filter: {FILTER_SYNTAX}", id="filter")
                 yield Static(id="filter-hint")
             with Vertical(id="timeline-pane", classes="pane"):
-                yield Static(id="run-header")
+                yield FactsHeader(id="run-header")
                 self.timeline = Timeline(id="timeline")
                 yield self.timeline
                 yield Input(placeholder=f"filter steps: {STEP_FILTER_SYNTAX}", id="step-filter")
@@ -172,10 +175,24 @@ class MainLayout(Screen[None]):
         if pane.styles.width is None or pane.styles.width.value != width:
             pane.styles.width = width
 
+    def _fit_columns(self) -> None:
+        """Runs read may bring a column: the panes make room for it, or one pane shows at a
+        time when the terminal is too narrow for it beside the timeline."""
+        if self.narrow != self.has_class("-narrow"):
+            self._update_layout()
+        else:
+            self._update_split()
+
     @property
     def narrow(self) -> bool:
-        """One pane at a time (small terminal)."""
-        return self.size.width < NARROW_WIDTH or self.size.height < NARROW_HEIGHT
+        """One pane at a time: a small terminal, or one too narrow for the run list's
+        columns beside the timeline (a wider terminal never shows fewer of them)."""
+        width = self.size.width
+        return (
+            width < NARROW_WIDTH
+            or self.size.height < NARROW_HEIGHT
+            or width < self.run_list.fixed_width() + 3 + TIMELINE_ROOM
+        )
 
     def _level(self) -> int:
         focused = self.focused
@@ -206,6 +223,7 @@ class MainLayout(Screen[None]):
         wanted = {"-narrow", f"-level-{level}"} if narrow else set()
         if (self.classes & (classes | {"-narrow"})) != wanted:
             self.set_classes((self.classes - classes - {"-narrow"}) | wanted)
+        self._update_split()
         self._update_breadcrumb()
 
     def on_descendant_focus(self) -> None:

@@ -277,6 +277,7 @@ class Loading(Selection):
                 self._shown_any = self.store.shown > 0
             self.run_list.loaded_more()
             self.query_one("#columns", ColumnHeader).refresh()
+            self._fit_columns()
             self._update_title()
         if (
             self.run is None
@@ -305,6 +306,7 @@ class Loading(Selection):
         if self._count() or self._loading_done:
             self.run_list.loaded_more()
             self.query_one("#columns", ColumnHeader).refresh()
+            self._fit_columns()
             self._update_title()
 
     def on_all_loaded(self, message: AllLoaded) -> None:

@@ -20,6 +20,7 @@ from trajtui.core.source import Target
 from trajtui.render import detail as details
 from trajtui.render import show, views
 from trajtui.ui import heap
+from trajtui.ui.header import FactsHeader
 from trajtui.ui.literal import literal
 from trajtui.ui.messages import RunLoaded
 from trajtui.ui.screens.main.layout import Builder, MainLayout
@@ -90,7 +91,7 @@ class Selection(MainLayout):
         kind, s, i = store.rows[self.run_list.cursor]
         self.run_problem = None
         self.timeline.show_run(None)
-        self.query_one("#run-header", Static).update(literal(""), layout=False)
+        self.query_one("#run-header", FactsHeader).show(Text())
         pane = self.query_one("#timeline-pane")
         pane.border_title, pane.border_subtitle = literal("Steps"), literal("")
         self._show_extra_tabs(None)
@@ -183,9 +184,7 @@ class Selection(MainLayout):
         self.run, self.run_problem = None, problem
         self.timeline.show_run(None)
         self.timeline.empty_text = "this line could not be read"
-        self.query_one("#run-header", Static).update(
-            literal(Text(" " + str(problem), style="bold red")), layout=False
-        )
+        self.query_one("#run-header", FactsHeader).show(Text(str(problem), style="bold red"))
         self.query_one("#timeline-pane").border_title = literal(
             f"line {problem.line}" if problem.line else "problem"
         )
@@ -200,13 +199,9 @@ class Selection(MainLayout):
         pane.border_title = literal(self._display_ref(run.ref))
         facts = show.summary_facts(run.summary)
         extra = _format_headline(run)
-        line = show.facts_line(facts)
-        if extra is not None:
-            line = Text.assemble(line, "  ·  ", extra)
-        # one line high always (main.tcss): no layout of the screen for each run shown
-        self.query_one("#run-header", Static).update(
-            literal(Text.assemble(" ", line)), layout=False
-        )
+        line = show.facts_line(facts, *([extra] if extra is not None else []))
+        # one line high always (main.tcss): the facts that fit, whole
+        self.query_one("#run-header", FactsHeader).show(line)
         self._update_steps_title()
 
     def _close_step_filter(self) -> None:
@@ -231,7 +226,9 @@ class Selection(MainLayout):
                 f"{timeline.kept:,} of {timeline.step_count:,} steps match {timeline.filter_text}"
             )
         parts.append("f filter")
-        if run is not None and any(s.kind.value == "message" for s in run.steps[:200]):
+        if timeline.merge:  # on for every run after, and from the last session: said
+            parts.append("chunks merged (m: each)")
+        elif run is not None and any(s.kind.value == "message" for s in run.steps[:200]):
             parts.append("m merge chunks")
         pane.border_subtitle = literal(" · ".join(parts))
 
@@ -298,7 +295,13 @@ class Selection(MainLayout):
         return lambda: details.run_detail(run, ref_of(run.ref), raw, lines)
 
     def _refresh_views(self) -> None:
-        """Draw the detail and the previews again (raw/fold changed)."""
+        """Draw the detail and the previews again (raw/fold changed), the modes said in the
+        Detail tab's title (they stay on for every object shown after)."""
+        modes = [word for on, word in ((self.raw, "raw JSON"), (self.unfold, "unfolded")) if on]
+        label = " · ".join(["Detail", *modes])
+        tab = self.tabs.get_tab("tab-detail")
+        if str(tab.label) != label:
+            tab.label = literal(label)
         self._show_subject_keep(self.subject)
         self._refresh_extra_views()
 
