@@ -14,6 +14,7 @@ import re
 
 from trajtui.core.jsonutil import Overflowed
 from trajtui.core.model import Kind, Outcome, RunSummary
+from trajtui.core.sanitize import visible
 
 HUGE = 10**15
 """From this magnitude on, numbers are written in scientific notation."""
@@ -206,8 +207,9 @@ def percent(fraction: float) -> str:
 
 
 def status(word: str | None, outcome: Outcome) -> str:
-    """Glyph and word, readable without colour: ``✓ pass``."""
-    return f"{OUTCOME_GLYPH[outcome]} {word if word else ABSENT}"
+    """Glyph and word, readable without colour: ``✓ pass`` (the word is the file's: made
+    visible, on one line)."""
+    return f"{OUTCOME_GLYPH[outcome]} {visible(word, keep_newlines=False) if word else ABSENT}"
 
 
 # -- the run list's cells (plain text: ``ls`` prints them without importing Rich) ----------
