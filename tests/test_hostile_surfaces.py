@@ -389,3 +389,18 @@ def test_bytes_that_are_not_utf8_are_kept_exactly_by_a_jsonl_export(tmp_path: Pa
     out = trajtui(tmp_path, "export", "f.jsonl", "r1", "-f", "jsonl", "-o", "r1.jsonl")
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "r1.jsonl").read_bytes() == line.replace(b"\xc2\x9b", b"\\u009b") + b"\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["ls"], ["show"], ["grep"], ["stats"], ["validate"], ["notes"]],
+    ids=["tui", "ls", "show", "grep", "stats", "validate", "notes"],
+)
+def test_a_path_that_cannot_be_opened_is_named_as_text(tmp_path: Path, args: list[str]) -> None:
+    missing = f"gone{OSC0}{C1}\u202e\t.jsonl"
+    extra = {"show": ["r1"], "grep": ["x"]}.get(args[0] if args else "", [])
+    out = trajtui(tmp_path, *args, missing, *extra)
+    assert out.returncode in (1, 2)
+    err = out.stderr.decode("utf-8")
+    assert not raw_characters(err), raw_characters(err)
+    assert err.startswith("gone␛]0;PWNED␇⟨U+009B⟩31m⟨U+009D⟩0;c1⟨U+009C⟩⟨U+0085⟩⟨U+202E⟩⇥.jsonl: ")
