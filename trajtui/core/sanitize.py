@@ -228,10 +228,11 @@ def file_bytes(text: str) -> bytes:
 # -- Markdown ----------------------------------------------------------------------------------
 
 _MD_SPECIAL = re.compile(
-    r"[\\`*~\[\]|<>&@]"  # code, emphasis, strikethrough, links, tables, HTML, entities, emails
+    r"[\\`*~\[\]|<>&]"  # code, emphasis, strikethrough, links, tables, HTML, entities
     r"|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"  # an underscore that could open or close emphasis
     r"|:(?=//)"  # scheme://, a bare URL a renderer would link
-    r"|(?<=[A-Za-z0-9_-])\.(?=[A-Za-z])"  # name.tld, a domain a renderer would link
+    r"|(?<=[A-Za-z0-9_-])\.(?=[A-Za-z])|(?<=[Ww]{3})\."  # name.tld, www.: a domain
+    r"|(?<=[A-Za-z0-9._+-])@(?=[A-Za-z0-9])"  # an e-mail address
 )
 _MD_LINE_START = re.compile(r"^([ \t]*(?:\d+)?)([#>+=.)-])", re.M)
 _ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
@@ -239,6 +240,8 @@ _ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 
 def _md_escape(match: re.Match[str]) -> str:
     ch = match.group()
+    if ch == "@":  # cmark-gfm links an address whatever is escaped: split it by a code span
+        return "`@`"
     return _ENTITIES.get(ch) or "\\" + ch
 
 
@@ -247,8 +250,9 @@ def md_text(text: str, *, keep_newlines: bool = False) -> str:
     made visible (:func:`visible`; one line unless ``keep_newlines``), ``<``, ``>`` and
     ``&`` as entities (no HTML, no ``<autolink>``), and a backslash before each character
     Markdown could read as syntax: backticks, ``*``, ``_`` (not inside a word), ``~``,
-    brackets (no link, image or footnote), ``|`` (no table cell), ``@`` (no e-mail link),
-    ``:`` before ``//`` and ``.`` inside a name (no bare URL or domain turned into a link).
+    brackets (no link, image or footnote), ``|`` (no table cell), ``:`` before ``//`` and
+    ``.`` inside a name or after ``www`` (no bare URL or domain turned into a link); the
+    ``@`` of an e-mail address goes in a code span (`` `@` ``: no ``mailto:`` link).
     With ``keep_newlines``, what could start a block at the start of a line (``#``, ``>``,
     ``-``, ``+``, ``=``, the dot of ``1.``) is escaped too."""
     text = visible(text, keep_newlines=keep_newlines)
