@@ -119,3 +119,42 @@ async def test_x_writes_a_run_as_jsonl_exactly_as_in_the_file(
     assert data == line.replace(b"\xc2\x9b", b"\\u009b").replace(b"\xe2\x80\xae", b"\\u202e") + (
         b"\n"
     )
+
+
+async def test_text_boxes_draw_a_hostile_path_or_paste_made_visible(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The export box offers a path under the working directory, whatever its name; the
+    filter box holds what was pasted (a reference copied with Y). Neither reaches the
+    terminal raw; the export is still written where the path says."""
+    from tests.ui_helpers import foreign_controls
+
+    hostile = tmp_path / "cwd\x1b]0;PWNED\x07\u202e"
+    hostile.mkdir()
+    (tmp_path / "d").mkdir()
+    path = _jsonl(tmp_path / "d" / "c.jsonl", [capture("r1")])
+    monkeypatch.chdir(hostile)
+    async with running([str(path)]) as (pilot, app, screen):
+        screen.timeline.focus()
+        await pilot.press("x")
+        await settle(pilot)
+        assert isinstance(app.screen, ExportScreen)
+        await pilot.press("enter", "end")  # the format; the path's end in view
+        await settle(pilot)
+        assert "cwd␛]0;PWNED" in "\n".join(screen_lines(app))  # (Rich drops the BEL)
+        assert not foreign_controls(terminal_output(app))
+        field = app.screen.query_one(Input)
+        await pilot.press("enter")
+        written = Path(field.value)
+        for _ in range(100):
+            if written.exists() and written.stat().st_size:
+                break
+            await settle(pilot)
+        assert written.parent == hostile
+        screen.run_list.focus()
+        await pilot.press("f")
+        await settle(pilot)
+        box = app.screen.query_one("#filter", Input)
+        box.value = "r1\x1b]52;c;eA==\x07\x9b31m"  # as pasted
+        await settle(pilot)
+        assert not foreign_controls(terminal_output(app))
