@@ -404,3 +404,21 @@ def test_a_path_that_cannot_be_opened_is_named_as_text(tmp_path: Path, args: lis
     err = out.stderr.decode("utf-8")
     assert not raw_characters(err), raw_characters(err)
     assert err.startswith("gone␛]0;PWNED␇⟨U+009B⟩31m⟨U+009D⟩0;c1⟨U+009C⟩⟨U+0085⟩⟨U+202E⟩⇥.jsonl: ")
+
+
+def test_every_character_unicode_says_acts_or_hides_is_made_visible_and_escaped() -> None:
+    """Over every code point: what Unicode calls a control, a format character, a
+    separator or a surrogate, and every variation selector, is never left as it is, neither
+    on a terminal nor in JSON (which decodes back to it)."""
+    from trajtui.core.jsonutil import dumps_line
+    from trajtui.core.sanitize import visible
+
+    dangerous = [chr(c) for c in range(0x110000) if raw_characters(chr(c))]
+    assert len(dangerous) > 2048 + 240 + 16 + 65  # surrogates, selectors, C0 and C1 at least
+    for ch in dangerous:
+        shown = visible(f"a{ch}b", keep_newlines=False)
+        assert ch not in shown, f"U+{ord(ch):04X} shown raw"
+        encoded = dumps_line(f"a{ch}b")
+        assert ch not in encoded, f"U+{ord(ch):04X} raw in JSON"
+        if not 0xD800 <= ord(ch) <= 0xDFFF:
+            assert json.loads(encoded) == f"a{ch}b"
