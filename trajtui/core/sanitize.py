@@ -251,11 +251,15 @@ def file_bytes(text: str) -> bytes:
 
 # -- Markdown ----------------------------------------------------------------------------------
 
+_TLDS = "biz|com|edu|gov|net|org|pro|web|xxx|aero|asia|coop|info|museum|name|shop|\u0440\u0444|xn--[a-z0-9-]{1,59}"
+"""The names after a dot that markdown-it's linkify takes for a domain without ``www.`` or a
+scheme (with every two-letter country code: ``main.py`` is one)."""
 _MD_SPECIAL = re.compile(
     r"[\\`*~\[\]|<>&]"  # code, emphasis, strikethrough, links, tables, HTML, entities
     r"|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"  # an underscore that could open or close emphasis
     r"|:(?=//)"  # scheme://, a bare URL a renderer would link
-    r"|(?<=[A-Za-z0-9_-])\.(?=[A-Za-z])|(?<=[Ww]{3})\."  # name.tld, www.: a domain
+    r"|(?<=[A-Za-z0-9_-])\.(?=(?i:[a-z]{2}|" + _TLDS + r")(?![A-Za-z0-9]))"  # name.tld
+    r"|(?<=[Ww]{3})\."  # www.: a domain
     r"|(?<=[A-Za-z0-9._+-])@(?=[A-Za-z0-9])"  # an e-mail address
 )
 _MD_LINE_START = re.compile(r"^([ \t]*(?:\d+)?)([#>+=.)-])", re.M)
@@ -275,7 +279,8 @@ def md_text(text: str, *, keep_newlines: bool = False) -> str:
     ``&`` as entities (no HTML, no ``<autolink>``), and a backslash before each character
     Markdown could read as syntax: backticks, ``*``, ``_`` (not inside a word), ``~``,
     brackets (no link, image or footnote), ``|`` (no table cell), ``:`` before ``//`` and
-    ``.`` inside a name or after ``www`` (no bare URL or domain turned into a link); the
+    the ``.`` of a domain (``evil.com``, ``main.py``) or after ``www`` (no bare URL or domain
+    turned into a link); the
     ``@`` of an e-mail address goes in a code span (`` `@` ``: no ``mailto:`` link).
     With ``keep_newlines``, what could start a block at the start of a line (``#``, ``>``,
     ``-``, ``+``, ``=``, the dot of ``1.``) is escaped too."""
