@@ -18,6 +18,7 @@ from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import RunSummary
 from trajtui.core.notes import notes_for
 from trajtui.core.refs import RefError
+from trajtui.core.sanitize import file_bytes, json_text
 from trajtui.core.source import LoadError, Target
 from trajtui.core.workspace import Workspace
 from trajtui.render import export
@@ -58,10 +59,7 @@ def _target_text(ws: Workspace, target: Target, form: str) -> str:
     elif form == "jsonl":
         if attempt is not None:
             return dumps_line(attempt.raw) + "\n"
-        raw = getattr(getattr(source, "reader", None), "raw", None)
-        if raw is not None:  # the record's bytes exactly as in the file
-            return raw(target.index).decode("utf-8", "replace").rstrip("\r\n") + "\n"
-        return dumps_line(run.raw) + "\n"
+        return export.record_jsonl(source, target.index, run)
     elif form == "html":
         return export.run_html(run, shown, attempt, marks)
     elif form == "markdown":
@@ -155,13 +153,14 @@ def export_cmd(
                 raise click.UsageError("the run table is exported as csv, jsonl or markdown")
     finally:
         ws.close()
-    if output is None:
-        sys.stdout.write(text)
+    if output is None:  # text: a byte that is not UTF-8 spelled \udcXX
+        sys.stdout.write(json_text(text))
         return
+    data = file_bytes(text)  # a file: such a byte written back as it was
     try:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(text)
+        with open(output, "wb") as f:
+            f.write(data)
     except OSError as err:
         print_err(f"{output}: {err.strerror or err}")
         sys.exit(2)
-    print_err(f"{output}: written ({len(text.encode()):,} bytes)")
+    print_err(f"{output}: written ({len(data):,} bytes)")

@@ -106,10 +106,19 @@ def _facts(source: Source, entry: RunSummary, label: str, *, whole: bool) -> Fac
 
 
 def _columns(summaries: Sequence[RunSummary], refs: Sequence[str], tty: bool) -> dict[str, int]:
-    """Column widths from the first rows; on a terminal, status and refs are capped (and
-    cut with an ellipsis) so titles keep some room; in a pipe nothing is cut."""
-    ref_w = max([len("REF"), *(len(r) for r in refs)])
-    status_w = max([len("STATUS"), *(len(fmt.status(s.status, s.outcome)) for s in summaries)])
+    """Column widths from the first rows, as they are shown (made visible); on a terminal,
+    status and refs are capped (and cut with an ellipsis) so titles keep some room; in a
+    pipe nothing is cut."""
+    ref_w = max([len("REF"), *(len(visible(r, keep_newlines=False)) for r in refs)])
+    status_w = max(
+        [
+            len("STATUS"),
+            *(
+                len(visible(fmt.status(s.status, s.outcome), keep_newlines=False))
+                for s in summaries
+            ),
+        ]
+    )
     if tty:
         return {"ref": min(ref_w, 44), "status": min(status_w, 16)}
     return {"ref": min(ref_w, 64), "status": status_w}

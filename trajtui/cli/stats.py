@@ -13,6 +13,7 @@ from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
 from trajtui.cli.where import run_predicate, where_option
 from trajtui.core.jsonutil import dumps_line
+from trajtui.core.sanitize import visible
 from trajtui.core.stats.collect import NO_VALUE, RunPredicate, collect, grouped
 from trajtui.core.workspace import Workspace
 
@@ -43,7 +44,8 @@ class _Progress:
         if time.monotonic() - self.started < PROGRESS_AFTER or not self.tty:
             return
         self.shown = True
-        sys.stderr.write(f"\rstats: indexing {path[-40:]} {fraction * 100:.0f}%   ")
+        shown = visible(path[-40:], keep_newlines=False)
+        sys.stderr.write(f"\rstats: indexing {shown} {fraction * 100:.0f}%   ")
         sys.stderr.flush()
 
     def end(self) -> None:

@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 
+from trajtui.core.sanitize import json_escape
+
 BOM = b"\xef\xbb\xbf"
 
 
@@ -362,20 +364,6 @@ def dumps_pretty(value: Any) -> str:
         return _stdlib_json.dumps(clipped, indent=2, ensure_ascii=False, default=str)
 
 
-# Characters that are valid in JSON strings but act on a terminal or hide text (C1
-# controls, bidi overrides, zero-width characters, lone surrogates): JSON output spells
-# them as \uXXXX escapes, which decode to the same string.
-_ACTIVE = re.compile(
-    "[\x80-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
-)
-
-
-def _escape_active(text: str) -> str:
-    if text.isascii():  # nothing to escape (a quick check of a 500 MB document)
-        return text
-    return _ACTIVE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 _INFINITY = {True: "1e999", False: "-1e999"}
 
 
@@ -391,7 +379,7 @@ def dumps_line(value: Any) -> str:
     except (TypeError, orjson.JSONEncodeError, RecursionError):
         clipped = clip_depth(value)
         text = _stdlib_json.dumps(clipped, ensure_ascii=False, default=str, allow_nan=True)
-    return _escape_active(text)
+    return json_escape(text)
 
 
 def clip_value(

@@ -3,16 +3,15 @@ screen and exports (text, Markdown, HTML)."""
 
 from __future__ import annotations
 
-import html
 import io
 
 from trajtui.core.align import Op
 from trajtui.core.compare import Comparison, Rate, Side, SourceComparison, difference
 from trajtui.core.model import RunSummary, Step
-from trajtui.core.text import visible
+from trajtui.core.sanitize import html_text, md_fence, md_text, visible
 from trajtui.core.units import share
 from trajtui.render import fmt
-from trajtui.render.export import fence, md_cell
+from trajtui.render.export import md_cell
 
 TITLE_CELLS = 60
 """Characters of a step's title printed on its line."""
@@ -31,8 +30,10 @@ def _duration(ms: float | None) -> str:
 
 
 def figures(s: Side) -> list[str]:
+    """A side's figures, in the order of :data:`HEADS` (the file's status word made visible)."""
+    status = visible(s.status, keep_newlines=False) if s.status else ""
     return [
-        s.verdict + (f" ({s.status})" if s.status and s.status != s.verdict else ""),
+        s.verdict + (f" ({status})" if status and s.status != s.verdict else ""),
         _num(s.score, digits=3),
         _duration(s.duration_ms),
         fmt.cost(s.cost),
@@ -75,9 +76,10 @@ def step_label(step: Step | None) -> str:
 
 def describe(step: Step, *, newline: str = "\u23ce") -> str:
     """The tool (or kind) and the title of a step, on one line (its line breaks shown as
-    ``newline``: ``⏎`` on a screen, a space in an export), cut with an ellipsis."""
-    name = step.tool if step.tool else step.kind.value
-    title = visible(step.title or (step.text or "")).replace("\n", newline)
+    ``newline``: ``⏎`` on a screen, a space in an export), cut with an ellipsis (both made
+    visible: a tool name is the file's)."""
+    name = visible(step.tool, keep_newlines=False) if step.tool else step.kind.value
+    title = visible(step.title or (step.text or ""), tab="\u21e5").replace("\n", newline)
     if len(title) > TITLE_CELLS:
         title = title[: TITLE_CELLS - 1] + "…"
     return f"{name}  {title}" if title and title != name else name
@@ -149,16 +151,16 @@ def _md(text: str) -> str:
 def comparison_markdown(c: Comparison) -> str:
     """The comparison as Markdown: the figures table, the first divergence, the aligned
     steps as a table (op, A, B, step, what differs)."""
-    lines = [f"## Compare: {_md(c.a.ref)} vs {_md(c.b.ref)}", ""]
+    lines = [f"## Compare: {md_text(c.a.ref)} vs {md_text(c.b.ref)}", ""]
     rows = figure_rows(c)
-    lines.append("| " + " | ".join(_md(x) for x in rows[0]) + " |")
+    lines.append("| " + " | ".join(md_text(x) for x in rows[0]) + " |")
     lines.append("|---|---|---|---|")
     lines += ["| " + " | ".join(_md(x) for x in r) + " |" for r in rows[1:]]
     for name, why in reasoning_rows(c):
-        lines += ["", f"**{name}'s grader:**", "", fence(why)]
+        lines += ["", f"**{md_text(name)}'s grader:**", "", md_fence(why)]
     lines += [
         "",
-        _md(divergence_line(c)),
+        md_text(divergence_line(c)),
         "",
         "| op | A | B | step | differs |",
         "|---|---|---|---|---|",
@@ -177,11 +179,8 @@ def comparison_markdown(c: Comparison) -> str:
 def comparison_html(c: Comparison) -> str:
     """The comparison as one self-contained HTML page (escaped; no script, no network)."""
 
-    def h(text: str) -> str:
-        return html.escape(visible(text), quote=True)
-
     rows = figure_rows(c)
-    table = "".join("<tr>" + "".join(f"<td>{h(x)}</td>" for x in r) + "</tr>" for r in rows)
+    table = "".join("<tr>" + "".join(f"<td>{html_text(x)}</td>" for x in r) + "</tr>" for r in rows)
     steps = []
     for k, p in enumerate(c.alignment.pairs):
         a, b = pair_steps(c, k)
@@ -195,7 +194,7 @@ def comparison_html(c: Comparison) -> str:
         ]
         steps.append(
             f"<tr class='{p.op.name.lower()}'>"
-            + "".join(f"<td>{h(x)}</td>" for x in cells)
+            + "".join(f"<td>{html_text(x)}</td>" for x in cells)
             + "</tr>"
         )
     css = (
@@ -207,12 +206,13 @@ def comparison_html(c: Comparison) -> str:
         "<!doctype html>\n<html><head><meta charset='utf-8'>"
         "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
         "style-src 'unsafe-inline'\">"
-        f"<title>{h(c.a.ref)} vs {h(c.b.ref)}</title><style>{css}</style></head><body>"
-        f"<h1>{h(c.a.ref)} vs {h(c.b.ref)}</h1><table>{table}</table>"
+        f"<title>{html_text(c.a.ref)} vs {html_text(c.b.ref)}</title><style>{css}</style></head><body>"
+        f"<h1>{html_text(c.a.ref)} vs {html_text(c.b.ref)}</h1><table>{table}</table>"
         + "".join(
-            f"<p><b>{name}'s grader:</b></p><pre>{h(why)}</pre>" for name, why in reasoning_rows(c)
+            f"<p><b>{html_text(name)}'s grader:</b></p><pre>{html_text(why)}</pre>"
+            for name, why in reasoning_rows(c)
         )
-        + f"<p>{h(divergence_line(c))}</p><table>{''.join(steps)}</table>"
+        + f"<p>{html_text(divergence_line(c))}</p><table>{''.join(steps)}</table>"
         "<p>exported by trajtui</p></body></html>\n"
     )
 

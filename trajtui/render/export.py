@@ -7,25 +7,33 @@
   value escaped, long values folded in ``<details>``, readable offline;
 * a step the same ways.
 
-Everything from the file is untrusted: control characters and escape sequences are made
-visible (never written raw: an export may end up printed on a terminal), Markdown output
-keeps text as text (code fences around values, fences longer than any run of backticks in
-them), HTML is escaped.
+Everything from the file is untrusted and goes through :mod:`trajtui.core.sanitize`:
+control characters and escape sequences are made visible (never written raw: an export may
+end up printed on a terminal), Markdown output keeps text as text (every character Markdown
+could read as HTML, a link, an image or emphasis escaped; values in fences longer than any
+run of backticks in them), HTML is escaped once, CSV cells are defused for spreadsheets.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Attempt, Kind, Run, RunSummary, Step
+from trajtui.core.sanitize import (
+    csv_cell,
+    html_text,
+    json_record,
+    md_fence,
+    md_text,
+    visible,
+)
 from trajtui.core.search.texts import grader_reasoning
-from trajtui.core.text import unflat, visible
+from trajtui.core.source import Source
+from trajtui.core.text import unflat
 from trajtui.render import fmt
 
 PREVIEW = 100
@@ -66,11 +74,6 @@ _TAGS = {
 }
 
 
-def safe(text: str) -> str:
-    """``text`` with every terminal-active character made visible (newlines kept)."""
-    return visible(text, tab="\t")
-
-
 def _value_text(value: Any) -> str:
     if value is None:
         return ""
@@ -106,26 +109,15 @@ def table_record(s: RunSummary, ref: str, marks: Marks | None = None) -> dict[st
 
 
 def table_csv(rows: Iterable[dict[str, Any]]) -> str:
-    """The rows as CSV with a header (values made visible; a cell starting with ``=``, ``+``,
-    ``-`` or ``@`` is prefixed with ``'`` so a spreadsheet does not run it as a formula)."""
+    """The rows as CSV with a header (values made visible; a cell a spreadsheet would run
+    as a formula, starting with ``=``, ``+``, ``-``, ``@``, a tab or CR, is prefixed with
+    ``'``: :func:`~trajtui.core.sanitize.csv_cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(TABLE_COLUMNS)
     for row in rows:
-        writer.writerow([_csv_cell(row.get(name)) for name in TABLE_COLUMNS])
+        writer.writerow([csv_cell(row.get(name)) for name in TABLE_COLUMNS])
     return out.getvalue()
-
-
-def _csv_cell(value: Any) -> str:
-    if value is None:
-        return ""
-    text = safe(str(value)) if not isinstance(value, float) else repr(value)
-    if text[:1] in ("=", "+", "-", "@") and not _NUMBER.match(text):
-        return "'" + text
-    return text
-
-
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
 def table_jsonl(rows: Iterable[dict[str, Any]]) -> str:
@@ -134,7 +126,8 @@ def table_jsonl(rows: Iterable[dict[str, Any]]) -> str:
 
 
 def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
-    """The rows as a Markdown table (cells on one line, pipes escaped)."""
+    """The rows as a Markdown table (cells on one line, kept as text: pipes, HTML and
+    links escaped)."""
     rows = list(rows)
     noted = any(row.get("note") or row.get("bookmarked") for row in rows)
     heads = ["ref", "status", "steps", "tool calls", "tool errors", "duration", "score", "title"]
@@ -170,30 +163,36 @@ def _count(n: int | None) -> str:
 
 def md_cell(text: str) -> str:
     """A table cell: one line by nature, so a line break is a space (as Markdown reads a
-    line break in a paragraph), never the screen's ``⏎``."""
-    one = " ".join(part.strip() for part in safe(text).splitlines() if part.strip())
-    return _md_text(one).replace("|", "\\|")
+    line break in a paragraph), never the screen's ``⏎``; escaped as all data text is."""
+    return md_text(" ".join(part.strip() for part in text.splitlines() if part.strip()))
 
 
-def _md_text(text: str) -> str:
-    """Text outside a code fence, kept as text: the HTML a Markdown renderer would run or
-    hide (``<web-search>``, ``<script>``) escaped."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+# -- a record as JSON Lines -------------------------------------------------------------------
+
+
+
+def record_jsonl(source: Source, index: int, run: Run) -> str:
+    """Run ``index`` of ``source`` as one JSON line: its record exactly as in the file when
+    the source keeps records as lines (every dangerous character inside a string written as
+    its JSON escape, the same value when parsed; bytes that are not UTF-8 kept for the
+    writer: :func:`~trajtui.core.sanitize.json_record`), else its value encoded."""
+    raw = getattr(getattr(source, "reader", None), "raw", None)
+    if raw is not None:
+        return json_record(raw(index).rstrip(b"\r\n")) + "\n"
+    return dumps_line(run.raw) + "\n"
 
 
 # -- a run or a step as Markdown ---------------------------------------------------------------
 
 
-def fence(text: str, lang: str = "") -> str:
-    ticks = "```"
-    while ticks in text:
-        ticks += "`"
-    return f"{ticks}{lang}\n{safe(text)}\n{ticks}"
+def _one_line(text: str) -> str:
+    """Text on one line, made visible, and nothing more (for a line HTML escapes after)."""
+    return visible(text, keep_newlines=False)
 
 
-def _inline(text: str, limit: int) -> str:
+def _inline(text: str, limit: int, esc: Callable[[str], str] = md_text) -> str:
     one = visible(text, keep_newlines=False)
-    return _md_text(one[:limit]) + ("..." if len(one) > limit else "")
+    return esc(one[:limit]) + ("..." if len(one) > limit else "")
 
 
 def _md_value(label: str, text: str, limit: int) -> list[str]:
@@ -201,31 +200,33 @@ def _md_value(label: str, text: str, limit: int) -> list[str]:
     after the label, line for line as in the file (whatever Markdown it holds stays text)."""
     cut = text[:limit] + ("..." if len(text) > limit else "")
     if "\n" not in cut.strip("\n"):
-        return [f"**{label}:** {_inline(text, limit)}"]
-    return [f"**{label}:**", "", fence(cut.strip("\n"))]
+        return [f"**{md_text(label)}:** {_inline(text, limit)}"]
+    return [f"**{md_text(label)}:**", "", md_fence(cut.strip("\n"))]
 
 
-def step_line(step: Step, marks: Marks | None = None) -> str:
+def step_line(step: Step, marks: Marks | None = None, *, markdown: bool = True) -> str:
     """A step as acp-harness's markdown writes it: ``N. [TOOL:name] -> status (Nms)
     [→REF]``, ``N. [THOUGHT] first 100 characters... [→REF]``; then the user's bookmark
-    (``★``) and note, when it has them."""
+    (``★``) and note, when it has them. Every text from the file in it is kept as text for
+    Markdown, or, with ``markdown=False``, only made visible (for HTML to escape once)."""
+    esc = md_text if markdown else _one_line
     if step.kind is Kind.TOOL_CALL:
         duration = f" ({step.duration_ms:g}ms)" if step.duration_ms else ""
-        name = visible(step.tool or step.title, keep_newlines=False)
-        status = visible(step.status or "—", keep_newlines=False)
-        line = f"{step.number}. [TOOL:{name}] -> {status}{duration} [→{step.ref}]"
+        name = esc(step.tool or step.title)
+        status = esc(step.status or "—")
+        line = f"{step.number}. [TOOL:{name}] -> {status}{duration} [→{esc(step.ref)}]"
     else:
         text = step.text if step.text is not None else step.title
         tag = _TAGS.get(step.kind, "STEP")
-        line = f"{step.number}. [{tag}] {_inline(text, PREVIEW)} [→{step.ref}]"
-    return line + _mark_text((marks or {}).get(step.ref))
+        line = f"{step.number}. [{tag}] {_inline(text, PREVIEW, esc)} [→{esc(step.ref)}]"
+    return line + _mark_text((marks or {}).get(step.ref), esc)
 
 
-def _mark_text(mark: tuple[bool, str] | None) -> str:
+def _mark_text(mark: tuple[bool, str] | None, esc: Callable[[str], str] = md_text) -> str:
     if mark is None:
         return ""
     bookmarked, note = mark
-    return (" ★" if bookmarked else "") + (f" — note: {_inline(note, 300)}" if note else "")
+    return (" ★" if bookmarked else "") + (f" — note: {_inline(note, 300, esc)}" if note else "")
 
 
 def run_markdown(
@@ -236,7 +237,7 @@ def run_markdown(
     s = run.summary
     steps = attempt.steps if attempt is not None else run.timeline()
     inp = next((f.value for f in run.fields if f.label == "input"), None)
-    lines = [f"## Evaluation Record: {visible(ref, keep_newlines=False)}", ""]
+    lines = [f"## Evaluation Record: {md_text(ref)}", ""]
     if inp is not None:
         lines += [*_md_value("Input", _value_text(inp), 2000), ""]
     own = (marks or {}).get(attempt.ref if attempt is not None else s.ref)
@@ -246,7 +247,7 @@ def run_markdown(
     for step in steps:
         lines.append(step_line(step, marks))
         if step.kind is Kind.TOOL_CALL and step.input is not None:
-            lines.append("   " + fence(_value_text(step.input), "json").replace("\n", "\n   "))
+            lines.append("   " + md_fence(_value_text(step.input), "json").replace("\n", "\n   "))
     lines.append("")
     out = next((f.value for f in run.fields if f.label == "output"), None)
     if attempt is not None:
@@ -257,7 +258,7 @@ def run_markdown(
         meta = ", ".join(f"{k}={v}" for k, v in run.metadata)
         lines.append(f"**Metadata:** {_inline(meta, 2000)}")
     status = attempt.status if attempt is not None else s.status
-    lines.append(f"**Status:** {visible(status or '—', keep_newlines=False)}")
+    lines.append(f"**Status:** {md_text(status or '—')}")
     duration = attempt.duration_ms if attempt is not None else s.duration_ms
     if duration is not None:
         lines.append(f"**Duration:** {duration:g}ms")
@@ -273,9 +274,9 @@ def run_markdown(
 
 def step_markdown(step: Step) -> str:
     """One step whole: its line, then each value in a fence."""
-    parts = [f"### {visible(step.ref, keep_newlines=False)}", "", step_line(step), ""]
+    parts = [f"### {md_text(step.ref)}", "", step_line(step), ""]
     for label, value in _step_values(step):
-        parts += [f"**{label}:**", "", fence(_value_text(value)), ""]
+        parts += [f"**{md_text(label)}:**", "", md_fence(_value_text(value)), ""]
     return "\n".join(parts)
 
 
@@ -308,13 +309,9 @@ td,th{border-color:#333}}
 """
 
 
-def _h(text: str) -> str:
-    return html.escape(visible(text), quote=True)
-
-
 def _value_html(value: Any) -> str:
     text = _value_text(value)
-    block = f"<pre>{_h(text)}</pre>"
+    block = f"<pre>{html_text(text)}</pre>"
     lines = text.count("\n") + 1
     if lines > FOLD_LINES:
         return f"<details><summary>{lines:,} lines</summary>{block}</details>"
@@ -328,23 +325,23 @@ def html_page(title: str, body: str, css: str = "") -> str:
         "<!doctype html>\n<html><head><meta charset='utf-8'>"
         "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
         "style-src 'unsafe-inline'\">"
-        f"<title>{_h(title)}</title><style>{_CSS}{css}</style></head><body>\n{body}\n"
+        f"<title>{html_text(title)}</title><style>{_CSS}{css}</style></head><body>\n{body}\n"
         "<p class='k'>exported by trajtui</p></body></html>\n"
     )
 
 
 def _facts_html(pairs: Sequence[tuple[str, str]]) -> str:
-    cells = "".join(f"<tr><th>{_h(k)}</th><td>{_h(v)}</td></tr>" for k, v in pairs)
+    cells = "".join(f"<tr><th>{html_text(k)}</th><td>{html_text(v)}</td></tr>" for k, v in pairs)
     return f"<table>{cells}</table>"
 
 
 def _step_html(step: Step, marks: Marks | None = None) -> str:
-    head = f"<span class='ref'>{_h(step.ref)}</span> {_h(step_line(step, marks))}"
+    head = f"<span class='ref'>{html_text(step.ref)}</span> {html_text(step_line(step, marks, markdown=False))}"
     values = "".join(
-        f"<div class='k'>{_h(label)}</div>{_value_html(value)}"
+        f"<div class='k'>{html_text(label)}</div>{_value_html(value)}"
         for label, value in _step_values(step)
     )
-    return f"<details id='{_h(step.ref)}'><summary>{head}</summary>{values}</details>"
+    return f"<details id='{html_text(step.ref)}'><summary>{head}</summary>{values}</details>"
 
 
 def run_html(run: Run, ref: str, attempt: Attempt | None = None, marks: Marks | None = None) -> str:
@@ -366,8 +363,8 @@ def run_html(run: Run, ref: str, attempt: Attempt | None = None, marks: Marks | 
     if own is not None:
         facts.append(("your note", ("★ " if own[0] else "") + own[1]))
     fields = attempt.fields if attempt is not None else run.fields
-    body = [f"<h1>{_h(ref)}</h1>", _facts_html(facts)]
-    body += [f"<h2 class='k'>{_h(f.label)}</h2>{_value_html(f.value)}" for f in fields]
+    body = [f"<h1>{html_text(ref)}</h1>", _facts_html(facts)]
+    body += [f"<h2 class='k'>{html_text(f.label)}</h2>{_value_html(f.value)}" for f in fields]
     body.append(f"<h2>Timeline ({len(steps):,} steps)</h2>")
     body += [_step_html(step, marks) for step in steps]
     return html_page(ref, "\n".join(body))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from trajtui.core.model import Kind, Outcome, RunSummary
+from trajtui.core.sanitize import visible
 from trajtui.core.units import ABSENT, HUGE, cost, duration, huge, number, offset
 
 __all__ = ["ABSENT", "HUGE", "cost", "duration", "number", "offset"]
@@ -73,8 +74,9 @@ def percent(fraction: float) -> str:
 
 
 def status(word: str | None, outcome: Outcome) -> str:
-    """Glyph and word, readable without colour: ``✓ pass``."""
-    return f"{OUTCOME_GLYPH[outcome]} {word if word else ABSENT}"
+    """Glyph and word, readable without colour: ``✓ pass`` (the word is the file's: made
+    visible, on one line)."""
+    return f"{OUTCOME_GLYPH[outcome]} {visible(word, keep_newlines=False) if word else ABSENT}"
 
 
 # -- the run list's cells (plain text: ``ls`` prints them without importing Rich) ----------

@@ -1,8 +1,8 @@
 """Rich renderables for one run, trial or step: used by ``trajtui show`` and the TUI.
 
 Every string from a file goes through :func:`~trajtui.core.text.visible` and into a
-``Text`` (or ``Markdown`` with hyperlinks off, or ``Syntax`` of JSON we encoded ourselves):
-never into markup, so ``[bold]`` and ``[@click=app.quit]`` stay text and escape sequences
+``Text`` (or Markdown with hyperlinks off and nothing of it hidden, or ``Syntax`` of JSON we
+encoded ourselves): never into markup, so ``[bold]`` and ``[@click=app.quit]`` stay text and escape sequences
 are drawn as symbols.
 """
 
@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.markdown import Markdown
 from rich.padding import Padding
 from rich.segment import Segment
 from rich.syntax import Syntax
@@ -29,6 +28,7 @@ from trajtui.render.fmt import (  # the run list's cells, here too for the rende
     score_text,
     tool_calls_text,
 )
+from trajtui.render.safe import LiteralMarkdown
 
 OUTCOME_STYLE: dict[Outcome, str] = {
     Outcome.PASS: "green",
@@ -211,7 +211,7 @@ def prose(
     if len(safe) > BIG_TEXT:
         body = PlainLines(safe)
     elif markdown:
-        body = Markdown(safe, hyperlinks=False, code_theme="ansi_dark")
+        body = LiteralMarkdown(safe, hyperlinks=False, code_theme="ansi_dark")
     else:
         body = Text(safe)
     if note:

@@ -4,11 +4,10 @@ made visible), one group or several side by side.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
+from trajtui.core.sanitize import html_text, md_text, visible
 from trajtui.core.stats.figures import Figures, Line
-from trajtui.core.text import visible
 
 
 def _clean(text: str) -> str:
@@ -78,13 +77,6 @@ def side_by_side(groups: Sequence[Figures], by: str, order: Figures | None = Non
 # -- Markdown and HTML (``stats -f markdown|html``, ``x`` on the stats screen) ----------------
 
 
-def _md(text: str) -> str:
-    """A table cell's text: one line, terminal controls made visible, HTML and pipes
-    escaped (a label from a file stays text in any Markdown renderer)."""
-    one = visible(text, keep_newlines=False)
-    return one.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
-
-
 def _heading(groups: Sequence[Figures], title: str) -> str:
     runs = len(groups[0].runs)
     what = f"{runs:,} run{'s' if runs != 1 else ''}"
@@ -116,23 +108,30 @@ def stats_markdown(groups: Sequence[Figures], by: str | None = None, title: str 
     """The report as Markdown: a table per section (figure, value, counts and method),
     then with ``by`` every figure of the groups side by side (value and counts)."""
     first = groups[0]
-    out = [f"## Stats: {_md(_heading(groups, title))}"]
+    out = [f"## Stats: {md_text(_heading(groups, title))}"]
     for section in first.sections:
-        note = f" ({_md(section.note)})" if section.note else ""
-        out += ["", f"### {_md(section.title)}{note}", "", "| figure | value | counts and method |"]
+        note = f" ({md_text(section.note)})" if section.note else ""
+        out += [
+            "",
+            f"### {md_text(section.title)}{note}",
+            "",
+            "| figure | value | counts and method |",
+        ]
         out.append("|---|---:|---|")
         for line in section.lines:
-            out.append(f"| {_md(line.label)} | {_md(line.value)} | {_md(line.detail)} |")
+            out.append(
+                f"| {md_text(line.label)} | {md_text(line.value)} | {md_text(line.detail)} |"
+            )
     if by is not None and len(groups) > 1:
         rest = groups[1:]
         keys, cells = _columns(rest, first)
-        out += ["", f"### By {_md(by)}", ""]
-        out.append("| figure | " + " | ".join(_md(g.name) for g in rest) + " |")
+        out += ["", f"### By {md_text(by)}", ""]
+        out.append("| figure | " + " | ".join(md_text(g.name) for g in rest) + " |")
         out.append("|---|" + "---:|" * len(rest))
         out.append("| runs | " + " | ".join(f"{len(g.runs):,}" for g in rest) + " |")
         for key in keys:
-            row = " | ".join(_md(_cell(c.get(key))) for c in cells)
-            out.append(f"| {_md(key[0])}: {_md(key[1])} | {row} |")
+            row = " | ".join(md_text(_cell(c.get(key))) for c in cells)
+            out.append(f"| {md_text(key[0])}: {md_text(key[1])} | {row} |")
     out += ["", "Every rate's counts and the runs behind each figure: `trajtui stats --json`."]
     return "\n".join(out) + "\n"
 
@@ -152,9 +151,6 @@ def stats_html(
     by side."""
     from trajtui.render.export import html_page
 
-    def h(text: str) -> str:
-        return html.escape(visible(text), quote=True)
-
     ref_of = {r.pick: r.ref for r in groups[0].runs}
 
     def runs_cell(line: Line) -> str:
@@ -162,7 +158,7 @@ def stats_html(
             return ""
         names = [ref_of.get(p, "?") for p in line.picks[:max_refs]]
         more = len(line.picks) - len(names)
-        listed = " ".join(f"<span class='ref'>{h(n)}</span>" for n in names)
+        listed = " ".join(f"<span class='ref'>{html_text(n)}</span>" for n in names)
         if more > 0:
             listed += f" <span class='k'>and {more:,} more</span>"
         n = len(line.picks)
@@ -174,29 +170,29 @@ def stats_html(
         width = round(min(1.0, max(0.0, share)) * 100)
         return f"<span class='bar' style='width:{width}px'></span>"
 
-    body = [f"<h1>Stats: {h(_heading(groups, title))}</h1>"]
+    body = [f"<h1>Stats: {html_text(_heading(groups, title))}</h1>"]
     for section in groups[0].sections:
-        note = f" <span class='k'>{h(section.note)}</span>" if section.note else ""
-        body.append(f"<h2>{h(section.title)}{note}</h2><table>")
+        note = f" <span class='k'>{html_text(section.note)}</span>" if section.note else ""
+        body.append(f"<h2>{html_text(section.title)}{note}</h2><table>")
         for line in section.lines:
             body.append(
-                f"<tr><th>{h(line.label)}</th><td class='num'>{h(line.value)}</td>"
-                f"<td>{bar(line.share)}</td><td>{h(line.detail)}</td>"
+                f"<tr><th>{html_text(line.label)}</th><td class='num'>{html_text(line.value)}</td>"
+                f"<td>{bar(line.share)}</td><td>{html_text(line.detail)}</td>"
                 f"<td>{runs_cell(line)}</td></tr>"
             )
         body.append("</table>")
     if by is not None and len(groups) > 1:
         rest = groups[1:]
         keys, cells = _columns(rest, groups[0])
-        body.append(f"<h2>By {h(by)}</h2><table><tr><th></th>")
-        body.append("".join(f"<th class='num'>{h(g.name)}</th>" for g in rest) + "</tr>")
+        body.append(f"<h2>By {html_text(by)}</h2><table><tr><th></th>")
+        body.append("".join(f"<th class='num'>{html_text(g.name)}</th>" for g in rest) + "</tr>")
         body.append(
             "<tr><th>runs</th>"
             + "".join(f"<td class='num'>{len(g.runs):,}</td>" for g in rest)
             + "</tr>"
         )
         for key in keys:
-            row = "".join(f"<td class='num'>{h(_cell(c.get(key)))}</td>" for c in cells)
-            body.append(f"<tr><th>{h(key[0])}: {h(key[1])}</th>{row}</tr>")
+            row = "".join(f"<td class='num'>{html_text(_cell(c.get(key)))}</td>" for c in cells)
+            body.append(f"<tr><th>{html_text(key[0])}: {html_text(key[1])}</th>{row}</tr>")
         body.append("</table>")
     return html_page(f"Stats: {_heading(groups, title)}", "\n".join(body), _STATS_CSS)

@@ -363,6 +363,6 @@ def run_app(paths: Sequence[str], *, goto: str | None = None, follow: bool = Fal
         if ws is None or ws.sources:
             return app.return_code or 0
     for problem in ws.problems:
-        print(str(problem), file=sys.stderr)
+        print(visible(str(problem), keep_newlines=False), file=sys.stderr)
     ws.close()
     return 1

@@ -10,6 +10,7 @@ from typing import Any
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import RunSummary
 from trajtui.core.notes import notes_for
+from trajtui.core.sanitize import file_bytes
 from trajtui.core.workspace import Workspace
 from trajtui.render import export
 from trajtui.ui.store import ENTRY, RunStore
@@ -20,15 +21,15 @@ def write_export_file(app: Any, path: str, make_text: Callable[[], str]) -> None
     where it went, or why not, in a notification. Call it off the UI thread (a worker):
     ``make_text`` may read runs."""
     try:
-        text = make_text()
+        data = file_bytes(make_text())  # a byte of the data that is not UTF-8 kept as it was
         os.makedirs(os.path.dirname(os.path.abspath(path)), mode=0o700, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        with open(path, "wb") as f:
+            f.write(data)
     except (OSError, ValueError) as err:
         why = getattr(err, "strerror", None) or str(err)
         app.call_from_thread(app.notify, f"{path}: {why}", severity="error", timeout=8)
         return
-    app.call_from_thread(app.notify, f"written {path} ({len(text.encode()):,} bytes)", timeout=6)
+    app.call_from_thread(app.notify, f"written {path} ({len(data):,} bytes)", timeout=6)
 
 
 def table_rows(ws: Workspace, store: RunStore) -> list[dict[str, Any]]:
@@ -88,4 +89,4 @@ def export_text(ws: Workspace, store: RunStore, form: str, target: str | None) -
         return export.run_markdown(run, shown, attempt, marks)
     if attempt is not None:
         return dumps_line(attempt.raw) + "\n"
-    return dumps_line(run.raw) + "\n"
+    return export.record_jsonl(source, found.index, run)

@@ -15,6 +15,8 @@ through one of these:
   renderable was built from.
 
 Notifications go through :meth:`trajtui.ui.app.TrajtuiApp.notify`, which never parses markup.
+Every text box is a :class:`SafeInput`: its value may be a path or something pasted (a
+reference copied with ``Y``), drawn made visible while the value stays as it is.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from itertools import pairwise
 
 from rich.text import Text
 from textual.content import Content
+from textual.strip import Strip
+from textual.widgets import Input
 
 from trajtui.core.text import visible
 from trajtui.render.safe import visible_segments
 
-__all__ = ["literal", "safe_text", "visible_segments"]
+__all__ = ["SafeInput", "literal", "safe_text", "visible_segments"]
 
 
 def safe_text(text: Text, *, lines: bool = False) -> Text:
@@ -53,3 +57,17 @@ def literal(text: str | Text, *, lines: bool = False) -> Content:
     if isinstance(text, Text):
         return Content.from_rich_text(safe_text(text, lines=lines))
     return Content(visible(text, keep_newlines=lines))
+
+
+class SafeInput(Input):
+    """A text box whose value is drawn with every control, bidi or invisible character made
+    visible (the value itself is kept as it is: a path names the real file)."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        segments = list(strip)
+        safe = visible_segments(segments)
+        if safe == segments:
+            return strip
+        width = strip.cell_length
+        return Strip(safe).crop(0, width).extend_cell_length(width)

@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from trajtui.ui.literal import literal
+from trajtui.ui.literal import SafeInput, literal
 
 TABLE_FORMATS = ("csv", "jsonl", "markdown")
 OBJECT_FORMATS = ("html", "markdown", "jsonl")
@@ -119,7 +119,7 @@ class ExportScreen(ModalScreen[ExportChoice | None]):
                 *(Option(literal(f"{n}  {f}"), id=f) for n, f in enumerate(self.formats, 1)),
                 id="export-formats",
             )
-            yield Input(self._path_for(self.form), id="export-path")
+            yield SafeInput(self._path_for(self.form), id="export-path")
             yield Static("", id="export-warning")
 
     def _path_for(self, form: str) -> str:

@@ -12,7 +12,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
 from trajtui.core.text import visible
-from trajtui.ui.literal import literal
+from trajtui.ui.literal import SafeInput, literal
 
 
 class GotoScreen(ModalScreen[str | None]):
@@ -50,7 +50,7 @@ class GotoScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(literal(visible(self.hint(), keep_newlines=False)))
-            yield Input(
+            yield SafeInput(
                 value="",
                 placeholder=visible(self.current, keep_newlines=False) or "reference",
                 suggester=SuggestFromList(

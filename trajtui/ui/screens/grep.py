@@ -26,7 +26,7 @@ from trajtui.core.model import Problem
 from trajtui.core.search import Hit, PatternError, Progress, Search, compile_needle
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
-from trajtui.ui.literal import literal
+from trajtui.ui.literal import SafeInput, literal
 from trajtui.ui.widgets.vlist import VirtualList
 
 MAX_HITS = 10_000
@@ -135,7 +135,7 @@ class GrepScreen(Screen[GrepResult | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Input(value=self._initial, placeholder=self._placeholder(), id="grep-input")
+            yield SafeInput(value=self._initial, placeholder=self._placeholder(), id="grep-input")
             yield Static(id="grep-status")
             yield HitList(id="grep-hits")
         yield Footer()

@@ -20,7 +20,7 @@ from textual.widgets import Input, Static
 from trajtui.core import notes
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
-from trajtui.ui.literal import literal
+from trajtui.ui.literal import SafeInput, literal
 from trajtui.ui.widgets.vlist import VirtualList
 
 BOOKMARK = "★"
@@ -63,7 +63,7 @@ class NoteScreen(ModalScreen[str | None]):
                 literal(f"note on {self.ref} · enter saves, empty clears, esc cancels"),
                 id="note-hint",
             )
-            yield Input(
+            yield SafeInput(
                 value=visible(self.text, keep_newlines=False),
                 placeholder="a short note",
                 max_length=notes.MAX_NOTE,

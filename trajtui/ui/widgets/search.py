@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from trajtui.ui.literal import literal
+from trajtui.ui.literal import SafeInput, literal
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.vlist import VirtualList
 
@@ -56,7 +56,7 @@ class SearchBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static(literal("/"), id="search-label")
-        yield Input(id="search")
+        yield SafeInput(id="search")
         yield Static(id="search-status")
 
     @property

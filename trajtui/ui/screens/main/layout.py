@@ -25,7 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from trajtui.core.model import Problem, Run
 from trajtui.core.source import Target
@@ -34,7 +34,7 @@ from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 from trajtui.ui import subjects
 from trajtui.ui.header import FactsHeader, HeaderParts, header_line, progress_bar
-from trajtui.ui.literal import literal
+from trajtui.ui.literal import SafeInput, literal
 from trajtui.ui.store import FILTER_SYNTAX, Filter, RunStore
 from trajtui.ui.subjects import NoSubject, Subject
 from trajtui.ui.widgets.detail import DetailView
@@ -130,13 +130,13 @@ class MainLayout(Screen[None]):
                 self.run_list = RunList(id="runs")
                 yield ColumnHeader(self.run_list, id="columns")
                 yield self.run_list
-                yield Input(placeholder=f"filter: {FILTER_SYNTAX}", id="filter")
+                yield SafeInput(placeholder=f"filter: {FILTER_SYNTAX}", id="filter")
                 yield Static(id="filter-hint")
             with Vertical(id="timeline-pane", classes="pane"):
                 yield FactsHeader(id="run-header")
                 self.timeline = Timeline(id="timeline")
                 yield self.timeline
-                yield Input(placeholder=f"filter steps: {STEP_FILTER_SYNTAX}", id="step-filter")
+                yield SafeInput(placeholder=f"filter steps: {STEP_FILTER_SYNTAX}", id="step-filter")
                 yield Static(id="step-filter-hint")
         with TabbedContent(id="bottom", classes="pane") as tabs:
             self.tabs = tabs
