@@ -209,7 +209,7 @@ def comparison_html(c: Comparison) -> str:
         f"<title>{html_text(c.a.ref)} vs {html_text(c.b.ref)}</title><style>{css}</style></head><body>"
         f"<h1>{html_text(c.a.ref)} vs {html_text(c.b.ref)}</h1><table>{table}</table>"
         + "".join(
-            f"<p><b>{html_text(name)}'s grader:</b></p><pre>{html_text(why)}</pre>"
+            f"<p><strong>{html_text(name)}'s grader:</strong></p><pre>{html_text(why)}</pre>"
             for name, why in reasoning_rows(c)
         )
         + f"<p>{html_text(divergence_line(c))}</p><table>{''.join(steps)}</table>"

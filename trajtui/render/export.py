@@ -170,7 +170,6 @@ def md_cell(text: str) -> str:
 # -- a record as JSON Lines -------------------------------------------------------------------
 
 
-
 def record_jsonl(source: Source, index: int, run: Run) -> str:
     """Run ``index`` of ``source`` as one JSON line: its record exactly as in the file when
     the source keeps records as lines (every dangerous character inside a string written as
