@@ -14,6 +14,7 @@ import time
 from textual import on, work
 from textual.worker import Worker, get_current_worker
 
+from trajtui.core import rowpool
 from trajtui.core.discover import walk
 from trajtui.core.index import FileChanged, ScanProgress
 from trajtui.core.jsonl_source import JsonlSource
@@ -238,6 +239,8 @@ class Loading(Selection):
         if filler is not None and isinstance(source, JsonlSource):
             note = self.store.note_read
             for first, rows in filler.fill(n, wait=wait):
+                for notice in rowpool.notices():  # a worker died: said once, no row lost
+                    self.app.call_from_thread(self.notify, notice, severity="warning", timeout=10)
                 for k, row in enumerate(rows):
                     note(s, first + k, source.take(first + k, row))
                 if time.monotonic() > deadline:
