@@ -31,6 +31,7 @@ import os
 import stat
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -112,7 +113,7 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                         max_workers=cores(),
                         mp_context=context,
                         initializer=_start,
-                        initargs=(preload,),
+                        initargs=(preload, os.getpid()),
                     )
                     # one job per worker at once: each starts its process now, inside
                     for ready in [started.submit(int) for _ in range(cores())]:
@@ -209,14 +210,35 @@ WORKER_NICE = 10
 """How much lower the workers' scheduling priority is than their parent's (``nice``)."""
 
 
-def _start(preload: tuple[str, ...]) -> None:
+PARENT_CHECK = 1.0
+"""Seconds between a worker's looks at whether the process it works for is still there."""
+
+
+def _start(preload: tuple[str, ...], parent: int) -> None:
     """In a worker, as it starts: nothing it prints can reach the terminal the TUI draws on;
-    the modules its jobs need are imported now, while the caller is still busy (the first
-    job would otherwise wait for them)."""
+    the signals that end trajtui end the worker plainly (a forked one has the handlers of
+    the process it works for: SIGINT, which a terminal sends to every process of the job,
+    is left to that process, which stops the workers); a worker whose process (``parent``,
+    by its pid) is gone, killed outright (nothing could stop the workers) even before this
+    one got here, ends within :data:`PARENT_CHECK` seconds rather than live on; the modules
+    its jobs need are imported now, while the caller is still busy (the first job would
+    otherwise wait for them)."""
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.dup2(null, 2)
     os.close(null)
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, name="trajtui-parent", daemon=True).start()
     try:
         # the process it works for comes first: a worker has a core when nothing else
         # wants it, and the TUI (whose UI thread and loader share that process) is not

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 import sys
@@ -22,6 +23,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from trajtui.core import signals
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
 from trajtui.ui import failures, heap
@@ -144,6 +146,11 @@ class TrajtuiApp(App[int]):
         """Files found to spell a record's key twice: indexed with every key checked."""
 
     def on_mount(self) -> None:
+        # SIGINT, SIGTERM and SIGHUP quit as q does: the terminal is given back as it was
+        loop = asyncio.get_running_loop()
+        self._signal_taker = signals.push(
+            lambda signum: loop.call_soon_threadsafe(self._ended, signum)
+        )
         self.push_screen(OpeningScreen(self.paths))
         self._open(self.goto, read_settings=True)
         self.set_interval(TIDY_EVERY, self._tidy_heap)
@@ -279,7 +286,14 @@ class TrajtuiApp(App[int]):
         self._reload_mark = marked.ref if marked is not None else None
         self._open(ref, read_settings=False)
 
+    def _ended(self, signum: int) -> None:
+        """An ending signal arrived (:mod:`trajtui.core.signals`): quit, with its code."""
+        self.exit(return_code=signals.exit_code(signum))
+
     def on_unmount(self) -> None:
+        taker = getattr(self, "_signal_taker", None)
+        if taker is not None:
+            signals.pop(taker)
         heap.release()
         if self.settings is not None:  # saved when they changed; this is the last chance
             settings_mod.save(self.settings, opened=self.paths)
