@@ -9,7 +9,9 @@ Workers only post messages or call back on the UI thread: nothing here waits on 
 from __future__ import annotations
 
 import os
+import stat
 import time
+from collections.abc import Sequence
 
 from textual import on, work
 from textual.worker import Worker, get_current_worker
@@ -401,10 +403,13 @@ class Loading(Selection):
     @work(thread=True, group="changes", exit_on_error=False)
     def _look_for_changes(self, follow: bool) -> None:
         """How each source changed on disk (a stat each: off the UI thread, where a slow
-        disk or a hung network mount cannot freeze the screen); when following, also which
-        opened directories have files added or removed (walked every few looks)."""
+        disk or a hung network mount cannot freeze the screen); whether an opened path
+        with nothing readable (missing, empty, a directory, a link loop) changed, so it
+        may be back; when following, also which opened directories have files added or
+        removed (walked every few looks)."""
         found: list[tuple[int, str]] = []
         trees: list[str] = []
+        lost: list[str] = []
         try:
             for s, source in enumerate(self.ws.sources):
                 try:
@@ -414,20 +419,29 @@ class Loading(Selection):
                 if how:
                     found.append((s, how))
             self._looks += 1
-            if follow and (self._looks % TREE_EVERY == 1 or not self._tree_marks):
-                for path in getattr(self.app, "paths", ()):
-                    mark = tree_mark(path)
-                    if mark is None:
-                        continue
-                    if self._tree_marks.setdefault(path, mark) != mark:
-                        self._tree_marks[path] = mark
-                        trees.append(path)
+            walk = follow and (self._looks % TREE_EVERY == 1 or not self._tree_marks)
+            paths = getattr(self.app, "paths", ())
+            if self._unread is None:
+                self._unread = set(unread_paths(paths, self.ws.sources))
+            opened: dict[str, object] = getattr(self.app, "path_marks", {})
+            for path in paths:
+                if path in self._unread:
+                    mark: object = path_mark(path)
+                    self._tree_marks.setdefault(path, opened.get(path, mark))
+                elif os.path.isdir(path) and walk:
+                    mark = ("tree", tree_mark(path))
+                else:
+                    continue  # a file: its source tells how it changed
+                if self._tree_marks.setdefault(path, mark) != mark:
+                    self._tree_marks[path] = mark
+                    (lost if path in self._unread else trees).append(path)
         finally:
-            self.post_message(ChangedOnDisk(tuple(found), tuple(trees)))
+            self.post_message(ChangedOnDisk(tuple(found), tuple(trees), tuple(lost)))
 
     def on_changed_on_disk(self, message: ChangedOnDisk) -> None:
         """Follow files that grow (a run still being written); tell about other changes,
-        and when following, read again what was truncated, replaced or added to."""
+        and when following, read again what was truncated, replaced or added to, and wait
+        for what was deleted to come back."""
         self._checking = False
         follow = self.app_follow
         again: list[str] = []
@@ -448,8 +462,15 @@ class Loading(Selection):
                 continue
             if s not in self._changed_noted:
                 self._changed_noted.add(s)
-                self.notify(f"{path} {how} on disk: R reloads", severity="warning", timeout=10)
+                then = "waiting for it to come back" if follow else "R reloads"
+                self.notify(f"{path} {how} on disk: {then}", severity="warning", timeout=10)
                 self._update_title()
+        for p in message.lost:
+            shown = visible(p, keep_newlines=False)
+            if follow:
+                again.append(f"{shown} changed on disk")
+            else:
+                self.notify(f"{shown} changed on disk: R reloads", severity="warning", timeout=10)
         if follow:
             again.extend(
                 f"files added to or removed from {visible(p, keep_newlines=False)}"
@@ -486,6 +507,30 @@ def tree_mark(path: str) -> int | None:
         names.append(walked.rel)
         names.extend(walked.files)
     return hash(tuple(names))
+
+
+def unread_paths(paths: Sequence[str], sources: Sequence[Source]) -> list[str]:
+    """Those of the opened ``paths`` nothing was read from (missing, empty, a link loop, a
+    directory with nothing trajtui reads): watched until they change."""
+    read = {source.path for source in sources}
+    out = []
+    for path in paths:
+        if path in read:
+            continue
+        under = path.rstrip(os.sep) + os.sep
+        if not any(r.startswith(under) for r in read):
+            out.append(path)
+    return out
+
+
+def path_mark(path: str) -> object:
+    """What changes when an opened path with nothing readable changes on disk: its kind,
+    size, times and inode, or why it cannot be looked at (missing, a link loop)."""
+    try:
+        st = os.stat(path)
+    except OSError as err:
+        return ("error", err.errno)
+    return (stat.S_IFMT(st.st_mode), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
 def _done_progress(source: Source) -> ScanProgress:
