@@ -216,6 +216,8 @@ def loads(data: bytes | bytearray | str) -> tuple[Any, str | None]:
         raise JsonError("invalid JSON: nested too deeply") from None
     if "allocate" in str(first_error):
         return _huge(data)
+    if data[:1] in (b"\x00", "\x00") or data[-1:] in (b"\x00", "\x00"):
+        return _around_nuls(data)
     warning = None
     text: str | None = None
     if isinstance(data, (bytes, bytearray)):
@@ -256,6 +258,25 @@ def loads(data: bytes | bytearray | str) -> tuple[Any, str | None]:
         else:
             return value, f"{warning}; {note}" if warning else note
     raise JsonError(_describe(first_error)) from None
+
+
+def _around_nuls(data: bytes | bytearray | str) -> tuple[Any, str | None]:
+    """A document with NUL bytes before or after it: the stretch a writer that crashed
+    leaves (space it had taken and never wrote), skipped and said so."""
+    nul = b"\x00" if isinstance(data, (bytes, bytearray)) else "\x00"
+    rest = data.strip(nul)  # type: ignore[arg-type]
+    skipped = len(data) - len(rest)
+    nuls = f"{skipped:,} NUL byte{'' if skipped == 1 else 's'}"
+    if not rest.strip():
+        raise JsonError(
+            f"invalid JSON: {nuls}, not a record (a damaged stretch: a writer that crashed?)"
+        )
+    try:
+        value, warning = loads(rest)
+    except JsonError as err:
+        raise JsonError(f"{err} (after skipping {nuls})") from None
+    note = f"{nuls} around the record (a damaged stretch): skipped"
+    return value, f"{note}; {warning}" if warning else note
 
 
 def _huge(data: bytes | bytearray | str) -> tuple[Any, str | None]:
