@@ -12,6 +12,7 @@ from typing import NoReturn
 from trajtui.cli.group import cli
 from trajtui.cli.output import print_err, silence_stdout
 from trajtui.core import signals
+from trajtui.core.jsonutil import JsonError
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
@@ -30,6 +31,12 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         sys.exit(0)
     except KeyboardInterrupt:
         sys.exit(130)
+    except JsonError as err:  # a value too big to write for the memory left
+        print_err(f"trajtui: {err}")
+        sys.exit(1)
+    except MemoryError:
+        print_err("trajtui: not enough memory for this (a record too big for the memory left)")
+        sys.exit(1)
     except signals.Ended as ended:
         _flush_quietly()
         sys.exit(signals.exit_code(ended.signum))
