@@ -32,7 +32,7 @@ from trajtui.ui import settings as settings_mod
 from trajtui.ui.commands import COMMANDS
 from trajtui.ui.messages import Opened
 from trajtui.ui.screens.main import MainScreen
-from trajtui.ui.screens.main.loading import path_mark, unread_paths
+from trajtui.ui.screens.main.watching import path_mark, unread_paths
 from trajtui.ui.screens.opening import OpeningScreen
 
 TIDY_EVERY = 1.0

@@ -9,15 +9,12 @@ Workers only post messages or call back on the UI thread: nothing here waits on 
 from __future__ import annotations
 
 import os
-import stat
 import time
-from collections.abc import Sequence
 
 from textual import on, work
 from textual.worker import Worker, get_current_worker
 
 from trajtui.core import rowpool
-from trajtui.core.discover import walk
 from trajtui.core.index import FileChanged, ScanProgress
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Problem
@@ -28,6 +25,7 @@ from trajtui.core.text import visible
 from trajtui.ui import failures, heap
 from trajtui.ui.messages import AllLoaded, ChangedOnDisk, KeysMisread, Loaded, RunLoaded
 from trajtui.ui.screens.main.selection import Selection
+from trajtui.ui.screens.main.watching import path_mark, tree_mark, unread_paths
 from trajtui.ui.widgets.run_list import ColumnHeader
 
 SUMMARY_BUDGET = 0.03
@@ -495,42 +493,6 @@ class Loading(Selection):
         if self._stay_at_end:
             self._stay_at_end = False
             self.run_list.action_last()
-
-
-def tree_mark(path: str) -> int | None:
-    """A number that changes when files are added to or removed from the directory
-    ``path`` or below it (None for a file): a hash of the names a walk finds."""
-    if not os.path.isdir(path):
-        return None
-    names = []
-    for walked in walk(path):
-        names.append(walked.rel)
-        names.extend(walked.files)
-    return hash(tuple(names))
-
-
-def unread_paths(paths: Sequence[str], sources: Sequence[Source]) -> list[str]:
-    """Those of the opened ``paths`` nothing was read from (missing, empty, a link loop, a
-    directory with nothing trajtui reads): watched until they change."""
-    read = {source.path for source in sources}
-    out = []
-    for path in paths:
-        if path in read:
-            continue
-        under = path.rstrip(os.sep) + os.sep
-        if not any(r.startswith(under) for r in read):
-            out.append(path)
-    return out
-
-
-def path_mark(path: str) -> object:
-    """What changes when an opened path with nothing readable changes on disk: its kind,
-    size, times and inode, or why it cannot be looked at (missing, a link loop)."""
-    try:
-        st = os.stat(path)
-    except OSError as err:
-        return ("error", err.errno)
-    return (stat.S_IFMT(st.st_mode), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
 def _done_progress(source: Source) -> ScanProgress:
