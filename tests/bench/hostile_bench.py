@@ -1,4 +1,5 @@
-"""Full-size hostile cases of issue 8 (items 22-26), timed and measured (``make bench``).
+"""Full-size hostile cases of issue 8 (items 22-26) and issue 23 (item 16: records of
+256 MB under an address-space limit, and of 1 GB), timed and measured (``make bench``).
 
 Each case is generated in a temporary directory (``$TMPDIR``), then one ``trajtui``
 command runs on it in a fresh subprocess; the report gives its wall time, its peak
@@ -203,6 +204,63 @@ def retry_log_plans(d: Path) -> list[str]:
     return ["show", "--json", str(d / "proj"), "20-100"]
 
 
+def _one_big_record(d: Path, mb: int) -> Path:
+    """A small record, one of ``mb`` MB (its output a string of words), a small one."""
+    p = d / f"record-{mb}mb.jsonl"
+    with p.open("wb") as f:
+        f.write(_capture("small-1") + b"\n")
+        f.write(b'{"id":"huge","input":"q","trajectory":[],"timing":{"start":0,"end":5},"output":"')
+        for _ in range(mb):
+            f.write(b"word " * (MB // 5) + b"word"[: MB % 5])
+        f.write(b'"}\n')
+        f.write(_capture("small-2") + b"\n")
+    return p
+
+
+def _under(gb: float, argv: list[str]) -> list[str]:
+    return ["--aslimit", str(gb), *argv]
+
+
+def record_256_grep_15(d: Path) -> list[str]:
+    """`grep` of a 256 MB record under 1.5 GB of address space (was SIGSEGV)."""
+    return _under(1.5, ["grep", str(_one_big_record(d, 256)), "word", "-m", "1"])
+
+
+def record_256_grep_2(d: Path) -> list[str]:
+    """The same under 2 GB."""
+    return _under(2.0, ["grep", str(_one_big_record(d, 256)), "word", "-m", "1"])
+
+
+def record_256_stats_15(d: Path) -> list[str]:
+    """`stats` of a 256 MB record under 1.5 GB of address space (was SIGSEGV)."""
+    return _under(1.5, ["stats", str(_one_big_record(d, 256))])
+
+
+def record_256_stats_2(d: Path) -> list[str]:
+    """The same under 2 GB."""
+    return _under(2.0, ["stats", str(_one_big_record(d, 256))])
+
+
+def record_256_show_json_1(d: Path) -> list[str]:
+    """`show --json` of a 256 MB record under 1 GB of address space."""
+    return _under(1.0, ["show", "--json", str(_one_big_record(d, 256)), "huge"])
+
+
+def record_256_grep_06(d: Path) -> list[str]:
+    """`grep` of a 256 MB record under 0.6 GB: too big for the memory left, one line."""
+    return _under(0.6, ["grep", str(_one_big_record(d, 256)), "word", "-m", "1"])
+
+
+def record_1gb_grep(d: Path) -> list[str]:
+    """`grep` of a 1 GB single-line record, no limit (was 6.3 GB)."""
+    return ["grep", str(_one_big_record(d, 1024)), "word", "-m", "1"]
+
+
+def record_1gb_show(d: Path) -> list[str]:
+    """`show` of the same record (was 4.2 GB)."""
+    return ["show", str(_one_big_record(d, 1024)), "huge"]
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -223,7 +281,24 @@ CASES = [
     Case("cr-only", cr_only),
     Case("first-record-600MB", huge_first_record),
     Case("line-2.2GB", long_line),
+    Case("record-256MB-grep-as1.5GB", record_256_grep_15),
+    Case("record-256MB-grep-as2GB", record_256_grep_2),
+    Case("record-256MB-stats-as1.5GB", record_256_stats_15),
+    Case("record-256MB-stats-as2GB", record_256_stats_2),
+    Case("record-256MB-show-json-as1GB", record_256_show_json_1),
+    Case("record-256MB-grep-as0.6GB", record_256_grep_06),
+    Case("record-1GB-grep", record_1gb_grep),
+    Case("record-1GB-show", record_1gb_show),
 ]
+
+_AS_LIMIT = """
+import resource, sys
+limit = int(float(sys.argv[1]) * (1 << 30))
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+sys.argv = ["trajtui", *sys.argv[2:]]
+from trajtui.cli import main
+main()
+"""
 
 _LIMIT = """
 import resource, sys
@@ -240,6 +315,8 @@ def run_case(
     """Run one trajtui command; wall time, peak RSS (MB), exit code and output size."""
     if argv[0] == "--ulimit":
         cmd = [sys.executable, "-c", _LIMIT, argv[1], *argv[2:]]
+    elif argv[0] == "--aslimit":
+        cmd = [sys.executable, "-c", _AS_LIMIT, argv[1], *argv[2:]]
     else:
         cmd = [sys.executable, "-m", "trajtui", *argv]
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:

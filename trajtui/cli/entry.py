@@ -11,10 +11,14 @@ from typing import NoReturn
 
 from trajtui.cli.group import cli
 from trajtui.cli.output import print_err, silence_stdout
+from trajtui.core import signals
+from trajtui.core.jsonutil import JsonError
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
-    """Run the CLI; never lets a traceback reach the user."""
+    """Run the CLI; never lets a traceback reach the user. SIGINT, SIGTERM and SIGHUP end
+    it as :mod:`trajtui.core.signals` says (exit 128 + the signal's number)."""
+    signals.install()
     try:
         cli.main(
             args=list(argv) if argv is not None else None, prog_name="trajtui", standalone_mode=True
@@ -27,6 +31,15 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         sys.exit(0)
     except KeyboardInterrupt:
         sys.exit(130)
+    except JsonError as err:  # a value too big to write for the memory left
+        print_err(f"trajtui: {err}")
+        sys.exit(1)
+    except MemoryError:
+        print_err("trajtui: not enough memory for this (a record too big for the memory left)")
+        sys.exit(1)
+    except signals.Ended as ended:
+        _flush_quietly()
+        sys.exit(signals.exit_code(ended.signum))
     except Exception as exc:  # pragma: no cover - the last line of defence
         if os.environ.get("TRAJTUI_DEBUG"):
             raise

@@ -88,6 +88,8 @@ def _rows(
             yield source, entry
             done += 1
     for first, rows in filler.fill(len(source), wait=wait):
+        for notice in rowpool.notices():  # a worker died: said once, its rows read again
+            print_err(f"trajtui: {notice}")
         for k, row in enumerate(rows):
             i = first + k
             yield source, source.take(i, row, keep=cache and i < KEEP_ROWS)

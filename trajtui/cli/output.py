@@ -70,3 +70,11 @@ def scan_all(ws: Workspace, show_progress: bool) -> None:
             source.save_index()
     if show_progress and time.monotonic() - started > 1.0:
         click.echo("\r\x1b[K", err=True, nl=False)
+
+
+def write_text(text: str, piece: int = 1 << 20) -> None:
+    """Write ``text`` to stdout a megabyte at a time (a 256 MB record's JSON is not copied
+    whole once more to be encoded)."""
+    out = sys.stdout
+    for at in range(0, len(text), piece):
+        out.write(text[at : at + piece])

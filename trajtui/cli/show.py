@@ -11,7 +11,7 @@ from typing import Any, TextIO
 import click
 
 from trajtui.cli.cache import no_cache_option, use_cache
-from trajtui.cli.output import open_workspace, print_err, report_problems
+from trajtui.cli.output import open_workspace, print_err, report_problems, write_text
 from trajtui.core.jsonutil import dumps_line
 from trajtui.core.model import Severity
 from trajtui.core.refs import RefError
@@ -96,7 +96,7 @@ def show_cmd(path: str, ref: str, as_json: bool, no_cache: bool) -> None:
             target = resolve_streaming(ws, ref)
             shown = ws.ref(target.source, target.ref)
             if as_json:
-                click.echo(dumps_line(with_ref(_json_object(target), shown)))
+                write_text(dumps_line(with_ref(_json_object(target), shown)) + "\n")
             else:
                 _print_target(target, shown)
         except RefError as err:

@@ -14,6 +14,9 @@ from trajtui.core import safeio
 from trajtui.core.jsonutil import BOM, JsonError, head_object, line_break, loads
 from trajtui.core.safeio import SafeFile, open_regular
 
+_WS_NUL = b" \t\r\n\f\v\x00"
+"""Whitespace, and the NUL bytes a writer that crashed leaves where records were to be."""
+
 HEAD_BYTES = 1 << 20
 MAX_LINE = 256 << 20
 """A record longer than this is not decoded for detection (the next ones tell)."""
@@ -105,19 +108,23 @@ def sniff(path: str) -> Sniffed:
 
 
 def _sniff_body(f: SafeFile, body: bytes) -> Sniffed:
-    if looks_binary(body):
-        return Sniffed("binary")
-    stripped = body.lstrip()
-    if not stripped:  # the first megabyte is blank: look on, line by line
-        stripped = next(_lines_of(f, 1), b"").lstrip()
+    # NUL bytes before the first record are a damaged stretch (a writer that crashed),
+    # not a sign of binary data: what follows them decides
+    stripped = body.lstrip(_WS_NUL)
+    if not stripped:  # the first megabyte is blank (or NUL bytes): look on, line by line
+        lines = (line.lstrip(_WS_NUL) for line in _lines_of(f, MAX_PROBE_LINES))
+        stripped = next((line for line in lines if line), b"")
         if not stripped:
-            return Sniffed("empty")
+            return Sniffed("binary" if b"\x00" in body else "empty")
+    elif stripped[:1] not in (b"{", b"[") and looks_binary(body):
+        return Sniffed("binary")
     if stripped[:1] not in (b"{", b"["):
         return Sniffed("text")
     # JSON Lines: a line that starts at column 0 with "{" and decodes to an object on its
     # own. (Pretty-printed documents never have one: their objects span lines, and nested
     # one-line objects are indented.) Broken first lines are skipped.
     for line in _lines_of(f, MAX_PROBE_LINES):
+        line = line.lstrip(b"\x00")  # a damaged stretch before a record (a crashed writer)
         if not line.startswith(b"{"):
             continue
         try:
@@ -126,6 +133,8 @@ def _sniff_body(f: SafeFile, body: bytes) -> Sniffed:
             continue
         if isinstance(value, dict):
             return Sniffed("jsonl", value)
+    if looks_binary(body) and not any(_lines_of(f, MAX_PROBE_LINES)):
+        return Sniffed("binary")
     if body.startswith(b"{") and line_break(body) not in body:
         # A first record too long to decode whole: tell it by the keys of its head.
         partial = head_object(body)

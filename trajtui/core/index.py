@@ -122,6 +122,7 @@ class LineIndex:
         self._pos = 0  # where the next scan starts (start of a line)
         self._line = 0  # lines before _pos
         self._cancelled = False  # a plain flag: an Event per file costs 1.5 kB x 100,000 files
+        self._sample: tuple[int, int] | None = None  # (size scanned, hash of its ends)
 
     @property
     def ident(self) -> tuple[int, int]:
@@ -226,7 +227,8 @@ class LineIndex:
         return self._cancelled
 
     def stat_changed(self) -> str | None:
-        """How the file changed since it was indexed: None, ``appended``, ``truncated`` or
+        """How the file changed since it was indexed: None, ``appended``, ``truncated``,
+        ``rewritten`` (in place: longer or as long, but its ends are not what was read) or
         ``replaced`` (or ``deleted``)."""
         try:
             st = os.stat(self.path)
@@ -237,8 +239,29 @@ class LineIndex:
         if st.st_size < self.size:
             return "truncated"
         if st.st_size > self.size:
+            sample = self._sample
+            if sample is not None and sample[1] != self._ends_hash(sample[0]):
+                return "rewritten"  # longer, but not by appending: what was read changed
             return "appended"
+        sample = self._sample
+        touched = st.st_mtime_ns != self.mtime_ns and sample is not None
+        if touched and sample is not None and sample[0] == self.size:
+            return "rewritten" if sample[1] != self._ends_hash(sample[0]) else None
         return None
+
+    SAMPLE = 64
+    """Bytes at each end of the part scanned that a growing file must still hold for the
+    growth to be an append."""
+
+    def _ends_hash(self, size: int) -> int | None:
+        """A hash of the first and last :data:`SAMPLE` bytes of the file's first ``size``
+        bytes (None when they cannot be read)."""
+        try:
+            head = self._file.pread(min(self.SAMPLE, size), 0)
+            tail = self._file.pread(min(self.SAMPLE, size), max(0, size - self.SAMPLE))
+        except (OSError, FileChanged):
+            return None
+        return hash((head, tail))
 
     def scan(self, *, progress_every: float = 0.05) -> Iterator[ScanProgress]:
         """Index the file from where the last scan stopped to its current end.
@@ -330,6 +353,8 @@ class LineIndex:
             # written. It is indexed, and scanned again by the next refresh.
             self._add_tail(pos, size)
         self.complete = True
+        ends = self._ends_hash(size)
+        self._sample = None if ends is None else (size, ends)
         yield ScanProgress(size, size, self.count, finished=True)
 
     def _find_newline(self, pos: int, size: int) -> int | None:

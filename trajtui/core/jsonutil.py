@@ -210,6 +210,11 @@ def loads(data: bytes | bytearray | str) -> tuple[Any, str | None]:
     Raises:
         JsonError: The data is not JSON; the message says why and where.
     """
+    if len(data) >= BIG_RECORD and isinstance(data, (bytes, bytearray)):
+        from trajtui.core.jsonbig import read_lean
+
+        if read_lean(data):
+            return _huge(data)
     try:
         return orjson.loads(data), None
     except orjson.JSONDecodeError as err:
@@ -218,6 +223,8 @@ def loads(data: bytes | bytearray | str) -> tuple[Any, str | None]:
         raise JsonError("invalid JSON: nested too deeply") from None
     if "allocate" in str(first_error):
         return _huge(data)
+    if data[:1] in (b"\x00", "\x00") or data[-1:] in (b"\x00", "\x00"):
+        return _around_nuls(data)
     warning = None
     text: str | None = None
     if isinstance(data, (bytes, bytearray)):
@@ -258,6 +265,30 @@ def loads(data: bytes | bytearray | str) -> tuple[Any, str | None]:
         else:
             return value, f"{warning}; {note}" if warning else note
     raise JsonError(_describe(first_error)) from None
+
+
+BIG_RECORD = 16 << 20
+"""A record this big is read only when the memory left holds what reading it takes
+(:mod:`trajtui.core.jsonbig`)."""
+
+
+def _around_nuls(data: bytes | bytearray | str) -> tuple[Any, str | None]:
+    """A document with NUL bytes before or after it: the stretch a writer that crashed
+    leaves (space it had taken and never wrote), skipped and said so."""
+    nul = b"\x00" if isinstance(data, (bytes, bytearray)) else "\x00"
+    rest = data.strip(nul)  # type: ignore[arg-type]
+    skipped = len(data) - len(rest)
+    nuls = f"{skipped:,} NUL byte{'' if skipped == 1 else 's'}"
+    if not rest.strip():
+        raise JsonError(
+            f"invalid JSON: {nuls}, not a record (a damaged stretch: a writer that crashed?)"
+        )
+    try:
+        value, warning = loads(rest)
+    except JsonError as err:
+        raise JsonError(f"{err} (after skipping {nuls})") from None
+    note = f"{nuls} around the record (a damaged stretch): skipped"
+    return value, f"{note}; {warning}" if warning else note
 
 
 def _huge(data: bytes | bytearray | str) -> tuple[Any, str | None]:
@@ -347,18 +378,47 @@ def _encodable(value: Any, limit: int = MAX_DEPTH) -> Any:
     return value
 
 
-def _dumps(value: Any, option: int) -> bytes:
-    """orjson's encoding, retried with big integers and deep nesting made encodable."""
+def _bulky(value: Any, nodes: int = 2000) -> bool:
+    """``value`` holds at least :data:`BIG_RECORD` bytes of text, judged from its first
+    levels (a few thousand values at most: cheap for a row, and the 256 MB string or the
+    10-million-item array of a big record is seen at once)."""
+    total = 0
+    todo = [value]
+    while todo and nodes > 0:
+        item = todo.pop()
+        nodes -= 1
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, dict):
+            total += 8 * len(item)
+            todo.extend(list(item.values())[:nodes])
+        elif isinstance(item, list):
+            total += 8 * len(item)
+            todo.extend(item[:nodes])
+        if total >= BIG_RECORD:
+            return True
+    return False
+
+
+def _dumps(value: Any, option: int) -> str:
+    """orjson's encoding, retried with big integers and deep nesting made encodable. A big
+    value is written as the memory left allows (:func:`trajtui.core.jsonbig.write_big`)."""
+    if _bulky(value):
+        from trajtui.core.jsonbig import write_big
+
+        text = write_big(value, indent=bool(option & orjson.OPT_INDENT_2))
+        if text is not None:
+            return text
     try:
-        return orjson.dumps(value, option=option, default=_default)
+        return orjson.dumps(value, option=option, default=_default).decode()
     except (TypeError, orjson.JSONEncodeError, RecursionError):
-        return orjson.dumps(_encodable(value), option=option, default=_default)
+        return orjson.dumps(_encodable(value), option=option, default=_default).decode()
 
 
 def dumps_pretty(value: Any) -> str:
     """Indented JSON text for display (non-ASCII kept, keys in file order)."""
     try:
-        return _dumps(value, orjson.OPT_INDENT_2).decode()
+        return _dumps(value, orjson.OPT_INDENT_2)
     except (TypeError, orjson.JSONEncodeError, RecursionError):
         clipped = clip_depth(value)
         return _stdlib_json.dumps(clipped, indent=2, ensure_ascii=False, default=str)
@@ -375,7 +435,7 @@ def dumps_line(value: Any) -> str:
     """Compact one-line JSON (for ``--json`` output, JSON Lines), safe to print: nothing in
     it can act on a terminal."""
     try:
-        text = _dumps(value, 0).decode()
+        text = _dumps(value, 0)
     except (TypeError, orjson.JSONEncodeError, RecursionError):
         clipped = clip_depth(value)
         text = _stdlib_json.dumps(clipped, ensure_ascii=False, default=str, allow_nan=True)

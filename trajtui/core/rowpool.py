@@ -16,6 +16,11 @@ warnings. So does every record of a file that was replaced since it was indexed.
 
 Small jobs are not worth a process: :class:`RowFiller` decodes in the calling thread
 until a source has :data:`PARALLEL_FROM` records left to read.
+
+A worker that dies (``kill -9``, the out-of-memory killer) breaks its pool: the jobs it had
+are done in the calling thread, the pool is replaced by a new one (after :data:`LOST_LIMIT`
+losses, rows are read in the caller from then on), no row is lost, and :func:`notices` has
+one line saying so for the user.
 """
 
 from __future__ import annotations
@@ -26,17 +31,16 @@ import os
 import stat
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
-from trajtui.core.jsonutil import id_text
-from trajtui.core.model import RunSummary
+from trajtui.core.rowjobs import Job, Row, plain, rows_of
 from trajtui.core.safeio import read_head
+
+__all__ = ["Job", "Row", "RowFiller", "notices", "plain", "pool", "rows_of", "shutdown"]
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -54,134 +58,9 @@ PARALLEL_BYTES = 64 << 20
 """A file this big has its rows read by worker processes from the first one."""
 IN_FLIGHT = 3
 """Jobs submitted ahead per worker (so none waits between two)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Job:
-    """Records of one file for a worker to turn into rows.
-
-    Attributes:
-        path: The file.
-        ident: ``(st_dev, st_ino)`` of the file that was indexed.
-        fmt: The record format (pickled by reference to its class).
-        begin: File offset of the first record.
-        spans: ``(offset from begin, length)`` of each record.
-        refs: Each record's reference.
-        lines: Each record's line number.
-        first: Index of the first record.
-        keys: Each record's key as the index took it from the line's head, to check against
-            the key the record decodes to (empty: the index checked them).
-    """
-
-    path: str
-    ident: tuple[int, int]
-    fmt: Any
-    begin: int
-    spans: tuple[tuple[int, int], ...]
-    refs: tuple[str | None, ...]
-    lines: tuple[int, ...]
-    first: int
-    keys: tuple[str | None, ...] = ()
-
-
-Row = RunSummary | None
-"""A record's run summary, or None: read the record the ordinary way (it is unusual)."""
-
-
-_decoders: dict[type, msgspec.json.Decoder[Any]] = {}
-
-
-def plain(value: Any, kept: tuple[type, ...] = ()) -> Any:
-    """A decoded lite value as the plain JSON value it stands for: structs become dicts of
-    the fields the record has, under the file's names (a field it lacks is left out, not
-    None), except structs of the ``kept`` types (the format's ``lite_kept``), left as they
-    are with the lists that hold them."""
-    if not kept:
-        return msgspec.to_builtins(value)
-    return _plain(value, kept)
-
-
-def _plain(value: msgspec.Struct, kept: tuple[type, ...]) -> Any:
-    """A struct as a dict (structs of the ``kept`` types as they are)."""
-    if isinstance(value, kept):
-        return value
-    out: dict[str, Any] = {}
-    unset, struct = msgspec.UNSET, msgspec.Struct
-    for name, key in zip(value.__struct_fields__, value.__struct_encode_fields__, strict=True):
-        item = getattr(value, name)
-        if item is unset:
-            continue
-        if isinstance(item, struct):
-            item = _plain(item, kept)
-        elif (
-            type(item) is list  # typed as structs (a field typed Any holds plain values)
-            and item
-            and isinstance(item[0], struct)
-            and not isinstance(item[0], kept)
-        ):
-            item = [_plain(x, kept) for x in item]
-        out[key] = item
-    return out
-
-
-def rows_of(job: Job) -> list[Row]:
-    """The rows of a job's records (run in a worker process, or here for small jobs)."""
-    lite = job.fmt.lite
-    decoder = _decoders.get(lite)
-    if decoder is None:
-        decoder = _decoders[lite] = msgspec.json.Decoder(lite)
-    if not job.spans:
-        return []
-    last_off, last_len = job.spans[-1]
-    try:
-        fd = os.open(job.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
-    except OSError:
-        return [None] * len(job.spans)
-    try:
-        st = os.fstat(fd)
-        if (st.st_dev, st.st_ino) != job.ident:
-            return [None] * len(job.spans)
-        want = last_off + last_len
-        data = os.pread(fd, want, job.begin)
-    except OSError:
-        return [None] * len(job.spans)
-    finally:
-        os.close(fd)
-    if len(data) < want:
-        return [None] * len(job.spans)
-    out: list[Row] = []
-    key = job.fmt.key
-    kept = getattr(job.fmt, "lite_kept", ())
-    # msgspec skips a field without checking its UTF-8; the ordinary read warns about
-    # invalid UTF-8 anywhere in a record: such records are read there.
-    checked = data.isascii()
-    view = memoryview(data)  # records decoded where they are, not copied out
-    for k, (off, n) in enumerate(job.spans):
-        ref = job.refs[k]
-        raw = view[off : off + n]
-        if not checked:
-            try:
-                str(raw, "utf-8")
-            except UnicodeDecodeError:
-                out.append(None)
-                continue
-        try:
-            value = decoder.decode(raw)
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            out.append(None)
-            continue
-        obj = plain(value, kept)
-        if ref is None or not isinstance(obj, dict) or key not in obj:
-            out.append(None)
-            continue
-        if job.keys and id_text(obj[key]) != job.keys[k]:  # spelled again later: read there
-            out.append(None)
-            continue
-        if job.fmt.check(obj) is not None:  # a warning names the record's keys: read it there
-            out.append(None)
-            continue
-        out.append(job.fmt.summarize(obj, ref, job.first + k, job.lines[k]))
-    return out
+LOST_LIMIT = 3
+"""Pools that lost a worker after which rows are read in the caller (workers keep dying:
+the memory they need is not there)."""
 
 
 # -- the pool ----------------------------------------------------------------------------------
@@ -191,6 +70,9 @@ _pool_lock = threading.Lock()
 _failed = False  # processes could not be started here: rows are read in the caller
 _starting = False  # a thread is starting the pool
 _starting_lock = threading.Lock()
+_lost = 0  # pools that lost a worker
+_notices: list[str] = []  # for the user, once
+_at_exit = False  # shutdown is registered to run at exit
 
 
 def cores() -> int:
@@ -231,7 +113,7 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                         max_workers=cores(),
                         mp_context=context,
                         initializer=_start,
-                        initargs=(preload,),
+                        initargs=(preload, os.getpid()),
                     )
                     # one job per worker at once: each starts its process now, inside
                     for ready in [started.submit(int) for _ in range(cores())]:
@@ -243,7 +125,10 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                 if freeze:
                     gc.unfreeze()
             _pool = started
-            atexit.register(shutdown)
+            global _at_exit
+            if not _at_exit:
+                _at_exit = True
+                atexit.register(shutdown)
         return _pool
 
 
@@ -325,14 +210,35 @@ WORKER_NICE = 10
 """How much lower the workers' scheduling priority is than their parent's (``nice``)."""
 
 
-def _start(preload: tuple[str, ...]) -> None:
+PARENT_CHECK = 1.0
+"""Seconds between a worker's looks at whether the process it works for is still there."""
+
+
+def _start(preload: tuple[str, ...], parent: int) -> None:
     """In a worker, as it starts: nothing it prints can reach the terminal the TUI draws on;
-    the modules its jobs need are imported now, while the caller is still busy (the first
-    job would otherwise wait for them)."""
+    the signals that end trajtui end the worker plainly (a forked one has the handlers of
+    the process it works for: SIGINT, which a terminal sends to every process of the job,
+    is left to that process, which stops the workers); a worker whose process (``parent``,
+    by its pid) is gone, killed outright (nothing could stop the workers) even before this
+    one got here, ends within :data:`PARENT_CHECK` seconds rather than live on; the modules
+    its jobs need are imported now, while the caller is still busy (the first job would
+    otherwise wait for them)."""
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.dup2(null, 2)
     os.close(null)
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, name="trajtui-parent", daemon=True).start()
     try:
         # the process it works for comes first: a worker has a core when nothing else
         # wants it, and the TUI (whose UI thread and loader share that process) is not
@@ -400,12 +306,78 @@ def warm_up(sources: list[Any]) -> None:
 
 def shutdown() -> None:
     """Stop the worker processes (at exit, or when a test wants a fresh pool)."""
-    global _pool, _failed, _starting
+    global _pool, _failed, _starting, _lost
     with _pool_lock:
         if _pool is not None:
             _pool.shutdown(wait=False, cancel_futures=True)
             _pool = None
         _failed = _starting = False
+        _lost = 0
+        _notices.clear()
+
+
+def notices() -> list[str]:
+    """What the user should be told about the workers since the last call (a worker that
+    died), each once."""
+    with _pool_lock:
+        out = list(_notices)
+        _notices.clear()
+        return out
+
+
+def _is_lost(err: BaseException) -> bool:
+    """``err`` says the pool lost a worker (or was shut down for it meanwhile)."""
+    from concurrent.futures import BrokenExecutor
+
+    return isinstance(err, BrokenExecutor) or (
+        isinstance(err, RuntimeError) and "shutdown" in str(err)
+    )
+
+
+def _lose(workers: ProcessPoolExecutor) -> None:
+    """``workers`` lost a process: forget the pool (the next :func:`pool` starts a new one,
+    or none after :data:`LOST_LIMIT` losses) and, the first time, say so."""
+    global _pool, _failed, _lost, _starting
+    with _pool_lock:
+        if _pool is not workers:
+            return  # forgotten already
+        how = _how_ended(workers)
+        _pool = None
+        _starting = False
+        _lost += 1
+        if _lost >= LOST_LIMIT:
+            _failed = True
+        try:
+            workers.shutdown(wait=False, cancel_futures=True)
+        except Exception:  # already torn down by its own thread
+            pass
+        if _lost == 1:
+            again = " and new workers started" if not _failed else ""
+            _notices.append(f"a row worker {how}; its rows were read again{again}: none lost")
+
+
+def _how_ended(workers: ProcessPoolExecutor) -> str:
+    """How a process of the broken pool ``workers`` ended, in words (the pool terminates
+    the others itself: a signal other than SIGTERM is the one that broke it)."""
+    import signal
+
+    procs = list((getattr(workers, "_processes", None) or {}).values())
+    for proc in procs:  # ended (killed, or terminated by the pool): reaped in a moment
+        try:
+            proc.join(0.5)
+        except Exception:  # not a process this one can wait for
+            pass
+    codes = [c for c in (getattr(p, "exitcode", None) for p in procs) if c]
+    for code in sorted(codes, key=lambda c: c == -signal.SIGTERM):
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            why = " (out of memory?)" if -code == signal.SIGKILL else ""
+            return f"was killed by {name}{why}"
+        return f"ended with exit status {code}"
+    return "ended abruptly"
 
 
 class RowFiller:
@@ -418,11 +390,12 @@ class RowFiller:
         self.source = source
         self.done = start  # rows handed out
         self._next = start  # first record not in a job yet
-        self._jobs: deque[tuple[Job, Future[list[Row]] | None]] = deque()
+        # each job, its future (None: done here) and the pool it was given to
+        self._jobs: deque[tuple[Job, Future[list[Row]] | None, Any]] = deque()
 
     def close(self) -> None:
         """Cancel the jobs not started yet."""
-        for _, future in self._jobs:
+        for _, future, _ in self._jobs:
             if future is not None:
                 future.cancel()
         self._jobs.clear()
@@ -434,27 +407,33 @@ class RowFiller:
         handed out (the caller has other work, such as indexing the rest of the file), and
         none while the worker processes are still starting."""
         many = _worth_workers(self.source.index, upto - self.done)
-        if many and not wait and not ready((type(self.source.fmt).__module__,)):
+        preload = (type(self.source.fmt).__module__,)
+        if many and not wait and not ready(preload):
             return  # the workers are starting: the caller goes on with its other work
-        workers = pool() if many or any(f is not None for _, f in self._jobs) else None
+        workers = pool() if many or any(f is not None for _, f, _ in self._jobs) else None
         while self.done < upto:
             ahead = IN_FLIGHT * cores() if workers is not None else 1
             while len(self._jobs) < ahead and self._next < upto:
                 job = self._job(self._next, upto)
                 if job is None:
                     break
-                future = workers.submit(rows_of, job) if workers is not None else None
-                self._jobs.append((job, future))
+                future, workers = _submit(workers, job)
+                self._jobs.append((job, future, workers))
                 self._next = job.first + len(job.spans)
             if not self._jobs:
                 return
-            if not wait and (self._jobs[0][1] is None or not self._jobs[0][1].done()):
+            job, future, owner = self._jobs[0]
+            if future is None and workers is None and many and (wait or ready(preload)):
+                workers = pool()  # a new pool, after one lost a worker
+            if future is None and workers is not None:
+                future, workers = _submit(workers, job)
+                owner = workers
+            if not wait and (future is None or not future.done()):
+                if future is not None:
+                    self._jobs[0] = (job, future, owner)
                 return
-            job, future = self._jobs.popleft()
-            try:
-                rows = future.result() if future is not None else rows_of(job)
-            except Exception:  # a worker that died: read these records here
-                rows = [None] * len(job.spans)
+            self._jobs.popleft()
+            rows = _rows(job, future, owner)
             self.done = job.first + len(rows)
             yield job.first, rows
 
@@ -487,3 +466,32 @@ class RowFiller:
             first=lo,
             keys=tuple(index.key(j) for j in range(lo, i)) if index.checks_deferred else (),
         )
+
+
+def _submit(workers: Any, job: Job) -> tuple[Future[list[Row]] | None, Any]:
+    """Give ``job`` to ``workers`` (None: it is done here): its future, and the pool to give
+    the next jobs to (None when this one lost a worker: they are done here)."""
+    if workers is None:
+        return None, None
+    try:
+        return workers.submit(rows_of, job), workers
+    except Exception as err:  # the pool broke (a worker died) or was shut down for it
+        if _is_lost(err):
+            _lose(workers)
+        return None, None
+
+
+def _rows(job: Job, future: Future[list[Row]] | None, owner: Any) -> list[Row]:
+    """The rows of ``job`` from its worker, or made here when it has none or its worker
+    died; a job that failed in its worker for another reason has its records read the
+    ordinary way (None rows)."""
+    if future is None:
+        return rows_of(job)
+    try:
+        return future.result()
+    except Exception as err:
+        if _is_lost(err):
+            if owner is not None:
+                _lose(owner)
+            return rows_of(job)
+        return [None] * len(job.spans)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 import sys
@@ -22,6 +23,8 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from trajtui.core import signals
+from trajtui.core.model import Problem
 from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
 from trajtui.ui import clipboard, failures, heap
@@ -29,6 +32,7 @@ from trajtui.ui import settings as settings_mod
 from trajtui.ui.commands import COMMANDS
 from trajtui.ui.messages import Opened
 from trajtui.ui.screens.main import MainScreen
+from trajtui.ui.screens.main.watching import path_mark, unread_paths
 from trajtui.ui.screens.opening import OpeningScreen
 
 TIDY_EVERY = 1.0
@@ -145,10 +149,17 @@ class TrajtuiApp(App[int]):
         another session's changes to the others stay)."""
         self._settings_lock = threading.Lock()
         self._settings_writing = threading.Lock()
+        self.path_marks: dict[str, object] = {}
+        """How each opened path was (:func:`path_mark`) when it was last opened."""
         self.strict_keys: set[str] = set()
         """Files found to spell a record's key twice: indexed with every key checked."""
 
     def on_mount(self) -> None:
+        # SIGINT, SIGTERM and SIGHUP quit as q does: the terminal is given back as it was
+        loop = asyncio.get_running_loop()
+        self._signal_taker = signals.push(
+            lambda signum: loop.call_soon_threadsafe(self._ended, signum)
+        )
         self.push_screen(OpeningScreen(self.paths))
         self._open(self.goto, read_settings=True)
         self.set_interval(TIDY_EVERY, self._tidy_heap)
@@ -163,7 +174,10 @@ class TrajtuiApp(App[int]):
         """Read the settings (at start) and open the paths, off the UI thread."""
         settings = settings_mod.load() if read_settings else None
         opening, self._opening = self._opening, None
+        # before they are read: a path that changes after, the screen sees change
+        marks = {path: path_mark(path) for path in self.paths}
         ws = opening.result() if opening is not None else open_paths(self.paths)
+        self.path_marks = marks
         if get_current_worker().is_cancelled:  # a newer reload took over
             ws.close()
             return
@@ -173,8 +187,8 @@ class TrajtuiApp(App[int]):
         if message.settings is not None:
             self._use_settings(message.settings)
         old, self.ws = self.ws, message.ws
-        if not message.ws.sources and self.exit_if_unreadable:
-            self.exit(1)
+        if not message.ws.sources and self.exit_if_unreadable and old is None:
+            self.exit(1)  # at start only: the command line says why; a reload waits
             return
         mark, self._reload_mark = self._reload_mark, None
         screen = MainScreen(message.ws, goto=message.goto, mark=mark if old is not None else None)
@@ -185,7 +199,17 @@ class TrajtuiApp(App[int]):
         self.switch_screen(screen)
         if old is not None:
             old.close()
-            self.notify("reloaded", timeout=2)
+            gone = self._unreadable(message.ws)
+            if not gone:
+                self.notify("reloaded", timeout=2)
+            then = "waiting for it to come back" if self.follow else "R reloads once it is back"
+            for problem in gone:
+                self.notify(f"{visible(str(problem), keep_newlines=False)}: {then}", timeout=10)
+
+    def _unreadable(self, ws: Workspace) -> list[Problem]:
+        """What is wrong with each opened path nothing could be read from."""
+        unread = set(unread_paths(self.paths, ws.sources))
+        return [p for p in ws.problems if p.path in unread]
 
     def _use_settings(self, settings: dict[str, Any]) -> None:
         """Take the settings read at start; a theme chosen meanwhile wins over the saved one."""
@@ -312,7 +336,14 @@ class TrajtuiApp(App[int]):
         self._reload_mark = marked.ref if marked is not None else None
         self._open(ref, read_settings=False)
 
+    def _ended(self, signum: int) -> None:
+        """An ending signal arrived (:mod:`trajtui.core.signals`): quit, with its code."""
+        self.exit(return_code=signals.exit_code(signum))
+
     def on_unmount(self) -> None:
+        taker = getattr(self, "_signal_taker", None)
+        if taker is not None:
+            signals.pop(taker)
         heap.release()
         with self._settings_writing:  # a change not written yet: this is the last chance
             if self._unsaved:

@@ -91,6 +91,8 @@ class ChangedOnDisk(Message):
     changes: tuple[tuple[int, str], ...]
     trees: tuple[str, ...] = ()
     """Opened directories whose files changed (names added or removed), when following."""
+    lost: tuple[str, ...] = ()
+    """Opened paths with nothing readable that changed on disk (a file that may be back)."""
 
 
 @dataclass

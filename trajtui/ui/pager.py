@@ -4,12 +4,20 @@ The text is written to a private temporary file (mode 0600) in trajtui's own cac
 directory, or the system's temporary directory when that cannot be used (a regular file
 where the directory should be, no permission, or a place inside a path the user opened),
 never beside the data; control characters are made visible; the file is removed afterwards.
+
+A pager that cannot run (not installed, a typo, a directory, not executable) is said in one
+line before anything is suspended; one that fails once started (exits non-zero, killed) is
+said after the TUI is back. Nothing raised while suspended escapes the suspension: Textual
+resumes only when its block ends normally, and a TUI left suspended echoes keys and never
+quits.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Sequence
@@ -35,17 +43,58 @@ def _temp_file(opened: Sequence[str]) -> tuple[int, str] | None:
     return None
 
 
-def page(app: App[object], text: str) -> str | None:
-    """Show ``text`` in ``$PAGER`` (default ``less``). Returns an error message or None."""
+PAGERS = ("less", "more")
+"""Tried in turn when ``$PAGER`` is not set."""
+
+
+def _pager() -> tuple[list[str], str | None]:
+    """The pager's command line (its program found on ``PATH``), or an error message."""
+    wanted = os.environ.get("PAGER") or ""
+    if not wanted.strip():
+        for name in PAGERS:
+            found = shutil.which(name)
+            if found is not None:
+                return [found], None
+        return [], "cannot open a pager: $PAGER is not set and neither less nor more is here"
     try:
-        command = shlex.split(os.environ.get("PAGER") or "less") or ["less"]
+        command = shlex.split(wanted)
     except ValueError as err:
-        return f"cannot open a pager: $PAGER is not a command line ({err})"
+        return [], f"cannot open a pager: $PAGER is not a command line ({err})"
+    if not command:
+        return [], "cannot open a pager: $PAGER is empty"
+    found = shutil.which(command[0])
+    if found is None:
+        return [], f"cannot open a pager: $PAGER {visible(command[0])!r} is not a command here"
+    return [found, *command[1:]], None
+
+
+def _ended(command: list[str], code: int) -> str | None:
+    """What went wrong with a pager that ended with ``code`` (None: nothing)."""
+    if code == 0:
+        return None
+    name = visible(os.path.basename(command[0]))
+    if code < 0:
+        try:
+            how = signal.Signals(-code).name
+        except ValueError:
+            how = f"signal {-code}"
+        return f"the pager ({name}) was ended by {how}"
+    return f"the pager ({name}) exited with status {code}"
+
+
+def page(app: App[object], text: str) -> str | None:
+    """Show ``text`` in ``$PAGER`` (default ``less``, else ``more``). Returns an error
+    message or None."""
+    command, error = _pager()
+    if error is not None:
+        return error
     opened = [str(p) for p in getattr(app, "paths", ())]
     made = _temp_file(opened)
     if made is None:
         return "cannot open a pager: no place to write a temporary file outside the opened paths"
     fd, path = made
+    outcome: list[str | None] = [None]
+    interrupted: list[BaseException] = []
     try:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -54,12 +103,21 @@ def page(app: App[object], text: str) -> str | None:
             return f"cannot open a pager: cannot write {path}: {err.strerror or err}"
         try:
             with app.suspend():
-                subprocess.run([*command, path], check=False)
-        except Exception as err:  # SuspendNotSupported in headless tests, missing pager...
+                # nothing may be raised in here: Textual would stay suspended
+                try:
+                    done = subprocess.run([*command, path], check=False)
+                    outcome[0] = _ended(command, done.returncode)
+                except Exception as err:  # it could not be started after all
+                    outcome[0] = f"cannot open a pager ({visible(command[0])}): {err}"
+                except BaseException as err:  # a signal ending trajtui: once resumed
+                    interrupted.append(err)
+        except Exception as err:  # SuspendNotSupported in headless tests
             return f"cannot open a pager ({' '.join(command)}): {err or type(err).__name__}"
+        if interrupted:
+            raise interrupted[0]
     finally:
         try:
             os.unlink(path)
         except OSError:
             pass
-    return None
+    return outcome[0]

@@ -8,6 +8,10 @@ Grammar (``OR`` binds loosest; terms side by side are ANDed)::
     unary   := ("-" | "NOT") unary | primary
     primary := "(" or ")" | term
     term    := WORD | "PHRASE" | NAME (":" | "=" | "!=" | "<" | "<=" | ">" | ">=") VALUE
+
+Groups and negations nest at most :data:`MAX_DEPTH` deep: deeper is a :class:`QueryError`
+pointing at the first token past the limit, never a ``RecursionError`` (here, or in the
+recursive walks of the tree that judge and compare it).
 """
 
 from __future__ import annotations
@@ -67,6 +71,8 @@ from trajtui.core.query.nodes import (
 )
 
 _OPS = ("<=", ">=", "!=", "<", ">", "=", ":")
+MAX_DEPTH = 64
+"""Parentheses and negations (``(``, ``-``, ``NOT``) open inside one another, at most."""
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 
 
@@ -90,6 +96,7 @@ class Parser:
             keys = ()
         self.tokens = tokenize(text)
         self.pos = 0
+        self.depth = 0
         self.keys = keys
         self.named: list[str] = []
         """Metadata keys the query names without ``metadata.``."""
@@ -123,6 +130,17 @@ class Parser:
             what = "'-'" if op.text == "-" else f"'{op.text}'"
             raise QueryError(f"{what} needs a term after it", op.start, op.end)
 
+    def _deeper(self, tok: Token) -> None:
+        """Enter a group or negation opened by ``tok``."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise QueryError(
+                f"nested too deep (more than {MAX_DEPTH} parentheses and negations inside "
+                "one another)",
+                tok.start,
+                tok.end,
+            )
+
     def _or(self) -> Node:
         parts = [self._and()]
         while (tok := self._peek()) is not None and tok.kind == OR:
@@ -145,7 +163,10 @@ class Parser:
         if tok is not None and tok.kind == NOT:
             self._next()
             self._need_operand(tok)
-            return Not(self._unary())
+            self._deeper(tok)
+            node = self._unary()
+            self.depth -= 1
+            return Not(node)
         return self._primary()
 
     def _primary(self) -> Node:
@@ -156,7 +177,9 @@ class Parser:
                 raise QueryError("this '(' is not closed", tok.start, tok.end)
             if nxt.kind == RPAREN:
                 raise QueryError("nothing between these parentheses", tok.start, nxt.end)
+            self._deeper(tok)
             node = self._or()
+            self.depth -= 1
             close = self._peek()
             if close is None or close.kind != RPAREN:
                 raise QueryError("this '(' is not closed", tok.start, tok.end)

@@ -300,7 +300,11 @@ class Search:
             except (OSError, FileChanged) as err:
                 yield Problem(source.path, index.line_of(i), f"cannot read: {err}")
                 return
-            for k in candidates(data, begin, index, i, j, prefilter):
+            # the block is let go before a record is parsed: with a record as big as the
+            # memory allows, its bytes are not held twice
+            found = list(candidates(data, begin, index, i, j, prefilter))
+            del data
+            for k in found:
                 if self._cancelled():
                     break
                 if self.skip is None or not self.skip(position, k):

@@ -4,22 +4,30 @@ matcher of field texts and the prefilter of a JSONL file's raw bytes.
 Both run on google-re2, a linear-time engine: no pattern, however written, can make a search
 hang (Python's ``re`` backtracks, and ``(a+)+$`` on a long line takes forever).
 
-The prefilter finds the records whose bytes may hold a match, so only those are parsed. A
-string with quotes, backslashes, control characters or non-ASCII characters is written
-escaped in a JSON file (``\\"``, ``\\\\``, ``\\n``, ``\\u00e9``; Go escapes ``<``, ``>`` and
-``&`` too): the prefilter of a plain string matches every spelling of each such character.
-A regular expression's prefilter is the longest run of ordinary characters every match must
-hold (read from the pattern); a pattern without one has every record parsed.
+The prefilter finds the records whose bytes may hold a match, so only those are parsed; it
+may only ever skip records that cannot match. A string with quotes, backslashes, control
+characters or non-ASCII characters is written escaped in a JSON file (``\\"``, ``\\\\``,
+``\\n``, ``\\u00e9``; Go escapes ``<``, ``>`` and ``&`` too): the prefilter of a plain
+string matches every spelling of each such character, and ignoring case, every spelling of
+every character RE2 folds it with (``k`` and the Kelvin sign ``\\u212a``: see
+:mod:`~trajtui.core.search.folds`). A regular expression's prefilter is the longest literal
+run every match must hold (of each top-level alternative), read from the pattern as RE2
+reads it (:mod:`~trajtui.core.search.re2syntax`); a pattern without one, or one that reader
+is unsure of, has every record parsed. A run that could be part of a number as Python
+writes it (``100000.0``) also takes the records holding a number the file spells otherwise
+(``1e5``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import re2
+
+from trajtui.core.search.folds import case_variants
+from trajtui.core.search.re2syntax import required_literals
 
 __all__ = ["Needle", "PatternError", "compile_needle", "required_literal"]
 
@@ -33,9 +41,13 @@ _SAFE = frozenset(
 
 _SHORT_ESCAPES = {"\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t", '"': '"', "\\": "\\"}
 
-_EXTRA_FOLDS = {"\u00e5": "\u212b"}
-"""Characters re2's case folding joins beyond ``str.lower``/``str.upper`` whose ``\\u``
-spellings the prefilter lists (the Angstrom sign)."""
+_NUMBER_TEXT = frozenset("0123456789.+-einfa")
+"""The characters of a number as Python writes it (``str(1e16)`` is ``1e+16``, ``NaN`` is
+``nan``, ``Infinity`` ``inf``)."""
+_RESPELLED_NUMBER = rb"[0-9][eE]|[0-9]{16}|NaN|Infinity"
+"""A number the file spells otherwise than Python writes it: with an exponent (``1e5`` is
+``100000.0``), with more digits than a float keeps (rounded when read), or as Python's
+``json`` writes the numbers JSON has no word for."""
 
 MIN_LITERAL = 2
 """Shortest ordinary run of a regular expression worth prefiltering on."""
@@ -102,6 +114,7 @@ def compile_needle(pattern: str, *, regex: bool = False, ignore_case: bool = Fal
     """
     if not pattern:
         raise PatternError("the pattern is empty")
+    _check_utf8(pattern)
     flags = "(?i)" if ignore_case else ""
     source = pattern if regex else re2.escape(pattern)
     try:
@@ -109,16 +122,29 @@ def compile_needle(pattern: str, *, regex: bool = False, ignore_case: bool = Fal
     except re2.error as err:
         raise PatternError(f"invalid regular expression {pattern!r}: {_why(err)}") from None
     if regex:
-        literal = required_literal(pattern, ignore_case)
+        required = required_literals(pattern, MIN_LITERAL)
         prefilter = None
-        if literal is not None:
-            text, fold = literal
+        if required is not None:
+            fold = ignore_case or required.fold
             prefilter = re2.compile(
-                ("(?i)" if fold else "").encode() + re2.escape(text.encode()), _OPTIONS
+                b"|".join(_escaped_forms(text, fold) for text in required.branches), _OPTIONS
             )
     else:
         prefilter = re2.compile(_escaped_forms(pattern, ignore_case), _OPTIONS)
     return Needle(pattern, regex, ignore_case, matcher, prefilter)
+
+
+def _check_utf8(pattern: str) -> None:
+    """A pattern from a command line that is not valid UTF-8 (its bytes kept as lone
+    surrogates) cannot be searched for: say where."""
+    try:
+        pattern.encode()
+    except UnicodeEncodeError as err:
+        raw = pattern.encode("utf-8", "surrogateescape")
+        at = len(pattern[: err.start].encode("utf-8", "surrogateescape"))
+        raise PatternError(
+            f"the pattern is not valid UTF-8 (byte 0x{raw[at]:02X} at byte {at + 1})"
+        ) from None
 
 
 def _why(err: Exception) -> str:
@@ -132,19 +158,23 @@ def _why(err: Exception) -> str:
 
 
 def _escaped_forms(text: str, ignore_case: bool) -> bytes:
-    """A bytes pattern matching ``text`` as any JSON writer spells it in a string."""
+    """A bytes pattern matching ``text`` as any JSON writer spells it in a string (ignoring
+    case: each character as any character RE2 folds it with), or a number the file spells
+    otherwise when ``text`` could be part of one as Python writes it."""
+    folds = case_variants(text) if ignore_case else {}
     parts = []
     for ch in text:
-        variants = {ch}
-        if ignore_case and ch not in _SAFE:  # (?i) folds the letters of the UTF-8 forms
-            for v in (ch.lower(), ch.upper(), _EXTRA_FOLDS.get(ch.lower(), "")):
-                if len(v) == 1:
-                    variants.add(v)
+        variants = folds.get(ch, frozenset({ch}))
+        if len(variants) > 1 and all(v in _SAFE for v in variants):
+            variants = frozenset({ch})  # (?i) matches the others as they are
         forms: list[bytes] = []
         for v in sorted(variants):
             forms.extend(_forms(v))
         parts.append(forms[0] if len(forms) == 1 else b"(?:" + b"|".join(forms) + b")")
-    return (b"(?i)" if ignore_case else b"") + b"".join(parts)
+    found = b"".join(parts)
+    if set(text.lower() if ignore_case else text) <= _NUMBER_TEXT:
+        found = b"(?:" + found + b"|" + _RESPELLED_NUMBER + b")"
+    return (b"(?i)" if ignore_case else b"") + found
 
 
 def _forms(ch: str) -> list[bytes]:
@@ -180,33 +210,10 @@ def _hex(code: int) -> bytes:
 
 
 def required_literal(pattern: str, ignore_case: bool) -> tuple[str, bool] | None:
-    """The longest run of ordinary characters every match of ``pattern`` holds, and whether
-    it is matched ignoring case; None when there is none worth looking for.
-
-    Read with Python's own parser of regular expressions (RE2 syntax is close to it); a
-    pattern it cannot read gets no prefilter (every record is parsed), never a wrong one.
-    """
-    try:
-        from re import _constants, _parser  # type: ignore[attr-defined]
-
-        parsed = _parser.parse(pattern)
-        literal_op = _constants.LITERAL
-    except (re.error, ImportError, RecursionError, ValueError, OverflowError):
+    """The longest run of literal characters every match of ``pattern`` holds, and whether
+    it is matched ignoring case; None when there is none worth looking for (or the pattern
+    has alternatives at its top level: see :func:`required_literals` for them)."""
+    required = required_literals(pattern, MIN_LITERAL)
+    if required is None or len(required.branches) != 1:
         return None
-    fold = ignore_case or bool(parsed.state.flags & re.IGNORECASE)
-    if parsed.state.flags & re.VERBOSE:
-        return None
-    best = ""
-    run: list[str] = []
-    for op, arg in parsed:
-        if op is literal_op and chr(arg) in _SAFE:
-            run.append(chr(arg))
-            continue
-        if len(run) > len(best):
-            best = "".join(run)
-        run = []
-    if len(run) > len(best):
-        best = "".join(run)
-    if len(best) < MIN_LITERAL:
-        return None
-    return best, fold
+    return required.branches[0], ignore_case or required.fold

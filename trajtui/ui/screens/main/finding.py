@@ -177,7 +177,9 @@ class Finding(ForecastPanes):
             filt = Filter.parse(text, self.store.metadata_keys())
         except QueryError as error:
             self._inputs_asked += 1  # a search of the words typed before stops
-            self._filter_hint(_error_lines(text, error, under_box=_fits(box, text)))
+            self._filter_hint(
+                _error_lines(text, error, under_box=_fits(box, text), room=_room(box))
+            )
             return
         self._filter_hint(None)
         self._arrange(self.store.sort, self.store.reverse, filt)
@@ -291,7 +293,9 @@ class Finding(ForecastPanes):
         try:
             query = parse(text, scope=STEPS)
         except QueryError as error:
-            hint = _error_lines(text, error, under_box=_fits(box, text), what="the steps are")
+            hint = _error_lines(
+                text, error, under_box=_fits(box, text), room=_room(box), what="the steps are"
+            )
             self._filter_hint(hint, "#step-filter-hint")
             return
         self._filter_hint(None, "#step-filter-hint")
@@ -385,13 +389,18 @@ class Finding(ForecastPanes):
         self._arrange(column, reverse, self.store.filter, what)
 
 
+def _room(box: Input) -> int:
+    """Characters a line of ``box`` (and of the hint under it) holds."""
+    return max(20, box.content_region.width or box.size.width - 2)
+
+
 def _fits(box: Input, text: str) -> bool:
     """The whole of ``text`` shows in ``box`` (so carets can go right under it)."""
-    return len(text) < (box.content_region.width or box.size.width - 2)
+    return len(text) < _room(box)
 
 
 def _error_lines(
-    text: str, error: QueryError, *, under_box: bool, what: str = "the list is"
+    text: str, error: QueryError, *, under_box: bool, room: int = 80, what: str = "the list is"
 ) -> Text:
     """The problem underlined, then the message::
 
@@ -400,16 +409,23 @@ def _error_lines(
         col 11: unknown field 'scroe': did you mean score? · the list is unchanged
 
     ``under_box``: the whole query shows in the box, so the carets go right under it;
-    else the query is shown again above them."""
+    else the stretch of the query around the problem (``room`` characters, ``…`` where it
+    is cut) is shown again above them, so the message stays in sight."""
     start, end = min(error.start, len(text)), min(max(error.end, error.start + 1), len(text) + 1)
     shown = visible(text, keep_newlines=False)
     out = Text()
     if len(shown) == len(text):  # the caret lines up with the text only when none was replaced
+        lead = 0
         if not under_box:
-            out.append(shown[:start])
+            lo = max(0, start - room // 3)
+            hi = min(len(shown), lo + room - 2)
+            end = max(start + 1, min(end, hi))
+            cut = "…" if lo else ""
+            out.append(cut + shown[lo:start])
             out.append(shown[start:end], style="bold reverse red")
-            out.append(shown[end:] + "\n")
-        out.append(" " * start + "^" * max(1, end - start) + "\n", style="bold red")
+            out.append(shown[end:hi] + ("…" if hi < len(shown) else "") + "\n")
+            lead = len(cut) - lo
+        out.append(" " * (lead + start) + "^" * max(1, end - start) + "\n", style="bold red")
     out.append(visible(str(error), keep_newlines=False), style="red")
     out.append(f" · {what} unchanged · ? lists fields", style="dim")
     return out

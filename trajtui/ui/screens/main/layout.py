@@ -110,7 +110,8 @@ class MainLayout(Screen[None]):
         """Number of the latest sort or filter asked for (the latest keystroke wins)."""
         self._last_look = time.monotonic()
         self._looks = 0
-        self._tree_marks: dict[str, int] = {}
+        self._tree_marks: dict[str, object] = {}
+        self._unread: set[str] | None = None  # opened paths nothing was read from
         self._stay_at_end = False
         self._counting = False
         self._grew = False  # rows were added and not drawn yet

@@ -14,7 +14,7 @@ import time
 from textual import on, work
 from textual.worker import Worker, get_current_worker
 
-from trajtui.core.discover import walk
+from trajtui.core import rowpool
 from trajtui.core.index import FileChanged, ScanProgress
 from trajtui.core.jsonl_source import JsonlSource
 from trajtui.core.model import Problem
@@ -25,6 +25,7 @@ from trajtui.core.text import visible
 from trajtui.ui import failures, heap
 from trajtui.ui.messages import AllLoaded, ChangedOnDisk, KeysMisread, Loaded, RunLoaded
 from trajtui.ui.screens.main.selection import Selection
+from trajtui.ui.screens.main.watching import path_mark, tree_mark, unread_paths
 from trajtui.ui.widgets.run_list import ColumnHeader
 
 SUMMARY_BUDGET = 0.03
@@ -238,6 +239,8 @@ class Loading(Selection):
         if filler is not None and isinstance(source, JsonlSource):
             note = self.store.note_read
             for first, rows in filler.fill(n, wait=wait):
+                for notice in rowpool.notices():  # a worker died: said once, no row lost
+                    self.app.call_from_thread(self.notify, notice, severity="warning", timeout=10)
                 for k, row in enumerate(rows):
                     note(s, first + k, source.take(first + k, row))
                 if time.monotonic() > deadline:
@@ -400,10 +403,13 @@ class Loading(Selection):
     @work(thread=True, group="changes", exit_on_error=False)
     def _look_for_changes(self, follow: bool) -> None:
         """How each source changed on disk (a stat each: off the UI thread, where a slow
-        disk or a hung network mount cannot freeze the screen); when following, also which
-        opened directories have files added or removed (walked every few looks)."""
+        disk or a hung network mount cannot freeze the screen); whether an opened path
+        with nothing readable (missing, empty, a directory, a link loop) changed, so it
+        may be back; when following, also which opened directories have files added or
+        removed (walked every few looks)."""
         found: list[tuple[int, str]] = []
         trees: list[str] = []
+        lost: list[str] = []
         try:
             for s, source in enumerate(self.ws.sources):
                 try:
@@ -413,20 +419,29 @@ class Loading(Selection):
                 if how:
                     found.append((s, how))
             self._looks += 1
-            if follow and (self._looks % TREE_EVERY == 1 or not self._tree_marks):
-                for path in getattr(self.app, "paths", ()):
-                    mark = tree_mark(path)
-                    if mark is None:
-                        continue
-                    if self._tree_marks.setdefault(path, mark) != mark:
-                        self._tree_marks[path] = mark
-                        trees.append(path)
+            walk = follow and (self._looks % TREE_EVERY == 1 or not self._tree_marks)
+            paths = getattr(self.app, "paths", ())
+            if self._unread is None:
+                self._unread = set(unread_paths(paths, self.ws.sources))
+            opened: dict[str, object] = getattr(self.app, "path_marks", {})
+            for path in paths:
+                if path in self._unread:
+                    mark: object = path_mark(path)
+                    self._tree_marks.setdefault(path, opened.get(path, mark))
+                elif os.path.isdir(path) and walk:
+                    mark = ("tree", tree_mark(path))
+                else:
+                    continue  # a file: its source tells how it changed
+                if self._tree_marks.setdefault(path, mark) != mark:
+                    self._tree_marks[path] = mark
+                    (lost if path in self._unread else trees).append(path)
         finally:
-            self.post_message(ChangedOnDisk(tuple(found), tuple(trees)))
+            self.post_message(ChangedOnDisk(tuple(found), tuple(trees), tuple(lost)))
 
     def on_changed_on_disk(self, message: ChangedOnDisk) -> None:
         """Follow files that grow (a run still being written); tell about other changes,
-        and when following, read again what was truncated, replaced or added to."""
+        and when following, read again what was truncated, replaced or added to, and wait
+        for what was deleted to come back."""
         self._checking = False
         follow = self.app_follow
         again: list[str] = []
@@ -447,8 +462,15 @@ class Loading(Selection):
                 continue
             if s not in self._changed_noted:
                 self._changed_noted.add(s)
-                self.notify(f"{path} {how} on disk: R reloads", severity="warning", timeout=10)
+                then = "waiting for it to come back" if follow else "R reloads"
+                self.notify(f"{path} {how} on disk: {then}", severity="warning", timeout=10)
                 self._update_title()
+        for p in message.lost:
+            shown = visible(p, keep_newlines=False)
+            if follow:
+                again.append(f"{shown} changed on disk")
+            else:
+                self.notify(f"{shown} changed on disk: R reloads", severity="warning", timeout=10)
         if follow:
             again.extend(
                 f"files added to or removed from {visible(p, keep_newlines=False)}"
@@ -473,18 +495,6 @@ class Loading(Selection):
         if self._stay_at_end:
             self._stay_at_end = False
             self.run_list.action_last()
-
-
-def tree_mark(path: str) -> int | None:
-    """A number that changes when files are added to or removed from the directory
-    ``path`` or below it (None for a file): a hash of the names a walk finds."""
-    if not os.path.isdir(path):
-        return None
-    names = []
-    for walked in walk(path):
-        names.append(walked.rel)
-        names.extend(walked.files)
-    return hash(tuple(names))
 
 
 def _done_progress(source: Source) -> ScanProgress:
