@@ -96,7 +96,7 @@ def test_a_pager_that_cannot_run_is_one_line_and_the_tui_goes_on(
     said = "the pager (false) exited with status 1" if pager == "false" else "cannot open a pager"
     tmux.wait_for(said)
     tmux.keys("j")  # the TUI answers keys again
-    tmux.wait_for("websearch-2", "Let me search.")
+    tmux.wait_for("─ websearch-2 ─", "score 0.31")  # its timeline, under its name
     tmux.keys("q")
     tmux.wait_for("exit=0")
     assert tmux.run("display-message", "-p", "-t", tmux.name, MODES).strip() == GIVEN_BACK
