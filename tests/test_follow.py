@@ -89,7 +89,7 @@ async def test_follow_option_starts_at_the_end_and_reads_a_truncated_file_again(
         await until(
             pilot, lambda: isinstance(app.screen, MainScreen) and listed(app.screen) == ["x"]
         )
-        notices = [n.message for n in app._notifications]
+        notices = [n.message for n in app.notices]
         assert any("truncated on disk" in m and "read again" in m for m in notices), notices
 
 
@@ -105,7 +105,7 @@ async def test_following_a_directory_shows_new_files(tmp_path: Path) -> None:
         await until(
             pilot, lambda: isinstance(app.screen, MainScreen) and len(app.screen.ws.sources) == 2
         )
-        notices = [n.message for n in app._notifications]
+        notices = [n.message for n in app.notices]
         assert any("files added to or removed from" in m for m in notices), notices
 
 

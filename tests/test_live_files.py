@@ -57,7 +57,7 @@ async def test_truncated_file_is_reported_and_reload_shows_the_new_state(tmp_pat
         p.write_text(json.dumps(capture("a")) + "\n")
         await tick(pilot, screen)
         assert app.is_running
-        assert any("truncated on disk" in n.message for n in app._notifications)
+        assert any("truncated on disk" in n.message for n in app.notices)
         await pilot.press("G")  # the last run can no longer be read: shown as a problem
         await settle(pilot)
         assert screen.run is None and screen.run_problem is not None
@@ -78,7 +78,7 @@ async def test_replaced_or_deleted_file(tmp_path: Path, how: str) -> None:
         else:
             p.unlink()
         await tick(pilot, screen)
-        assert any(f"{how} on disk" in n.message for n in app._notifications)
+        assert any(f"{how} on disk" in n.message for n in app.notices)
         await pilot.press("j")  # still browsable from what was read
         await settle(pilot)
         assert app.is_running
@@ -103,7 +103,7 @@ async def test_forecast_run_dir_rewritten_mid_read(tmp_path: Path) -> None:
         assert any("trajectory.json" in str(p) for p in screen.run.problems)
         (run / "trajectory.json").write_bytes(full)
         await tick(pilot, screen)
-        assert any("changed on disk" in n.message for n in app._notifications)
+        assert any("changed on disk" in n.message for n in app.notices)
         await pilot.press("R")
         await settle(pilot)
         reloaded = main_screen(app)

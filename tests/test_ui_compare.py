@@ -40,7 +40,7 @@ async def test_c_marks_a_run_visibly_and_says_so(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.press("c")
         await settle(pilot)
-        said = [n.message for n in app._notifications]
+        said = [n.message for n in app.notices]
         assert any("marked inserted as A" in m for m in said)
         rows = [line for line in screen_lines(app) if "inserted" in line and "done" in line]
         assert rows and rows[0].split("│")[1].startswith("A• done")
@@ -49,7 +49,7 @@ async def test_c_marks_a_run_visibly_and_says_so(tmp_path: Path) -> None:
         await pilot.press("c")  # again on the same run: unmarked
         await settle(pilot)
         assert screen.marked is None
-        assert any("no longer marked" in n.message for n in app._notifications)
+        assert any("no longer marked" in n.message for n in app.notices)
 
 
 async def test_an_inserted_step_opens_on_the_gap_and_n_N_move_between_differences(
@@ -76,7 +76,7 @@ async def test_an_inserted_step_opens_on_the_gap_and_n_N_move_between_difference
         await pilot.press("n")  # no more: stays, says so
         await settle(pilot)
         assert plist.cursor == 2
-        assert any("no more differences" in n.message for n in app._notifications)
+        assert any("no more differences" in n.message for n in app.notices)
         await pilot.press("G", "N")
         await settle(pilot)
         assert plist.cursor == 2
@@ -207,7 +207,7 @@ async def test_C_lists_flips_first_with_the_summary_and_enter_compares_the_promp
         await pilot.press("enter")  # only in B: nothing to compare
         await settle(pilot)
         assert app.screen is srcs
-        assert any("only in B" in n.message for n in app._notifications)
+        assert any("only in B" in n.message for n in app.notices)
         await pilot.press("g", "enter")
         await settle(pilot)
         compare: object = app.screen
@@ -227,7 +227,7 @@ async def test_C_with_one_source_says_two_are_needed(tmp_path: Path) -> None:
         await pilot.press("C")
         await settle(pilot)
         assert app.screen is screen
-        assert any("needs two sources" in n.message for n in app._notifications)
+        assert any("needs two sources" in n.message for n in app.notices)
 
 
 async def test_run_ids_with_markup_are_shown_as_they_are(tmp_path: Path) -> None:

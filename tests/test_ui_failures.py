@@ -28,7 +28,7 @@ async def test_a_run_that_cannot_be_read_is_told_and_logged(
         assert app.is_running
         text = "\n".join(screen_lines(app))
         assert "reading the run failed" in text
-        notices = [n.message for n in app._notifications]
+        notices = [n.message for n in app.notices]
         told = [m for m in notices if m.startswith("reading the run failed")]
         assert told, notices
         # one line, literal: the exception's text as it is, no markup read
@@ -52,7 +52,7 @@ async def test_a_detail_that_cannot_be_drawn_is_told(
         monkeypatch.setattr(DetailView, "show", _show_with_failing_builder)
         await pilot.press("j")
         await settle(pilot, failures=True)
-        assert any(n.message.startswith("drawing the detail failed") for n in app._notifications)
+        assert any(n.message.startswith("drawing the detail failed") for n in app.notices)
         assert not screen.detail.busy
     assert "RuntimeError: boom" in failures.log_path().read_text()
 

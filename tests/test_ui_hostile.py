@@ -132,7 +132,7 @@ async def test_Y_copies_a_reference_that_looks_like_a_link_as_text(
             await pilot.press("Y")
             await settle(pilot)
             assert f"copied {LINK_ID}" in "\n".join(screen_lines(app))
-            said = list(app._notifications)[-1].message
+            said = list(app.notices)[-1].message
             assert said.startswith(f"copied {LINK_ID}: sent to the terminal as OSC 52"), said
             await pilot.click(Toast, offset=(x, 1))
             await settle(pilot)

@@ -44,7 +44,7 @@ async def test_the_run_list_names_a_respelled_id_as_the_parser_reads_it(tmp_path
     async with running([str(path)], notifications=True) as (pilot, app, screen):
         screen = main_screen(app)  # a new one: the file was read again
         assert listed(screen) == ["a", "a#2", "c", "a#3", "b"]
-        notices = [n.message for n in app._notifications]
+        notices = [n.message for n in app.notices]
         assert any(f"{path}:2: a record spells its key twice" in n for n in notices), notices
 
 

@@ -157,4 +157,4 @@ async def test_going_to_a_step_the_filter_hides_clears_the_filter(runs: str) -> 
         assert shown_steps(screen.timeline) == [1, 2, 3, 4, 5]
         row = screen.timeline.current_row()
         assert row is not None and row.first == 4
-        assert any("step filter is cleared" in n.message for n in app._notifications)
+        assert any("step filter is cleared" in n.message for n in app.notices)

@@ -10,8 +10,10 @@ import base64
 import os
 import sys
 import threading
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -100,6 +102,18 @@ class TrajtuiCommands(Provider):
             await self.app.run_action(action)
 
 
+NOTICES_KEPT = 200
+"""Toasts a session remembers (:attr:`TrajtuiApp.notices`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One toast as shown: its text (made visible) and its severity."""
+
+    message: str
+    severity: str
+
+
 class TrajtuiApp(App[int]):
     """Inspect trajectories and eval results.
 
@@ -133,6 +147,9 @@ class TrajtuiApp(App[int]):
         self.paths = list(paths)
         self.goto = goto
         self.follow = follow
+        self.notices: deque[Notice] = deque(maxlen=NOTICES_KEPT)
+        """Every toast of this session, the latest last (a toast goes after a few seconds;
+        what it said is kept here)."""
         """New records and files are shown as they are written (kept across reloads)."""
         self._opening = opening
         self._reload_to_end = False
@@ -238,6 +255,7 @@ class TrajtuiApp(App[int]):
         runs, files and references from the data (every widget's ``notify`` lands here)."""
         if timeout is None:
             timeout = self.NOTIFICATION_TIMEOUT
+        self.notices.append(Notice(visible(message), severity))
         super().notify(
             visible(message),
             title=visible(title, keep_newlines=False),
