@@ -118,10 +118,11 @@ def decode_floor(path: str) -> tuple[float, int]:
 
 _ARRANGE = """
 import json, sys, time
-from tests.helpers.workspace import open_paths
+from trajtui.core.workspace import open_paths
+from trajtui.formats.registry import formats
 from trajtui.ui.store import Filter, RunStore
 
-ws = open_paths([sys.argv[1]])
+ws = open_paths([sys.argv[1]], formats())
 source = ws.sources[0]
 for _ in source.scan():
     pass

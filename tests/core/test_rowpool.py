@@ -198,7 +198,7 @@ def test_worker_processes_do_not_run_the_program_again(tmp_path: Path) -> None:
         tmp_path,
         "import os\n"
         f"open({str(marks)!r}, 'a').write(str(os.getpid()) + '\\n')\n"
-        "from trajtui.core import rowpool\n"
+        "from trajtui.core.jsonl import rowpool\n"
         "if __name__ == '__main__':\n"
         "    workers = rowpool.pool()\n"
         "    assert workers is not None\n"
@@ -290,12 +290,13 @@ def test_workers_are_forked_only_from_a_process_of_one_thread(
     out = _run_script(
         tmp_path,
         "import threading, time\n"
-        "from trajtui.core import rowpool\n"
+        "from trajtui.core.jsonl import rowpool\n"
         "from trajtui.core.workspace import open_paths\n"
+        "from trajtui.formats.registry import formats\n"
         "if __name__ == '__main__':\n"
         f"    if {threads}:\n"
         "        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
-        f"    (source,) = open_paths([{str(path)!r}]).sources\n"
+        f"    (source,) = open_paths([{str(path)!r}], formats()).sources\n"
         "    for _ in source.scan():\n"
         "        pass\n"
         "    rowpool.PARALLEL_FROM = rowpool.SMALL_RECORD = 0\n"
@@ -375,7 +376,7 @@ def test_the_tui_command_forks_its_workers_before_it_starts(
     out = _run_script(
         tmp_path,
         "import threading, time\n"
-        "from trajtui.core import rowpool\n"
+        "from trajtui.core.jsonl import rowpool\n"
         "if __name__ == '__main__':\n"
         f"    if {threads}:\n"
         "        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"

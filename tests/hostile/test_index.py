@@ -266,7 +266,8 @@ def test_millions_of_blank_lines_are_reported_as_ranges(tmp_path: Path) -> None:
 PEAK_RSS = """
 import sys
 from trajtui.core.workspace import open_paths
-ws = open_paths([sys.argv[1]])
+from trajtui.formats.registry import formats
+ws = open_paths([sys.argv[1]], formats())
 source = ws.sources[0]
 for _ in source.scan():
     pass

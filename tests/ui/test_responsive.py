@@ -73,7 +73,7 @@ async def test_the_first_screen_shows_while_the_paths_are_opened(
     slow = SlowRead()
     real_open = open_paths
 
-    def slow_open(paths: list[str]) -> object:
+    def slow_open(paths: list[str], formats: object) -> object:
         slow.wait()
         return real_open(paths)
 
