@@ -100,11 +100,11 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 
 .PHONY: screenshots
 screenshots: $(STAMP) ## Write an SVG of each pane into screenshots/
-	$(BIN)/python -m tests.screenshots
+	$(BIN)/python -m tests.snapshots.screenshots
 
 .PHONY: snapshots-update
 snapshots-update: $(STAMP) ## Re-record the snapshot tests' SVGs after a deliberate UI change
-	$(BIN)/python -m pytest -q tests/test_snapshots.py --snapshot-update
+	$(BIN)/python -m pytest -q tests/snapshots/test_snapshots.py --snapshot-update
 
 .PHONY: clean
 clean: ## Remove the venv and caches

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from textual import constants
 
-from trajtui.core import indexcache
+from trajtui.core.jsonl import indexcache
 
 # Textual reads TEXTUAL_ANIMATIONS once, when a pytest plugin first imports it (before this
 # file), and every App copies it when made: scrolls jump instead of animating, so a test

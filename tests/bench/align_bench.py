@@ -6,7 +6,7 @@ tools with varied inputs, messages), the second the first with every 50th step c
 (another input), every 70th dropped and a step inserted every 90: a realistic mix of
 ``=``, ``~``, ``-`` and ``+``. Figures:
 
-* ``align``: :func:`trajtui.core.align.align` on the two timelines (median of ``--runs``);
+* ``align``: :func:`trajtui.core.compare.align.align` on the two timelines (median of ``--runs``);
 * ``tui``: headless at 120x40, ``c`` on the first run, cursor to the second, ``c``: seconds
   from the second key press to the compare screen's rows drawn (both runs read again from
   the file, the runs kept in memory forgotten first, and aligned in its worker; median of
@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.builders import capture, step_message, step_thought, step_tool, write_jsonl
+from tests.formats.acp.builders import capture, step_message, step_thought, step_tool, write_jsonl
 
 TOOLS = ("Read", "Bash", "WebSearch", "Edit", "Grep")
 
@@ -70,8 +70,8 @@ def write_pair(directory: Path, n: int) -> Path:
 
 def core_seconds(path: Path, runs: int) -> tuple[float, int]:
     """Median seconds of :func:`align` on the two timelines, and the rows it gives."""
-    from trajtui.core.align import align
-    from trajtui.core.workspace import open_paths
+    from tests.helpers.workspace import open_paths
+    from trajtui.core.compare.align import align
 
     ws = open_paths([str(path)])
     source = ws.sources[0]
@@ -90,7 +90,7 @@ def core_seconds(path: Path, runs: int) -> tuple[float, int]:
 async def tui_seconds(path: Path) -> tuple[float, float]:
     """Seconds from the ``c`` that opens the compare to the screen up (saying it is
     aligning), and to its rows on screen."""
-    from tests.ui_helpers import settle
+    from tests.helpers.ui import settle
     from trajtui.ui.app import make_app
     from trajtui.ui.screens.compare import CompareScreen
 

@@ -29,9 +29,9 @@ from pathlib import Path
 import re2
 
 from tests.bench.capture_gen import write_capture
-from trajtui.core.jsonl_source import JsonlSource
+from tests.helpers.workspace import open_paths
+from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.search import Hit, Search, compile_needle
-from trajtui.core.workspace import open_paths
 
 TRAJTUI = str(Path(sys.executable).with_name("trajtui"))
 RARE = "zqxjkv-nowhere"

@@ -5,7 +5,7 @@ Each case is generated in a temporary directory (``$TMPDIR``), then one ``trajtu
 command runs on it in a fresh subprocess; the report gives its wall time, its peak
 resident memory (``ru_maxrss`` of the child, from ``wait4``) and what it printed that shows
 it worked. Files are written by a separate process, so the driver stays small (a child's
-peak counts its parent's memory at the fork). The scaled-down versions of these cases are in ``tests/test_hostile_index.py``.
+peak counts its parent's memory at the fork). The scaled-down versions of these cases are in ``tests/hostile/test_index.py``.
 
 Usage::
 

@@ -121,8 +121,8 @@ def _step_of(source: Any, target: Any, ref: str) -> Any:
 
 def measure_index(path: str, ref: str) -> dict[str, Any]:
     """First record, full index and a warm resolve, in this process."""
+    from tests.helpers.workspace import open_paths
     from trajtui.core.model import RunSummary
-    from trajtui.core.workspace import open_paths
 
     out: dict[str, Any] = {"baseline_kb": rss_anon_kb()}
     with PeakSampler() as sampler:
@@ -151,8 +151,8 @@ def measure_index(path: str, ref: str) -> dict[str, Any]:
 
 def measure_cold_resolve(path: str, ref: str) -> dict[str, Any]:
     """Fresh open -> step resolved, as ``trajtui show PATH REF`` does it."""
+    from tests.helpers.workspace import open_paths
     from trajtui.cli.show import resolve_streaming
-    from trajtui.core.workspace import open_paths
 
     out: dict[str, Any] = {"baseline_kb": rss_anon_kb()}
     with PeakSampler() as sampler:
@@ -177,7 +177,7 @@ def _known(source: Any, read: int, upto: int) -> int:
 def measure_list(path: str, ref: str) -> dict[str, Any]:
     """Open -> a first screen of rows -> every row, as the TUI's loader does (rows on screen
     first, then the rest as the scan goes); then the index cache is saved (timed apart)."""
-    from trajtui.core.workspace import open_paths
+    from tests.helpers.workspace import open_paths
 
     out: dict[str, Any] = {"baseline_kb": rss_anon_kb()}
     with PeakSampler() as sampler:

@@ -90,7 +90,7 @@ def median_of(runs: int, measure: Callable[[], tuple[float, int]]) -> tuple[floa
 
 _DECODE = """
 import sys, time, msgspec
-from trajtui.core.formats.acp import RECORDS
+from trajtui.formats.acp import RECORDS
 decode = msgspec.json.Decoder(RECORDS["acp-capture"].lite).decode
 start = time.perf_counter()
 n = 0
@@ -119,9 +119,10 @@ def decode_floor(path: str) -> tuple[float, int]:
 _ARRANGE = """
 import json, sys, time
 from trajtui.core.workspace import open_paths
+from trajtui.formats.registry import formats
 from trajtui.ui.store import Filter, RunStore
 
-ws = open_paths([sys.argv[1]])
+ws = open_paths([sys.argv[1]], formats())
 source = ws.sources[0]
 for _ in source.scan():
     pass

@@ -25,7 +25,7 @@ from pathlib import Path
 def as_the_command(paths: list[str]) -> None:
     """What ``trajtui PATH`` does before its app starts: fork the row workers when a file
     needs them, and hand the interpreter over every millisecond (as ``run_app``)."""
-    from trajtui.core import rowpool
+    from trajtui.core.jsonl import rowpool
 
     rowpool.start_early(paths)
     sys.setswitchinterval(0.001)

@@ -19,7 +19,8 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from trajtui.core.text import visible
+from trajtui.core.io.text import visible
+from trajtui.formats.registry import formats
 
 
 @dataclass
@@ -99,7 +100,7 @@ def names_a_run(paths: list[str], word: str) -> bool:
     from trajtui.core.source import LoadError
     from trajtui.core.workspace import open_paths
 
-    ws = open_paths(paths)
+    ws = open_paths(paths, formats())
     try:
         resolve_streaming(ws, word)
     except (RefError, LoadError, OSError):

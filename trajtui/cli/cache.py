@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 
 import click
 
-from trajtui.core import indexcache
-from trajtui.core.jsonutil import dumps_line
-from trajtui.core.text import visible
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.text import visible
+from trajtui.core.jsonl import indexcache
 
 F = TypeVar("F", bound=Callable[..., Any])
 

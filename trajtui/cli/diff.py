@@ -17,7 +17,6 @@ from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err
 from trajtui.cli.show import resolve_streaming
 from trajtui.cli.where import row_predicate, where_option
-from trajtui.core.align import Op, Pair
 from trajtui.core.compare import (
     Comparison,
     Row,
@@ -27,11 +26,12 @@ from trajtui.core.compare import (
     compare_sources,
     side,
 )
-from trajtui.core.jsonutil import dumps_line
+from trajtui.core.compare.align import Op, Pair
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.text import visible
 from trajtui.core.model import RunSummary
 from trajtui.core.refs import RefError
 from trajtui.core.source import LoadError, Target
-from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
 from trajtui.render.compare import comparison_html, comparison_markdown, comparison_text

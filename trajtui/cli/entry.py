@@ -12,7 +12,7 @@ from typing import NoReturn
 from trajtui.cli.group import cli
 from trajtui.cli.output import print_err, silence_stdout
 from trajtui.core import signals
-from trajtui.core.jsonutil import JsonError
+from trajtui.core.io.jsonutil import JsonError
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

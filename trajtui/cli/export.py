@@ -14,11 +14,11 @@ from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err
 from trajtui.cli.show import resolve_streaming
 from trajtui.cli.where import row_predicate, where_option
-from trajtui.core.jsonutil import dumps_line
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.sanitize import file_bytes, json_text
 from trajtui.core.model import RunSummary
 from trajtui.core.notes import notes_for
 from trajtui.core.refs import RefError
-from trajtui.core.sanitize import file_bytes, json_text
 from trajtui.core.source import LoadError, Target
 from trajtui.core.workspace import Workspace
 from trajtui.render import export

@@ -13,7 +13,8 @@ import click
 from trajtui.cli.cache import no_cache_option, size_text, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, scan_all, silence_stdout
 from trajtui.cli.where import run_predicate, where_option
-from trajtui.core.jsonutil import dumps_line
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.text import visible
 from trajtui.core.model import Problem
 from trajtui.core.search import (
     KINDS,
@@ -24,7 +25,6 @@ from trajtui.core.search import (
     Search,
     compile_needle,
 )
-from trajtui.core.text import visible
 
 EPILOG = """\b
 Fields (--in): {kinds}

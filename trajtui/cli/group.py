@@ -139,7 +139,7 @@ def open_cmd(
     if not paths:
         raise click.UsageError("give a file or directory to open (or --demo)")
     use_cache(no_cache)
-    from trajtui.core import rowpool
+    from trajtui.core.jsonl import rowpool
 
     rowpool.start_early(paths)  # before the TUI (and its threads) starts
     from trajtui.ui.app import run_app

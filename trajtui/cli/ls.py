@@ -15,14 +15,14 @@ import click
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
 from trajtui.cli.where import parse_where
-from trajtui.core import indexcache, rowpool
-from trajtui.core.jsonl_source import JsonlSource
-from trajtui.core.jsonutil import dumps_line
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.text import visible
+from trajtui.core.jsonl import indexcache, rowpool
+from trajtui.core.jsonl.rowpool import RowFiller
+from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Problem, RunSummary
 from trajtui.core.query import Facts, elsewhere, facts_of_run, facts_of_summary
-from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import Entry, LoadError, Source
-from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 

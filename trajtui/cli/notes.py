@@ -11,8 +11,8 @@ import click
 
 from trajtui.cli.output import open_workspace, print_err, scan_all, silence_stdout
 from trajtui.core import notes
-from trajtui.core.jsonutil import dumps_line
-from trajtui.core.text import visible
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.text import visible
 
 BOOKMARK = "★"
 GONE = "(no longer found)"

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 
 import click
 
-from trajtui.core import indexcache
+from trajtui.core.io.text import visible
+from trajtui.core.jsonl import indexcache
 from trajtui.core.model import Problem, Severity
-from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
+from trajtui.formats.registry import formats
 
 
 def print_err(message: str) -> None:
@@ -38,7 +39,7 @@ def report_problems(problems: Sequence[Problem], *, verbose: bool = True) -> Non
 
 def open_workspace(paths: Sequence[str]) -> Workspace:
     """Open ``paths`` and report on stderr what could not be opened."""
-    ws = open_paths(paths)
+    ws = open_paths(paths, formats())
     report_problems(ws.problems)
     return ws
 

@@ -12,7 +12,7 @@ import click
 
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, write_text
-from trajtui.core.jsonutil import dumps_line
+from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.model import Severity
 from trajtui.core.refs import RefError
 from trajtui.core.source import LoadError, Target

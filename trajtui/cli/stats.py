@@ -12,8 +12,8 @@ import click
 from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
 from trajtui.cli.where import run_predicate, where_option
-from trajtui.core.jsonutil import dumps_line
-from trajtui.core.sanitize import visible
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.sanitize import visible
 from trajtui.core.stats.collect import NO_VALUE, RunPredicate, collect, grouped
 from trajtui.core.workspace import Workspace
 

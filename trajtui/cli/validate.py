@@ -8,8 +8,8 @@ import sys
 import click
 
 from trajtui.cli.output import open_workspace, print_err, report_problems
-from trajtui.core.jsonutil import dumps_line
-from trajtui.core.text import visible
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.text import visible
 
 CANNOT = 2
 """The exit code when an input's format cannot be validated (as for a usage error)."""

@@ -10,9 +10,9 @@ from typing import Any
 import click
 
 from trajtui.cli.output import print_err
+from trajtui.core.io.text import visible
 from trajtui.core.model import Run, RunSummary
 from trajtui.core.query import Query, QueryError, facts_of_run, facts_of_summary, parse
-from trajtui.core.text import visible
 
 HELP = "Only runs matching QUERY (the query language of the run-list filter: see ls --help)."
 

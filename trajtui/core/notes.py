@@ -5,7 +5,7 @@ one JSON file per source (a file or directory trajtui opened), never beside the 
 directory is used only when it is ours (a real directory of this user, mode 0700); files are
 written 0600, atomically (a private temporary file, then ``os.replace``), and never when the
 notes directory is inside a path the user opened (``trajtui ~``). Every change is made under
-the directory's lock (:mod:`trajtui.core.filelock`) as read, change one entry, write: two
+the directory's lock (:mod:`trajtui.core.io.filelock`) as read, change one entry, write: two
 sessions (or a script beside the TUI) marking the same source at the same moment keep each
 other's notes, in one file per source.
 
@@ -22,7 +22,7 @@ path and a fingerprint of its content (size, a hash of its first 64 KB and one o
 
 Each entry is keyed by the reference inside its source (what ``trajtui show PATH REF`` and
 ``--goto`` accept with that one path open). Notes files are untrusted data: read through
-:mod:`trajtui.core.safeio` with a size cap, decoded with the project's JSON reader, every
+:mod:`trajtui.core.io.safeio` with a size cap, decoded with the project's JSON reader, every
 field type-checked; anything else is ignored with a one-line warning (:func:`warnings`).
 """
 
@@ -40,14 +40,14 @@ from typing import Any, Protocol
 
 from platformdirs import user_data_path
 
-from trajtui.core import filelock, safeio
-from trajtui.core.cachedir import private_dir
-from trajtui.core.discover import inside
-from trajtui.core.jsonutil import JsonError, dumps_line, loads
-from trajtui.core.openfiles import FileChanged
+from trajtui.core.io import filelock, safeio
+from trajtui.core.io.discover import inside
+from trajtui.core.io.jsonutil import JsonError, dumps_line, loads
+from trajtui.core.io.openfiles import FileChanged
+from trajtui.core.io.text import one_line
+from trajtui.core.jsonl.cachedir import private_dir
 from trajtui.core.refs import RefError
 from trajtui.core.source import Source
-from trajtui.core.text import one_line
 
 SUFFIX = ".json"
 VERSION = 1
@@ -393,7 +393,7 @@ def _put(
 
 
 LOCK = ".lock"
-"""The lock file every change to a notes file is made under (:mod:`trajtui.core.filelock`)."""
+"""The lock file every change to a notes file is made under (:mod:`trajtui.core.io.filelock`)."""
 
 
 def _one_book(path: str, shelf: Sequence[Book], d: Path) -> tuple[Book, list[Book]]:

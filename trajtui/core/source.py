@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.index import ScanProgress
+from trajtui.core.jsonl.index import ScanProgress
+from trajtui.core.jsonl.table import SummaryTable
 from trajtui.core.model import Problem, Run, RunSummary, Step
 from trajtui.core.refs import NoSuchRun, RefError, RefParts, nearby, readings
-from trajtui.core.table import SummaryTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +147,7 @@ class Source(ABC):
 
     def row_kind(self, i: int) -> int:
         """What entry ``i`` is, without reading anything or building it:
-        :data:`~trajtui.core.table.EMPTY` (not read yet), ``RUN`` or ``PROBLEM``."""
+        :data:`~trajtui.core.jsonl.table.EMPTY` (not read yet), ``RUN`` or ``PROBLEM``."""
         return self._table.kind(i)
 
     def row_value(self, i: int, name: str) -> Any:

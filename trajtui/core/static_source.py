@@ -1,7 +1,7 @@
 """A source whose runs a format lists itself: directories, JSON documents, YAML logs.
 
 Its entries live in the same catalogue as a JSONL file's (a
-:class:`~trajtui.core.table.SummaryTable`, kept by :class:`~trajtui.core.source.Source`):
+:class:`~trajtui.core.jsonl.table.SummaryTable`, kept by :class:`~trajtui.core.source.Source`):
 sorting, filtering and drawing read both the same way.
 
 A format subclasses :class:`StaticSource`, lists its runs in ``_load`` (adding each with a
@@ -16,11 +16,11 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from trajtui.core.index import ScanProgress
+from trajtui.core.jsonl.index import ScanProgress
+from trajtui.core.jsonl.table import SummaryTable
 from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.refs import DuplicateNamer
 from trajtui.core.source import Entry, FormatInfo, LoadError, RunCache, Source, Target
-from trajtui.core.table import SummaryTable
 
 RunLoader = Callable[[str], Run]
 """Builds a run whole, given the reference it was listed under."""

@@ -2,7 +2,7 @@
 the detail, ``ls``, ``stats``, compare, exports): one spelling per quantity.
 
 Every function takes any number the JSON parser gives (a 400-digit integer, ``1e999`` read
-as :class:`~trajtui.core.jsonutil.Overflowed`, ``-0.0``, NaN) and returns a short string:
+as :class:`~trajtui.core.io.jsonutil.Overflowed`, ``-0.0``, NaN) and returns a short string:
 nothing here raises, and nothing prints hundreds of digits. Magnitudes of 1e15 and more are
 written in scientific notation, exactly (``1e+400``) or marked ``≈`` when digits are left
 out. Plain Python (the core's statistics spell their figures with it; the renderers too).
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 
-from trajtui.core.jsonutil import Overflowed
+from trajtui.core.io.jsonutil import Overflowed
 
 HUGE = 10**15
 """From this magnitude on, numbers are written in scientific notation."""

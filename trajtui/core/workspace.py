@@ -14,10 +14,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from trajtui.core import indexcache
-from trajtui.core.detect import sniff
-from trajtui.core.formats import registry
-from trajtui.core.index import ScanProgress
+from trajtui.core import opening
+from trajtui.core.format_api import Format
+from trajtui.core.io.detect import sniff
+from trajtui.core.jsonl import indexcache
+from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Severity
 from trajtui.core.refs import SOURCE_SEP, NoSuchRun, RefError, nearby, readings, split_source
 from trajtui.core.source import Source, Target
@@ -194,8 +195,10 @@ def _os_message(err: OSError) -> str:
     return err.strerror or str(err)
 
 
-def open_file(path: str, label: str | None = None) -> tuple[Source | None, str | None]:
-    """Open one file as a source.
+def open_file(
+    path: str, formats: Sequence[Format], label: str | None = None
+) -> tuple[Source | None, str | None]:
+    """Open one file as a source of one of ``formats``.
 
     Returns:
         ``(source, None)``, or ``(None, reason)`` when the file is not a format trajtui reads
@@ -205,7 +208,7 @@ def open_file(path: str, label: str | None = None) -> tuple[Source | None, str |
         sniffed = sniff(path)
     except OSError as err:
         return None, _os_message(err)
-    return registry.open_file(path, sniffed, label)
+    return opening.open_file(formats, path, sniffed, label)
 
 
 def short_labels(paths: Sequence[str]) -> list[str]:
@@ -249,8 +252,10 @@ def nothing_found(path: str, looked_at: int, passed_over: int) -> str:
     return f"{NOTHING_FOUND} (it is empty)"
 
 
-def open_paths(paths: Sequence[str]) -> Workspace:
-    """Open each path (file or directory) and collect sources and problems."""
+def open_paths(paths: Sequence[str], formats: Sequence[Format]) -> Workspace:
+    """Open each path (file or directory) as the sources of ``formats`` (the application
+    passes :func:`trajtui.formats.registry.formats`; the core names no format), and collect
+    sources and problems."""
     indexcache.note_opened(paths)
     ws = Workspace()
     for path in paths:
@@ -260,7 +265,7 @@ def open_paths(paths: Sequence[str]) -> Workspace:
             ws.problems.append(Problem(path, None, _os_message(err)))
             continue
         if os.path.isdir(path):
-            found = registry.open_dir(path)
+            found = opening.open_dir(formats, path)
             ws.sources.extend(found.sources)
             ws.ignored.extend(found.ignored)
             ws.problems.extend(found.problems)
@@ -271,7 +276,7 @@ def open_paths(paths: Sequence[str]) -> Workspace:
         if not os.path.isfile(path) and st is not None:
             ws.problems.append(Problem(path, None, "not a regular file"))
             continue
-        source, reason = open_file(path, label=path)
+        source, reason = open_file(path, formats, label=path)
         if source is None:
             ws.problems.append(Problem(path, None, reason or "not a format trajtui reads"))
         else:

@@ -2,5 +2,5 @@
 
 ``fmt`` is plain Python (used by ``trajtui ls`` on hot paths); ``show`` builds Rich
 renderables. Nothing here parses files, and untrusted text always goes through
-:func:`trajtui.core.text.visible` and into ``Text`` objects, never into markup.
+:func:`trajtui.core.io.text.visible` and into ``Text`` objects, never into markup.
 """

@@ -3,7 +3,7 @@
 pass@k over them, and the job's own ``result.json`` figures under the file's names beside
 trajtui's over the same tasks.
 
-Every text from the files reaches the screen through :func:`~trajtui.core.text.visible`
+Every text from the files reaches the screen through :func:`~trajtui.core.io.text.visible`
 in plain :class:`~rich.text.Text` (never markup).
 """
 
@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from trajtui.core.attempts import AttemptTally, tally
-from trajtui.core.formats.atif.detail import AtifRun, Sibling
-from trajtui.core.formats.atif.job import JobResult
-from trajtui.core.formats.atif.usage import tokens_source
-from trajtui.core.formats.atif.verifier import Report
+from trajtui.core.io.text import visible
 from trajtui.core.model import Outcome, Run
-from trajtui.core.text import visible
+from trajtui.core.stats.tasks import AttemptTally, tally
+from trajtui.formats.atif.detail import AtifRun, Sibling
+from trajtui.formats.atif.job import JobResult
+from trajtui.formats.atif.usage import tokens_source
+from trajtui.formats.atif.verifier import Report
 from trajtui.render import fmt
 
 LABEL = "bold"

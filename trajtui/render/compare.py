@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import io
 
-from trajtui.core.align import Op
 from trajtui.core.compare import Comparison, Rate, Side, SourceComparison, difference
+from trajtui.core.compare.align import Op
+from trajtui.core.io.sanitize import html_text, md_fence, md_text, visible
 from trajtui.core.model import RunSummary, Step
-from trajtui.core.sanitize import html_text, md_fence, md_text, visible
 from trajtui.core.units import share
 from trajtui.render import fmt
 from trajtui.render.export import md_cell

@@ -14,9 +14,9 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from trajtui.core.io.text import visible
 from trajtui.core.model import Attempt, Problem, Run, Severity, Step
 from trajtui.core.source import Source
-from trajtui.core.text import visible
 from trajtui.render import fmt, show, views
 
 

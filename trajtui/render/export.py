@@ -7,7 +7,7 @@
   value escaped, long values folded in ``<details>``, readable offline;
 * a step the same ways.
 
-Everything from the file is untrusted and goes through :mod:`trajtui.core.sanitize`:
+Everything from the file is untrusted and goes through :mod:`trajtui.core.io.sanitize`:
 control characters and escape sequences are made visible (never written raw: an export may
 end up printed on a terminal), Markdown output keeps text as text (every character Markdown
 could read as HTML, a link, an image or emphasis escaped; values in fences longer than any
@@ -21,9 +21,8 @@ import io
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from trajtui.core.jsonutil import dumps_line
-from trajtui.core.model import Attempt, Kind, Run, RunSummary, Step
-from trajtui.core.sanitize import (
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.sanitize import (
     csv_cell,
     html_text,
     json_record,
@@ -31,9 +30,10 @@ from trajtui.core.sanitize import (
     md_text,
     visible,
 )
+from trajtui.core.io.text import unflat
+from trajtui.core.model import Attempt, Kind, Run, RunSummary, Step
 from trajtui.core.search.texts import grader_reasoning
 from trajtui.core.source import Source
-from trajtui.core.text import unflat
 from trajtui.render import fmt
 
 PREVIEW = 100
@@ -111,7 +111,7 @@ def table_record(s: RunSummary, ref: str, marks: Marks | None = None) -> dict[st
 def table_csv(rows: Iterable[dict[str, Any]]) -> str:
     """The rows as CSV with a header (values made visible; a cell a spreadsheet would run
     as a formula, starting with ``=``, ``+``, ``-``, ``@``, a tab or CR, is prefixed with
-    ``'``: :func:`~trajtui.core.sanitize.csv_cell`)."""
+    ``'``: :func:`~trajtui.core.io.sanitize.csv_cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(TABLE_COLUMNS)
@@ -174,7 +174,7 @@ def record_jsonl(source: Source, index: int, run: Run) -> str:
     """Run ``index`` of ``source`` as one JSON line: its record exactly as in the file when
     the source keeps records as lines (every dangerous character inside a string written as
     its JSON escape, the same value when parsed; bytes that are not UTF-8 kept for the
-    writer: :func:`~trajtui.core.sanitize.json_record`), else its value encoded."""
+    writer: :func:`~trajtui.core.io.sanitize.json_record`), else its value encoded."""
     raw = getattr(getattr(source, "reader", None), "raw", None)
     if raw is not None:
         return json_record(raw(index).rstrip(b"\r\n")) + "\n"

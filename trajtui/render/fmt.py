@@ -1,7 +1,7 @@
 """Formatting of numbers, durations, statuses and kinds for display (no Rich needed).
 
 Every function takes any number the JSON parser gives (a 400-digit integer, ``1e999`` read
-as :class:`~trajtui.core.jsonutil.Overflowed`, ``-0.0``, NaN) and returns a short string:
+as :class:`~trajtui.core.io.jsonutil.Overflowed`, ``-0.0``, NaN) and returns a short string:
 nothing here raises, and nothing prints hundreds of digits. Magnitudes of 1e15 and more are
 written in scientific notation, exactly (``1e+400``) or marked ``≈`` when digits are left
 out.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 
+from trajtui.core.io.sanitize import visible
 from trajtui.core.model import Kind, Outcome, RunSummary
-from trajtui.core.sanitize import visible
 from trajtui.core.units import ABSENT, HUGE, cost, duration, huge, number, offset
 
 __all__ = ["ABSENT", "HUGE", "cost", "duration", "number", "offset"]

@@ -3,7 +3,7 @@
 Used by ``trajtui show RUN/msg:KEY`` and ``RUN/src:SID`` (:func:`render_target`) and by the
 TUI's detail, message-pool and source-board panes. The ``render_*`` functions take a run and
 a key (and say so when the run lacks it); the ``*_view`` functions render one object. As in :mod:`trajtui.render.show`, every string
-from a file goes through :func:`~trajtui.core.text.visible` into ``Text`` objects (or
+from a file goes through :func:`~trajtui.core.io.text.visible` into ``Text`` objects (or
 ``Markdown``/``Syntax`` via the shared helpers), never into markup.
 """
 
@@ -17,11 +17,14 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
-from trajtui.core.formats.common import mapping, num, string
-from trajtui.core.formats.forecast.board import BoardEntry, BoardSource, SourceBoard
-from trajtui.core.formats.forecast.detail import forecast_run, model_call
-from trajtui.core.formats.forecast.pool import Message
-from trajtui.core.formats.forecast.steps import (
+from trajtui.core.io.text import visible
+from trajtui.core.model import Field, Run, Step
+from trajtui.core.source import Target
+from trajtui.core.values import mapping, num, string
+from trajtui.formats.forecast.board import BoardEntry, BoardSource, SourceBoard
+from trajtui.formats.forecast.detail import forecast_run, model_call
+from trajtui.formats.forecast.pool import Message
+from trajtui.formats.forecast.steps import (
     StepContext,
     arguments,
     caller,
@@ -29,9 +32,6 @@ from trajtui.core.formats.forecast.steps import (
     step_context,
     tool_results,
 )
-from trajtui.core.model import Field, Run, Step
-from trajtui.core.source import Target
-from trajtui.core.text import visible
 from trajtui.render import fmt
 from trajtui.render.show import (
     DIM,

@@ -1,6 +1,6 @@
 """The last step before the terminal: laid-out lines with nothing in them that could act.
 
-Renderers build ``Text`` from strings made visible (:func:`~trajtui.core.text.visible`);
+Renderers build ``Text`` from strings made visible (:func:`~trajtui.core.io.text.visible`);
 these helpers check the laid-out result once more, so that a string that missed it (a
 reference, a file name, a status word) still cannot set the window title, write the
 clipboard or reorder text. :class:`Printable` is what ``trajtui show`` prints: it also
@@ -19,7 +19,7 @@ from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.markdown import Markdown
 from rich.segment import Segment
 
-from trajtui.core.text import visible
+from trajtui.core.io.text import visible
 
 
 def visible_segments(segments: Iterable[Segment]) -> list[Segment]:

@@ -1,6 +1,6 @@
 """Rich renderables for one run, trial or step: used by ``trajtui show`` and the TUI.
 
-Every string from a file goes through :func:`~trajtui.core.text.visible` and into a
+Every string from a file goes through :func:`~trajtui.core.io.text.visible` and into a
 ``Text`` (or Markdown with hyperlinks off and nothing of it hidden, or ``Syntax`` of JSON we
 encoded ourselves): never into markup, so ``[bold]`` and ``[@click=app.quit]`` stay text and escape sequences
 are drawn as symbols.
@@ -18,10 +18,10 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from trajtui.core.jsonutil import clip_value, dumps_line, dumps_pretty
+from trajtui.core.io.jsonutil import clip_value, dumps_line, dumps_pretty
+from trajtui.core.io.text import one_line, visible
 from trajtui.core.model import Attempt, Field, Kind, Outcome, Run, RunSummary, Step
 from trajtui.core.steps import never_completed, pair_latency
-from trajtui.core.text import one_line, visible
 from trajtui.render import fmt
 from trajtui.render.facts import Facts, fact
 from trajtui.render.fmt import (  # the run list's cells, here too for the renderers' use

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from trajtui.core.sanitize import html_text, md_text, visible
+from trajtui.core.io.sanitize import html_text, md_text, visible
 from trajtui.core.stats.figures import Figures, Line
 
 

@@ -23,18 +23,18 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from trajtui.core.formats.atif import FORMAT as ATIF
-from trajtui.core.formats.eval_results import RESULTS
-from trajtui.core.formats.eval_results.confusion import confusion
-from trajtui.core.formats.forecast import EVAL as FORECAST_EVAL
-from trajtui.core.formats.forecast import RUN as FORECAST_RUN
-from trajtui.core.formats.forecast.detail import ForecastRun, forecast_run
-from trajtui.core.formats.registry import FORMATS
-from trajtui.core.formats.ultraplan import FORMAT as ULTRAPLAN
-from trajtui.core.formats.ultraplan import Judgement, UltraplanSource, Verdict
+from trajtui.core.io.text import visible
 from trajtui.core.model import Run, Step
 from trajtui.core.source import Source
-from trajtui.core.text import visible
+from trajtui.formats.atif import FORMAT as ATIF
+from trajtui.formats.eval_results import RESULTS
+from trajtui.formats.eval_results.confusion import confusion
+from trajtui.formats.forecast import EVAL as FORECAST_EVAL
+from trajtui.formats.forecast import RUN as FORECAST_RUN
+from trajtui.formats.forecast.detail import ForecastRun, forecast_run
+from trajtui.formats.registry import FORMATS
+from trajtui.formats.ultraplan import FORMAT as ULTRAPLAN
+from trajtui.formats.ultraplan import Judgement, UltraplanSource, Verdict
 from trajtui.render import atif as atif_render
 from trajtui.render import fmt
 from trajtui.render import forecast as forecast_render

@@ -26,9 +26,10 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from trajtui.core import signals
+from trajtui.core.io.text import visible
 from trajtui.core.model import Problem
-from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace, open_paths
+from trajtui.formats.registry import formats
 from trajtui.ui import clipboard, failures, heap
 from trajtui.ui import settings as settings_mod
 from trajtui.ui.commands import COMMANDS
@@ -193,7 +194,7 @@ class TrajtuiApp(App[int]):
         opening, self._opening = self._opening, None
         # before they are read: a path that changes after, the screen sees change
         marks = {path: path_mark(path) for path in self.paths}
-        ws = opening.result() if opening is not None else open_paths(self.paths)
+        ws = opening.result() if opening is not None else open_paths(self.paths, formats())
         self.path_marks = marks
         if get_current_worker().is_cancelled:  # a newer reload took over
             ws.close()
@@ -393,7 +394,7 @@ def run_app(paths: Sequence[str], *, goto: str | None = None, follow: bool = Fal
 
     def open_them() -> None:
         try:
-            opening.set_result(open_paths(paths))
+            opening.set_result(open_paths(paths, formats()))
         except BaseException as err:
             opening.set_exception(err)
 

@@ -7,10 +7,10 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from trajtui.core.jsonutil import dumps_line
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.sanitize import file_bytes
 from trajtui.core.model import RunSummary
 from trajtui.core.notes import notes_for
-from trajtui.core.sanitize import file_bytes
 from trajtui.core.workspace import Workspace
 from trajtui.render import export
 from trajtui.ui.store import ENTRY, RunStore

@@ -27,7 +27,7 @@ from platformdirs import user_log_path
 from textual.dom import DOMNode
 from textual.worker import Worker, WorkerState
 
-from trajtui.core.text import one_line
+from trajtui.core.io.text import one_line
 from trajtui.ui.settings import outside_opened
 
 MAX_LOG_BYTES = 256 << 10

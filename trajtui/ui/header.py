@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.widgets import Static
 
-from trajtui.core.text import visible
+from trajtui.core.io.text import visible
 from trajtui.render.facts import Facts
 from trajtui.ui.literal import literal
 

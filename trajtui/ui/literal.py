@@ -9,7 +9,7 @@ through one of these:
 
 * :func:`literal` for titles, labels and headers (``str`` or ``rich.text.Text``): a
   :class:`~textual.content.Content` that is never parsed, with every control character made
-  visible (:func:`~trajtui.core.text.visible`);
+  visible (:func:`~trajtui.core.io.text.visible`);
 * :func:`~trajtui.render.safe.visible_segments` for widgets that draw lines themselves (the
   lists and the detail pane): a last check on what reaches the terminal, whatever the
   renderable was built from.
@@ -28,7 +28,7 @@ from textual.content import Content
 from textual.strip import Strip
 from textual.widgets import Input
 
-from trajtui.core.text import visible
+from trajtui.core.io.text import visible
 from trajtui.render.safe import visible_segments
 
 __all__ = ["SafeInput", "literal", "safe_text", "visible_segments"]

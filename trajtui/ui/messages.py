@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.message import Message
 
-from trajtui.core.index import ScanProgress
+from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run
 from trajtui.core.workspace import Workspace
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from platformdirs import user_cache_path
 from textual.app import App
 
-from trajtui.core.text import visible
+from trajtui.core.io.text import visible
 from trajtui.ui.settings import outside_opened
 
 

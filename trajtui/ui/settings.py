@@ -1,7 +1,7 @@
 """Settings that survive a session (theme, merged chunks), in platformdirs' config dir.
 
 The settings file is trajtui's own, but it is read as untrusted data all the same: through
-:mod:`trajtui.core.safeio` (a FIFO, a link to ``/dev/zero`` or a huge file in its place is
+:mod:`trajtui.core.io.safeio` (a FIFO, a link to ``/dev/zero`` or a huge file in its place is
 refused without blocking), and decoded with a parser that refuses deep nesting instead of
 crashing. Anything unusable gives the defaults.
 
@@ -23,14 +23,14 @@ from typing import Any
 
 from platformdirs import user_config_path
 
-from trajtui.core import filelock, safeio
-from trajtui.core.discover import inside
-from trajtui.core.jsonutil import JsonError, loads
+from trajtui.core.io import filelock, safeio
+from trajtui.core.io.discover import inside
+from trajtui.core.io.jsonutil import JsonError, loads
 
 DEFAULTS: dict[str, Any] = {"theme": "textual-dark", "merge_chunks": False}
 OPTIONAL = ("cache_max_mb",)
 """Settings with no default, kept when the file has them as a whole number >= 0 (the index
-cache's cap in MB: :mod:`trajtui.core.indexcache`)."""
+cache's cap in MB: :mod:`trajtui.core.jsonl.indexcache`)."""
 LOCK_NAME = ".settings.lock"
 """The lock file beside the settings, held while they are read and written back."""
 MAX_SIZE = 64 << 10

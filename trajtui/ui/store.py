@@ -20,14 +20,14 @@ from functools import partial
 from itertools import compress
 from typing import Any
 
+from trajtui.core.jsonl.table import EMPTY, RUN, CountRow
 from trajtui.core.model import Outcome, Problem, RunSummary, grade
-from trajtui.core.passk import PassTally
 from trajtui.core.query import Columns
 from trajtui.core.query.nodes import Text
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.search.inputs import InputWords
 from trajtui.core.source import Entry, Source
-from trajtui.core.table import EMPTY, RUN, CountRow
+from trajtui.core.stats.passk import PassTally
 from trajtui.core.units import share
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
@@ -686,7 +686,7 @@ class RunStore:
     def summary_line(self, sources: list[int] | None = None) -> str:
         """``1,204 runs · 87% pass (1,010 of 1,161 graded) · 3 timeout · 31 with tool
         errors · 2 problems``; for trials records ``pass@1 66.0% · pass@5 90.0% · pass^5
-        43.3%`` (see :mod:`trajtui.core.passk`). A share is called ``pass`` only when it
+        43.3%`` (see :mod:`trajtui.core.stats.passk`). A share is called ``pass`` only when it
         is the share of runs that passed, and says of which runs."""
         chosen = range(len(self.counts)) if sources is None else sources
         runs = sum(self.counts[s].runs for s in chosen)

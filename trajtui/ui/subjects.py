@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.jsonutil import dumps_pretty
+from trajtui.core.io.jsonutil import dumps_pretty
 from trajtui.core.model import Run
 from trajtui.render.views import run_view
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Protocol
 
+from trajtui.core.jsonl.table import SummaryTable
 from trajtui.core.model import Problem, Run, RunSummary, Step
-from trajtui.core.table import SummaryTable
 
 
 class Facts(Protocol):

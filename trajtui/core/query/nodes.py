@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from trajtui.core.jsonl.table import WORDS, SummaryTable
 from trajtui.core.model import Outcome
 from trajtui.core.query.facts import Facts, RowFacts
-from trajtui.core.table import WORDS, SummaryTable
 
 _STATUS, _OUTCOME = WORDS.index("status"), WORDS.index("outcome")
 

@@ -15,8 +15,8 @@ from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.index import FileChanged, LineIndex
-from trajtui.core.jsonl_source import JsonlSource
+from trajtui.core.jsonl.index import FileChanged, LineIndex
+from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.search.needle import Needle
 from trajtui.core.search.snippet import Snippet, snippet

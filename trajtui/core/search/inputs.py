@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from trajtui.core.jsonl_source import JsonlSource
+from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.query.facts import owns
 from trajtui.core.query.nodes import Text
 from trajtui.core.search.engine import Hit, Progress, Search, block, candidates

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trajtui.core.text import visible
+from trajtui.core.io.text import visible
 
 WIDTH = 120
 """Characters of a snippet (about: a stand-in for an invisible character is longer)."""

@@ -1,5 +1,5 @@
 """Figures of tasks run several times as runs of their own (a Harbor job's trials: see
-:mod:`trajtui.core.attempts`): pass@k and pass^k over each task's graded attempts, as the
+:mod:`trajtui.core.stats.tasks`): pass@k and pass^k over each task's graded attempts, as the
 ``trials`` section counts a trials record's trials, and beside them the figures the source's
 own summary file computed over the same tasks, under the file's names."""
 
@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trajtui.core.attempts import OwnFigures, tally
 from trajtui.core.stats.facts import RunFacts
 from trajtui.core.stats.lines import Line, Section
 from trajtui.core.stats.lines import num as _num
 from trajtui.core.stats.lines import picks as _picks
 from trajtui.core.stats.lines import refs as _refs
+from trajtui.core.stats.tasks import OwnFigures, tally
 
 
 def attempt_figures(

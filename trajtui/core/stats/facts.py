@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.attempts import TaskAttempt
 from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step, StepState, Verdict
+from trajtui.core.stats.tasks import TaskAttempt
 
 VALIDITY = ("VALID", "VALID_WITH_WARNINGS", "INVALID")
 """The ultraplan protocol's validation verdicts, in this order."""

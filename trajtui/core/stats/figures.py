@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from trajtui.core.model import Verdict
-from trajtui.core.passk import PassTally
 from trajtui.core.stats.attempts import attempt_figures
 from trajtui.core.stats.estimators import PERCENTILE_METHOD, percentile, score_interval
 from trajtui.core.stats.facts import RunFacts
@@ -24,6 +23,7 @@ from trajtui.core.stats.lines import num as _num
 from trajtui.core.stats.lines import picks as _picks
 from trajtui.core.stats.lines import rate_line as _rate_line
 from trajtui.core.stats.lines import refs as _refs
+from trajtui.core.stats.passk import PassTally
 from trajtui.core.stats.per_format import eval_figures, forecast_figures, ultraplan_figures
 from trajtui.core.stats.tools import tool_figures
 from trajtui.core.units import cost as _cost

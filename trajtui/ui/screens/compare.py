@@ -25,11 +25,11 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from trajtui.core.align import Op, Pair
 from trajtui.core.compare import Comparison, compare, side
+from trajtui.core.compare.align import Op, Pair
+from trajtui.core.io.text import flat, visible
 from trajtui.core.model import Run, Step
 from trajtui.core.source import LoadError
-from trajtui.core.text import flat, visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
 from trajtui.render import fmt

@@ -24,10 +24,10 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from trajtui.core.compare import Row, SourceComparison, compare_sources
+from trajtui.core.io.text import visible
 from trajtui.core.model import RunSummary
 from trajtui.core.search.texts import grader_reasoning
 from trajtui.core.source import LoadError
-from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
 from trajtui.ui.literal import literal

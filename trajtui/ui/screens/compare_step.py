@@ -18,10 +18,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from trajtui.core.align import Op, Pair
 from trajtui.core.compare import Comparison
+from trajtui.core.compare.align import Op, Pair
+from trajtui.core.io.text import visible
 from trajtui.core.model import Run, Step
-from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
 from trajtui.render import detail as details

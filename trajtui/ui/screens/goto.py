@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-from trajtui.core.text import visible
+from trajtui.core.io.text import visible
 from trajtui.ui.literal import SafeInput, literal
 
 

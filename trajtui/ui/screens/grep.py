@@ -22,9 +22,9 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 from textual.worker import get_current_worker
 
+from trajtui.core.io.text import visible
 from trajtui.core.model import Problem
 from trajtui.core.search import Hit, PatternError, Progress, Search, compile_needle
-from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.ui.literal import SafeInput, literal
 from trajtui.ui.widgets.vlist import VirtualList

@@ -3,7 +3,7 @@
 The panel lists the bookmarks and notes of every open source (reference, note, and "no
 longer found" where the reference names nothing any more); enter goes to one through the
 main screen's ``:`` machinery. References are resolved in a thread worker (a step's may
-read its run). Notes are untrusted text: drawn through :func:`~trajtui.core.text.visible`,
+read its run). Notes are untrusted text: drawn through :func:`~trajtui.core.io.text.visible`,
 never as markup.
 """
 
@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from trajtui.core import notes
-from trajtui.core.text import visible
+from trajtui.core.io.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.ui.literal import SafeInput, literal
 from trajtui.ui.widgets.vlist import VirtualList

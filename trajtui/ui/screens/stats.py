@@ -24,10 +24,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from trajtui.core.io.text import visible
 from trajtui.core.stats.collect import collect, grouped
 from trajtui.core.stats.facts import RunFacts
 from trajtui.core.stats.figures import Figures, Line, Pick
-from trajtui.core.text import visible
 from trajtui.core.units import share
 from trajtui.core.workspace import Workspace
 from trajtui.ui.literal import literal

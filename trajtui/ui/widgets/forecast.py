@@ -13,11 +13,11 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 
-from trajtui.core.formats.forecast.board import SourceBoard
-from trajtui.core.formats.forecast.pool import Message
-from trajtui.core.formats.forecast.steps import step_context
+from trajtui.core.io.text import one_line, visible
 from trajtui.core.model import Run
-from trajtui.core.text import one_line, visible
+from trajtui.formats.forecast.board import SourceBoard
+from trajtui.formats.forecast.pool import Message
+from trajtui.formats.forecast.steps import step_context
 from trajtui.render.forecast import flags
 from trajtui.render.views import FORECAST_VIEW
 from trajtui.ui.widgets.vlist import VirtualList

@@ -16,11 +16,11 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
-from trajtui.core.jsonl_source import JsonlSource
+from trajtui.core.io.text import visible
+from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.query import elsewhere
 from trajtui.core.refs import SOURCE_SEP
-from trajtui.core.text import visible
 from trajtui.render import fmt
 from trajtui.render.fmt import score_text, tool_calls_text, tool_errors_text
 from trajtui.ui.store import ENTRY, HEADER, OPEN_PROBLEM, RunStore

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
+from trajtui.core.io.text import one_line, visible
 from trajtui.core.model import Attempt, Outcome, Run, Step
 from trajtui.core.query import Facts, facts_of_step
 from trajtui.core.steps import merge_chunks, never_completed
-from trajtui.core.text import one_line, visible
 from trajtui.render import fmt
 from trajtui.render.show import NO_COMPLETION, pair_text, step_preview
 from trajtui.render.views import view_of

@@ -37,7 +37,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from trajtui.core.text import visible
+from trajtui.core.io.text import visible
 from trajtui.ui.commands import widget_bindings
 from trajtui.ui.literal import visible_segments
 

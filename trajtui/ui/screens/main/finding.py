@@ -10,10 +10,10 @@ from textual import on, work
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from trajtui.core.io.text import visible
 from trajtui.core.query import RUNS, STEPS, QueryError, parse
 from trajtui.core.query.nodes import Text as QueryText
 from trajtui.core.source import Target
-from trajtui.core.text import visible
 from trajtui.ui.screens.fields import FieldsScreen
 from trajtui.ui.screens.grep import GrepResult, GrepScreen
 from trajtui.ui.screens.main.forecast import ForecastPanes

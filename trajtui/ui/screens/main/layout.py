@@ -27,9 +27,9 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
+from trajtui.core.io.text import visible
 from trajtui.core.model import Problem, Run
 from trajtui.core.source import Target
-from trajtui.core.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 from trajtui.ui import subjects

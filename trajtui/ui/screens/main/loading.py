@@ -1,7 +1,7 @@
 """Loading: the main screen's thread workers and what it does with their progress.
 
 The loader indexes and summarises every source (rows on screen first), then saves the index
-of each in the index cache (:mod:`trajtui.core.indexcache`); a run is read whole
+of each in the index cache (:mod:`trajtui.core.jsonl.indexcache`); a run is read whole
 in its own worker; a reference is resolved in another; the files are watched for changes.
 Workers only post messages or call back on the UI thread: nothing here waits on I/O.
 """
@@ -14,14 +14,14 @@ import time
 from textual import on, work
 from textual.worker import Worker, get_current_worker
 
-from trajtui.core import rowpool
-from trajtui.core.index import FileChanged, ScanProgress
-from trajtui.core.jsonl_source import JsonlSource
+from trajtui.core.io.text import visible
+from trajtui.core.jsonl import rowpool
+from trajtui.core.jsonl.index import FileChanged, ScanProgress
+from trajtui.core.jsonl.rowpool import RowFiller
+from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Problem
 from trajtui.core.refs import RefError
-from trajtui.core.rowpool import RowFiller
 from trajtui.core.source import LoadError, Source
-from trajtui.core.text import visible
 from trajtui.ui import failures, heap
 from trajtui.ui.messages import AllLoaded, ChangedOnDisk, KeysMisread, Loaded, RunLoaded
 from trajtui.ui.screens.main.selection import Selection

@@ -8,7 +8,7 @@ import os
 import stat
 from collections.abc import Sequence
 
-from trajtui.core.discover import walk
+from trajtui.core.io.discover import walk
 from trajtui.core.source import Source
 
 __all__ = ["path_mark", "tree_mark", "unread_paths"]

@@ -1,0 +1,48 @@
+"""Decoding never raises anything but JsonError, and says why in one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from trajtui.core.io.jsonutil import JsonError, dumps_line, dumps_pretty, loads
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        (b'{"a":', "ends early"),
+        (b'{"a":1} x', "unexpected content"),
+        (b"\x00", "invalid JSON"),
+        (b"", "invalid JSON"),
+        (b"\xff\xfe{}", "invalid JSON"),
+    ],
+)
+def test_errors_are_one_line(data: bytes, fragment: str) -> None:
+    with pytest.raises(JsonError) as err:
+        loads(data)
+    assert fragment in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_invalid_utf8_inside_a_string_is_replaced_and_reported() -> None:
+    value, warning = loads(b'{"a":"x\xffy"}')
+    assert value == {"a": "x\ufffdy"}
+    assert warning is not None and "UTF-8" in warning
+
+
+def test_nan_is_tolerated_with_a_warning() -> None:
+    value, warning = loads(b'{"a": NaN}')
+    assert value["a"] != value["a"]
+    assert warning is not None and "NaN" in warning
+
+
+def test_nesting_3000_deep_is_an_error_not_a_crash() -> None:
+    with pytest.raises(JsonError, match="nested too deeply"):
+        loads(b"[" * 3000 + b"]" * 3000)
+
+
+def test_deep_values_can_be_dumped() -> None:
+    value, _ = loads(b"[" * 1000 + b"]" * 1000)
+    text = dumps_pretty(value)
+    assert "nested deeper than" in text
+    assert "nested deeper than" in dumps_line(value)

@@ -1,0 +1,230 @@
+"""Helpers for Pilot and snapshot tests: fixture files and a settled app."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.pilot import Pilot
+from textual.worker import WorkerState
+
+from tests.formats.acp.builders import (
+    capture,
+    step_message,
+    step_thought,
+    step_tool,
+    trials,
+    write_jsonl,
+)
+from trajtui.core.model import Problem
+from trajtui.ui.app import TrajtuiApp, make_app
+from trajtui.ui.screens.main import MainScreen
+from trajtui.ui.screens.opening import OpeningScreen
+from trajtui.ui.store import ENTRY
+
+
+def capture_fixture(directory: Path, name: str = "results.jsonl") -> Path:
+    """A capture file with passes, failures, a timeout, chunks, a tool pair and a bad line."""
+    chunks = [
+        step_message(w, 900 + i) for i, w in enumerate(["The ", "CEO ", "is ", "Dario ", "Amodei."])
+    ]
+    recs = [
+        capture("websearch-1", score={"pass": True, "score": 0.92, "reasoning": "names the CEO"}),
+        capture(
+            "websearch-2",
+            [
+                step_thought("Let me search.", 100),
+                step_tool("WebSearch", "pending", 200, input={"query": "anthropic ceo"}),
+                step_tool(
+                    "toolu_01abc",
+                    "completed",
+                    2300,
+                    output=[{"title": "Anthropic", "url": "https://example.org"}],
+                ),
+                step_tool(
+                    "Read",
+                    "failed",
+                    2500,
+                    input={"file_path": "src/main.tf"},
+                    error="ENOENT",
+                    duration=40,
+                ),
+                *chunks,
+            ],
+            tool_errors=True,
+            score={"pass": False, "score": 0.31},
+        ),
+        capture(
+            "websearch-3",
+            [],
+            output="",
+            tool_errors=True,
+            errors=["Request timed out after 60000ms"],
+        ),
+        capture(
+            "websearch-4",
+            score={"pass": True, "score": 0.8},
+            input="Compare [bold]pnpm[/bold] and bun",
+        ),
+    ]
+    return write_jsonl(directory / name, recs, raw_lines={3: b'{"id":"websearch-x","input":"tru'})
+
+
+def trials_fixture(directory: Path, name: str = "trials.jsonl") -> Path:
+    """Two trials records."""
+    return write_jsonl(
+        directory / name,
+        [trials("search-1", [True, False, True]), trials("search-2", [False, False])],
+    )
+
+
+def hostile_fixture(directory: Path) -> Path:
+    """Text that tries to act: markup, escape sequences, bidi overrides."""
+    evil = "[@click=app.quit]click me[/] [bold]bold?[/bold] \x1b[31mred\x1b[0m \x1b]0;title\x07 \x1b]52;c;aGk=\x07 \u202edesrever\u202c zero\u200bwidth"
+    rec = capture(
+        "evil-[bold]1",
+        [
+            step_message(evil, 10),
+            step_tool(
+                "[link=http://x]Bash[/link]", "completed", 20, input={"command": evil}, output=evil
+            ),
+        ],
+        input=evil,
+        output=evil,
+    )
+    return write_jsonl(directory / "evil.jsonl", [rec])
+
+
+async def settle(pilot: Any, pause: float = 0.05, *, failures: bool = False) -> None:
+    """Wait until every worker is done and the screen has caught up. A worker that failed
+    fails the test, unless ``failures`` says the test expects one."""
+    app = pilot.app
+    quiet = 0
+    deadline = time.monotonic() + 30
+    while quiet < 2 and time.monotonic() < deadline:
+        await pilot.pause(pause)
+        await wait_workers(app, failures=failures)
+        quiet = quiet + 1 if _is_quiet(app) else 0
+    await pilot.pause(pause)
+
+
+def _is_quiet(app: Any) -> bool:
+    """Nothing left to do: no worker running or pending, the opening done, every source read
+    and a ``--goto`` resolved (a loaded machine can leave gaps between one step and the next)."""
+    if any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+        return False
+    screen = app.screen
+    if isinstance(screen, OpeningScreen):
+        return False
+    if getattr(screen, "pending", False):  # a search waiting for typing to pause
+        return False
+    if isinstance(screen, MainScreen):
+        return (
+            screen._loading_done
+            and not screen._counting
+            and screen._run_wanted is None
+            and screen._pending_goto is None
+            and screen._goto_target is None
+            and screen._goto_since is None
+        )
+    return True
+
+
+@asynccontextmanager
+async def running(
+    paths: list[str],
+    *,
+    size: tuple[int, int] = (120, 40),
+    goto: str | None = None,
+    notifications: bool = False,
+    failures: bool = False,
+) -> AsyncIterator[tuple[Pilot[int], TrajtuiApp, MainScreen]]:
+    """A settled app on ``paths`` and its main screen (``notifications``: show toasts;
+    ``failures``: a worker is expected to fail)."""
+    app: TrajtuiApp = make_app(paths, goto=goto)
+    async with app.run_test(size=size, notifications=notifications) as pilot:
+        await settle(pilot, failures=failures)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        yield pilot, app, screen
+
+
+def listed(screen: MainScreen) -> list[str]:
+    """The run list's rows, top to bottom: a run's reference, "problem", or "unread" for a
+    row whose record is indexed and not read yet (following a file as it grows)."""
+    out = []
+    for kind, source, i in screen.store.rows:
+        entry = screen.ws.sources[source].peek(i)
+        assert kind == ENTRY
+        if entry is None:
+            out.append("unread")
+        else:
+            out.append("problem" if isinstance(entry, Problem) else entry.ref)
+    return out
+
+
+class PagerHost(App[object]):
+    """An app that is never run, for calling the pager directly: it has the opened
+    ``paths`` and a ``suspend`` that does nothing (there is no terminal to give back)."""
+
+    def __init__(self, paths: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.paths = list(paths)
+
+    @contextmanager
+    def suspend(self) -> Iterator[None]:
+        yield
+
+
+def main_screen(app: TrajtuiApp) -> MainScreen:
+    """The app's screen, a main screen (a new one after ``R`` reloads)."""
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+async def wait_workers(app: Any, *, failures: bool = False) -> None:
+    """Wait for every worker; a worker cancelled by a newer one (exclusive groups) is fine,
+    and one that failed too when ``failures`` is True."""
+    from textual.worker import WorkerCancelled, WorkerFailed
+
+    for _ in range(10):
+        try:
+            await app.workers.wait_for_complete()
+            return
+        except WorkerCancelled:
+            continue
+        except WorkerFailed:
+            if not failures:
+                raise
+            continue
+
+
+def screen_lines(app: Any) -> list[str]:
+    """The screen as text, one string per row (what a person reads)."""
+    strips = app.screen._compositor.render_strips()
+    return ["".join(segment.text for segment in strip) for strip in strips]
+
+
+def terminal_output(app: Any) -> str:
+    """What the driver would write to the terminal for the whole screen: text and escape
+    sequences, exactly as Textual renders them."""
+    console = app.console
+    return "\n".join(strip.render(console) for strip in app.screen._compositor.render_strips())
+
+
+def foreign_controls(output: str) -> list[str]:
+    """Anything in ``output`` that is not text or Textual's own colour and cursor sequences:
+    OSC (window title, clipboard, hyperlinks), BEL, C1 controls, bidi overrides."""
+    import re
+
+    found = []
+    for pattern in (r"\x1b\]", r"\x1bP", r"\x07", r"[\x80-\x9f]", r"[\u202a-\u202e\u2066-\u2069]"):
+        found += re.findall(pattern, output)
+    # ESC may only start a CSI sequence (colours, cursor moves)
+    found += re.findall(r"\x1b(?!\[)", output)
+    return found

@@ -1,1 +1,0 @@
-"""The formats trajtui reads, each in its own module, and detection by content."""

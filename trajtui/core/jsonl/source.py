@@ -1,0 +1,505 @@
+"""A JSON Lines file as a source: one run per record, indexed in the background.
+
+A format that writes one JSON object per line only supplies a :class:`RecordFormat` (how to
+summarise, build and check one parsed record); :class:`JsonlSource` indexes the file,
+follows appends, names repeated ids, keeps run-list summaries by column and reports bad
+lines as problems.
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+from bisect import bisect_left
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from trajtui.core.io.jsonutil import JsonError, loads_exact
+from trajtui.core.jsonl import indexcache
+from trajtui.core.jsonl.blanklines import BlankLines
+from trajtui.core.jsonl.index import FileChanged, LineIndex, ScanProgress
+from trajtui.core.jsonl.reader import JsonlReader, Record
+from trajtui.core.jsonl.rowpool import Row, RowFiller
+from trajtui.core.jsonl.table import SummaryTable
+from trajtui.core.model import Problem, Run, RunSummary, Severity
+from trajtui.core.source import Entry, FormatInfo, LoadError, RunCache, Source, Target
+
+
+class RecordFormat(Protocol):
+    """How a JSONL format turns one record into a run. Formats implement this."""
+
+    info: FormatInfo
+    key: str
+    """Top-level field that names a record (its id)."""
+
+    def summarize(self, obj: Any, ref: str, index: int, line: int) -> RunSummary:
+        """The run-list row of a record (``obj`` is a dict with the key)."""
+        ...
+
+    def build(self, obj: Any, ref: str, index: int, line: int) -> Run:
+        """The whole run of a record."""
+        ...
+
+    lite: Any
+    """A ``msgspec.Struct`` type naming the fields :meth:`summarize` and :meth:`check` read
+    (each ``Any = UNSET``, lists of steps as lists of smaller structs), or None. With one,
+    run-list rows are decoded on every core, skipping the rest of each record (see
+    :mod:`trajtui.core.jsonl.rowpool`); :meth:`summarize` then gets a dict of just those fields."""
+
+    def check(self, obj: dict[str, Any]) -> str | None:
+        """A warning when a record lacks what this format's records have, else None."""
+        ...
+
+    # Optional: ``lite_kept``, a tuple of the ``lite`` struct types (a step's) that
+    # :meth:`summarize` reads as they are decoded rather than as dicts (a dict for each of
+    # a million steps is a third of a row's cost): it must then read both the same way.
+    # Optional: ``input_text(obj) -> str``, the record's whole input as text, from a dict
+    # of the ``lite`` fields (the run-list filter's words are looked for in it without
+    # building the run: :mod:`trajtui.core.search.inputs`).
+
+
+class JsonlSource(Source):
+    """A JSONL file whose records are runs, read through a :class:`LineIndex`."""
+
+    def __init__(self, path: str, fmt: RecordFormat, label: str | None = None) -> None:
+        """Open ``path`` for reading (nothing is read until :meth:`scan` runs).
+
+        Raises:
+            OSError: The file cannot be opened.
+        """
+        self.path = path
+        self.fmt = fmt
+        self.format = fmt.info
+        self.label = label or path
+        self.index = LineIndex(path, key=fmt.key)
+        self.reader = JsonlReader(self.index)
+        self._table = SummaryTable(self.ref_of)  # by record index
+        self._named = 0  # records named so far
+        # A record's reference is its key; only records whose key was taken before get
+        # another (KEY#2...), kept in these two dicts: naming a million records costs
+        # nothing beyond the index's key table.
+        self._dup_map: dict[str, int] = {}  # ref -> record index, for renamed records
+        self._dup_refs: dict[int, str] = {}  # record index -> ref, for renamed records
+        self._next: dict[str, int] = {}  # key -> next number to try for its repeats
+        self._runs = RunCache(4)
+        self._lock = threading.Lock()
+        self._entry_problems: dict[int, Problem] = {}
+        self._cache_tried = False
+        self._unchecked: int | None = None  # keys from here on: checked when read
+        self._correct_keys = True  # a key found wrong is corrected here (else: misread_key)
+        self._verified: set[int] = set()  # unchecked records whose key find() checked
+        self.misread_key: int | None = None
+        """The first record whose key, taken from the line's head while checks were
+        deferred without correction, proved wrong (the source must be read again with
+        every key checked: see :meth:`defer_key_checks`)."""
+        self.cache_mark: tuple[int, int, int] | None = None
+        self.cache_saved_at = -1e9  # time.monotonic() of the last save
+        """What the index cache holds for this file (size, records, summaries), when this
+        source was restored from it or saved to it (:mod:`trajtui.core.jsonl.indexcache`)."""
+
+    # -- scanning ------------------------------------------------------------------------
+
+    def scan(self) -> Iterator[ScanProgress]:
+        """Index the file (or what was appended since the last scan). The first scan starts
+        from the index cache when it has this file: an unchanged file is not read at all,
+        a grown one from where the cache ends."""
+        if not self._cache_tried:
+            self._cache_tried = True
+            restored = indexcache.restore(self)
+            with self._lock:
+                if self._unchecked is not None:  # a cached index has every key checked
+                    self._unchecked = max(self._unchecked, self.index.count)
+            if restored == "unchanged":
+                size, count = self.index.size, self.index.count
+                yield ScanProgress(size, size, count, finished=True)
+                return
+        if self.index.unterminated:
+            self._forget_last()
+        try:
+            for progress in self.index.scan():
+                self._name_new_records()
+                yield progress
+        finally:
+            self._name_new_records()
+
+    @property
+    def complete(self) -> bool:
+        return self.index.complete
+
+    def save_index(self) -> bool:
+        """Keep what the scan learned in the index cache (after a full scan, with every key
+        checked; never raises)."""
+        if self._unchecked is not None and self._unchecked < self.index.count:
+            return False
+        return indexcache.save(self)
+
+    def defer_key_checks(self, *, correct: bool = True) -> None:
+        """Index faster by checking each key when its record is read (callers that read
+        every row in file order: ``ls``, the TUI's loader): keys from the next record
+        indexed on are taken from the line's head (see
+        :meth:`LineIndex.defer_key_checks`).
+
+        A record read whose key proves different (spelled again later in the line) then
+        corrects the keys from it on when ``correct``. Without it (a reader that shows refs
+        while they are read, which a correction would rename under it) nothing is changed:
+        :attr:`misread_key` says which record it was, and the caller reads the file again
+        without deferring. :meth:`find` checks the record it returns either way.
+        """
+        with self._lock:
+            self.index.defer_key_checks(True)
+            self._unchecked = self.index.count
+            self._correct_keys = correct
+
+    def _check_key(self, i: int) -> None:
+        """Check record ``i``'s key whole when checks are deferred; correct the keys from
+        ``i`` on when it was wrong."""
+        start = self._unchecked
+        if start is None or i < start:
+            return
+        if self.index.checked_key(i) == self.index.key(i):
+            self._key_checked(i)
+        elif self._correct_keys:
+            self._rekey_from(i)
+        else:
+            self._misread(i)
+
+    def _misread(self, i: int) -> None:
+        """Record ``i``'s key was taken wrong and is left so (see :meth:`defer_key_checks`)."""
+        with self._lock:
+            if self.misread_key is None or i < self.misread_key:
+                self.misread_key = i
+
+    def _key_checked(self, i: int) -> None:
+        """Record ``i``'s key is right (records are checked in file order; one checked out
+        of order is checked again when its turn comes)."""
+        with self._lock:
+            if self._unchecked == i:
+                self._unchecked = i + 1
+
+    def _rekey_from(self, i: int) -> None:
+        """Check the key of every record indexed from ``i`` on, whole, and name those
+        records again; the scan checks the rest as it goes."""
+        with self._lock:
+            index = self.index
+            index.defer_key_checks(False)
+            index.replace_keys_from(i, [index.checked_key(j) for j in range(i, index.count)])
+            for j in [j for j in self._dup_refs if j >= i]:
+                self._dup_map.pop(self._dup_refs.pop(j), None)
+            self._next.clear()
+            for j in range(i, self._named):
+                self._table.forget(j)
+                self._entry_problems.pop(j, None)
+            self._runs.forget()
+            self.reader.clear()
+            self._named = i
+            self._unchecked = None
+            self._verified.clear()
+        self._name_new_records()
+
+    def summarised(self) -> int:
+        """Records whose entry is known (a run summary or a problem row)."""
+        return self._table.filled()
+
+    def known_prefix(self) -> int:
+        return min(self._table.prefix(), len(self))
+
+    def cancel(self) -> None:
+        self.index.cancel()
+
+    def close(self) -> None:
+        self.index.close()
+
+    def changed(self) -> str | None:
+        return self.index.stat_changed()
+
+    def forget_cache(self) -> None:
+        self._runs.forget()
+        self.reader.clear()
+
+    def _forget_last(self) -> None:
+        """Forget the last record: it had no newline, and the scan reads it again."""
+        with self._lock:
+            i = self.index.count - 1
+            if i < 0 or i >= self._named:
+                return
+            ref = self._dup_refs.pop(i, None)
+            if ref is not None:
+                self._dup_map.pop(ref, None)
+            self._table.forget(i)
+            self._entry_problems.pop(i, None)
+            self._runs.forget(i)
+            self.reader.clear()
+            self._named = i
+            if self._unchecked is not None and self._unchecked > i:
+                self._unchecked = i
+            self._verified.discard(i)
+
+    def _name_new_records(self) -> None:
+        """Give references to records the scan added (file order: ``#2`` for repeats).
+
+        A record's reference is its key unless the key was given before (a repeated key,
+        or a literal ``x#2`` already given to a repeat of ``x``). Only repeats and keys
+        holding ``#`` can be either, and the key table lists both: every other record is
+        named by its key without being looked at.
+        """
+        with self._lock:
+            keys = self.index.keys
+            lo, hi = self._named, self.index.count
+            if lo >= hi:
+                return
+            repeats = keys.repeats[bisect_left(keys.repeats, lo) :]
+            hashed = keys.hashed[bisect_left(keys.hashed, lo) :]
+            repeated = set(repeats)
+            for i in heapq.merge(repeats, hashed):
+                if i >= hi:
+                    break
+                key = keys.get(i)
+                if key is None or i in self._dup_refs:
+                    continue
+                if i in repeated or key in self._dup_map:
+                    self._rename(i, key)
+            self._named = hi
+
+    def _rename(self, i: int, key: str) -> None:
+        """Name record ``i`` ``KEY#n``: the first n from 2 not given yet."""
+        first = self.index.keys.first
+        n = self._next.get(key, 2)
+        while True:
+            name = f"{key}#{n}"
+            if name not in self._dup_map:
+                taken = first(name)
+                if taken is None or taken >= i:  # a literal "x#2" later in the file
+                    break
+            n += 1
+        self._next[key] = n + 1
+        self._dup_map[name] = i
+        self._dup_refs[i] = name
+
+    # -- entries -------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return min(self._named, self.index.count)
+
+    def ref_of(self, i: int) -> str | None:
+        """Reference of record ``i`` (None when it has no id)."""
+        renamed = self._dup_refs.get(i)
+        return renamed if renamed is not None else self.index.key(i)
+
+    def _keep(self, i: int, entry: Entry) -> None:
+        table = self._table
+        if i >= len(table):  # room for every complete record indexed, at once
+            table.reserve(max(i + 1, len(self) - (1 if self.index.unterminated else 0)))
+        table.put(i, entry)
+
+    def entry(self, i: int, *, keep: bool = True) -> Entry:
+        """Entry ``i`` (decoding its record unless it is known already).
+
+        Args:
+            i: The record's index.
+            keep: Remember the summary (the TUI sorts and counts them); a one-pass reader
+                such as ``ls`` passes False so memory stays flat on huge files.
+        """
+        cached = self.peek(i)
+        if cached is not None:
+            return cached
+        return self._entry(self.reader.record(i), keep)
+
+    def entries(self, lo: int, hi: int, *, keep: bool = True) -> list[Entry]:
+        """Entries ``lo`` up to ``hi`` (excluded), records read from one read of the file
+        (``ls`` reads a file of a million small records this way)."""
+        if self.peek(lo) is not None:
+            return [self.entry(lo, keep=keep)]
+        return [
+            self.peek(rec.index) or self._entry(rec, keep)
+            for rec in self.reader.records(lo, min(hi, len(self)))
+        ]
+
+    def decodes_rows(self) -> bool:
+        """Rows are decoded on every core (:meth:`filler` gives a reader)."""
+        return getattr(self.fmt, "lite", None) is not None
+
+    def filler(self, start: int = 0) -> RowFiller | None:
+        """A reader of this source's rows in file order from record ``start``, decoding
+        on every core (None when the format has no lite type: read with :meth:`entries`)."""
+        if not self.decodes_rows():
+            return None
+        return RowFiller(self, start)
+
+    def take(self, i: int, row: Row, *, keep: bool = True) -> Entry:
+        """Entry ``i`` from a row a :class:`RowFiller` read (None: read the record here)."""
+        cached = self.peek(i)
+        if cached is not None:
+            if self._unchecked is not None:  # its key was checked when it was read
+                self._key_checked(i)
+            return cached
+        if row is not None:
+            # the worker checked the key it was given; the job may predate a correction
+            if row.ref != self.ref_of(i):
+                row = None
+            elif self._unchecked is not None:
+                self._key_checked(i)
+        if row is None:
+            return self._entry(self.reader.record(i), keep)
+        if keep:
+            self._keep(i, row)
+        return row
+
+    def _entry(self, rec: Record, keep: bool) -> Entry:
+        """The entry of a decoded record (kept when ``keep``, and always for problems)."""
+        i = rec.index
+        self._check_key(i)
+        entry: Entry
+        ref = self.ref_of(i)
+        if rec.error is not None:
+            entry = self._problem(i, rec.line, rec.error)
+        elif not isinstance(rec.value, dict):
+            kind = type(rec.value).__name__
+            kind = {"list": "an array", "str": "a string", "NoneType": "null"}.get(
+                kind, f"a {kind}"
+            )
+            entry = self._problem(i, rec.line, f"expected a JSON object, found {kind}")
+        elif ref is None:
+            key = self.fmt.key
+            if key in rec.value:
+                kind = type(rec.value[key]).__name__
+                kind = {"dict": "an object", "list": "an array", "NoneType": "null"}.get(
+                    kind, f"a {kind}"
+                )
+                message = f'record\'s "{key}" is {kind}, not a string or a number'
+            else:
+                message = f'record has no "{key}" (keys: {_keys(rec.value)})'
+            entry = self._problem(i, rec.line, message)
+        else:
+            entry = self.fmt.summarize(rec.value, ref, i, rec.line)
+            warning = self.fmt.check(rec.value)
+            notes = [w for w in (rec.warning, warning) if w]
+            if notes:
+                self._entry_problems[i] = Problem(
+                    self.path, rec.line, "; ".join(notes), Severity.WARNING, ref
+                )
+        if keep or isinstance(entry, Problem):
+            self._keep(i, entry)
+        return entry
+
+    def _problem(self, i: int, line: int, message: str) -> Problem:
+        problem = Problem(self.path, line, message, Severity.ERROR)
+        self._entry_problems[i] = problem
+        return problem
+
+    def _make_run(self, i: int, entry: RunSummary) -> Run:
+        line = self.index.line_of(i)
+        try:
+            # Read whole and exactly (big integers keep every digit in what is shown).
+            value, _ = loads_exact(self.reader.raw(i))
+        except (OSError, FileChanged, IndexError) as err:
+            raise LoadError(Problem(self.path, line, f"cannot read record: {err}")) from None
+        except JsonError as err:
+            raise LoadError(Problem(self.path, line, str(err))) from None
+        return self.fmt.build(value, entry.ref, i, line)
+
+    def find(self, run_ref: str) -> int | None:
+        # While key checks are deferred, a record found by the key its line starts with is
+        # checked whole before it is named (a key spelled again later in the line is the
+        # one the parser keeps): one record read, not the scan's check of every line.
+        renamed = self._dup_map.get(run_ref)
+        if renamed is not None:
+            # which record is "KEY#n" depends on every key before it: known once they are
+            # all checked
+            start = self._unchecked
+            return None if start is not None and renamed >= start else renamed
+        i = self.index.keys.first(run_ref)
+        if i is None or i >= self._named or i in self._dup_refs:
+            return None
+        start = self._unchecked
+        if start is not None and i >= start and i not in self._verified:
+            if self.index.checked_key(i) != self.index.key(i):
+                if self._correct_keys:
+                    self._rekey_from(i)
+                    return self.find(run_ref)
+                self._misread(i)
+                return None
+            self._verified.add(i)
+        return i
+
+    def run_refs(self) -> list[str]:
+        refs = (self.ref_of(i) for i in range(len(self)))
+        return [r for r in refs if r is not None]
+
+    def problems(self) -> list[Problem]:
+        found: list[Problem] = []
+        if self.index.bom:
+            found.append(
+                Problem(
+                    self.path, 1, "UTF-8 byte-order mark at the start (ignored)", Severity.WARNING
+                )
+            )
+        if self.index.cr_only:
+            found.append(
+                Problem(
+                    self.path,
+                    1,
+                    "line endings are CR only (classic Mac OS): read as line breaks",
+                    Severity.WARNING,
+                )
+            )
+        found.extend(_blank_problems(self.path, self.index.blank_lines()))
+        found.extend(self._entry_problems.values())
+        for i, message in list(self.index.bad.items()):
+            if i not in self._entry_problems:
+                found.append(Problem(self.path, self.index.line_of(i), message))
+        found.sort(key=lambda p: p.line or 0)
+        return found
+
+    def find_stored_step(self, ref: str) -> Target | None:
+        """Look through every record for a step whose stored ``stepId`` is ``ref``.
+
+        Only reached when ``ref`` is not a run or a synthesised step reference (a miss
+        costs one read of the file: records are parsed only when their bytes hold a
+        ``stepId``).
+        """
+        for i in range(len(self)):
+            if self.ref_of(i) is None or b'"stepId"' not in self.reader.raw(i):
+                continue
+            try:
+                run = self.run(i)
+            except LoadError:
+                continue
+            for attempt in run.attempts or (None,):
+                steps = run.steps if attempt is None else attempt.steps
+                for position, step in enumerate(steps, 1):
+                    if step.stored_id == ref:
+                        return Target(
+                            self,
+                            i,
+                            step.ref,
+                            attempt=None if attempt is None else attempt.number,
+                            step=position,
+                        )
+        return None
+
+
+def _blank_problems(path: str, blank: BlankLines) -> list[Problem]:
+    """One warning per run of blank lines, and one for those beyond the listed runs."""
+    out = []
+    for first, last in blank.ranges:
+        if first == last:
+            message = "blank line (skipped)"
+        else:
+            message = f"{last - first + 1:,} blank lines (skipped), lines {first:,}-{last:,}"
+        out.append(Problem(path, first, message, Severity.WARNING))
+    if blank.unlisted:
+        out.append(
+            Problem(
+                path,
+                blank.unlisted_from,
+                f"{blank.unlisted:,} more blank lines from here on (skipped)",
+                Severity.WARNING,
+            )
+        )
+    return out
+
+
+def _keys(obj: dict[str, Any], limit: int = 6) -> str:
+    names = list(obj)[:limit]
+    more = ", ..." if len(obj) > limit else ""
+    return (", ".join(names) + more) if names else "none"

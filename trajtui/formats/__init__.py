@@ -1,0 +1,1 @@
+"""The formats trajtui reads, one package each; :mod:`trajtui.formats.registry` lists them."""

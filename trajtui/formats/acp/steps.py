@@ -1,0 +1,148 @@
+"""acp-harness trajectory steps: kinds, tool-call pairing and counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trajtui.core.io.text import one_line
+from trajtui.core.model import Kind, Outcome, Step
+from trajtui.core.steps import pair_tool_calls, tool_calls, tool_of_name
+from trajtui.core.values import fields, mapping, num, sequence, string, text_of
+from trajtui.formats.acp.lite import StepLite
+
+_KINDS = {
+    "thought": Kind.THOUGHT,
+    "message": Kind.MESSAGE,
+    "tool_call": Kind.TOOL_CALL,
+    "plan": Kind.PLAN,
+}
+_TOOL_OUTCOME = {
+    "pending": Outcome.RUNNING,
+    "in_progress": Outcome.RUNNING,
+    "completed": Outcome.DONE,
+    "failed": Outcome.ERROR,
+}
+
+
+def _offset(ts: Any, start: float | None) -> float | None:
+    t = num(ts)
+    if t is None:
+        return None
+    if start is not None and t > 1e11 and t >= start:  # an epoch timestamp
+        return t - start
+    return t
+
+
+def build_steps(trajectory: Any, ref_of: Any, start: float | None) -> tuple[Step, ...]:
+    """Steps of one trajectory array.
+
+    Args:
+        trajectory: The ``trajectory`` value as in the file (anything).
+        ref_of: Function from step number (1-based) to the step's reference.
+        start: ``timing.start``, to make epoch timestamps relative.
+    """
+    raw_steps = sequence(trajectory)
+    names: list[str | None] = []
+    statuses: list[str | None] = []
+    for s in raw_steps:
+        m = mapping(s)
+        is_tool = m.get("type") == "tool_call"
+        names.append((string(m.get("name")) or "") if is_tool else None)
+        statuses.append(string(m.get("status")) if is_tool else None)
+    pairs = pair_tool_calls(names, statuses)
+    steps: list[Step] = []
+    for pos, s in enumerate(raw_steps):
+        n = pos + 1
+        m = mapping(s)
+        type_ = string(m.get("type"))
+        kind = _KINDS.get(type_ or "", Kind.OTHER)
+        status = string(m.get("status"))
+        text: str | None = None
+        title: str
+        if not isinstance(s, dict):
+            title = f"(not an object: {type(s).__name__})"
+        elif kind in (Kind.MESSAGE, Kind.THOUGHT):
+            text = text_of(m.get("content"))
+            title = one_line(text) if text.strip() else "(empty)"
+        elif kind is Kind.TOOL_CALL:
+            title = one_line(string(m.get("name")) or "(unnamed tool)")
+        elif kind is Kind.PLAN:
+            entries = sequence(m.get("entries"))
+            first = one_line(text_of(mapping(entries[0]).get("content"))) if entries else ""
+            title = f"{len(entries)} entries" + (f": {first}" if first else "")
+        else:
+            title = one_line(type_ or "step")
+        pair = pairs.get(pos)
+        error = string(m.get("error"))
+        # A call's completing half is often named by its call id: the tool is the opener's.
+        # A half named only by a call id says its tool when the id holds it (Gemini's).
+        tool = names[pair] if pair is not None and pair < pos and names[pair] else names[pos]
+        tool = tool_of_name(tool)
+        steps.append(
+            Step(
+                ref=ref_of(n),
+                number=n,
+                kind=kind,
+                title=title,
+                status=status,
+                outcome=_TOOL_OUTCOME.get(status or "", Outcome.NONE)
+                if kind is Kind.TOOL_CALL
+                else Outcome.NONE,
+                offset_ms=_offset(m.get("timestamp"), start),
+                duration_ms=num(m.get("duration")),
+                text=text,
+                markdown=kind in (Kind.MESSAGE, Kind.THOUGHT),
+                input=m.get("input"),
+                output=m.get("output"),
+                error=error,
+                pair=None if pair is None else pair + 1,
+                stored_id=string(m.get("stepId")),
+                tool=tool or None,
+                fields=fields(
+                    m,
+                    (),
+                    skip=(
+                        "type",
+                        "content",
+                        "name",
+                        "status",
+                        "timestamp",
+                        "duration",
+                        "input",
+                        "output",
+                        "stepId",
+                        "error",
+                    ),
+                ),
+                raw=s,
+            )
+        )
+    return tuple(steps)
+
+
+def tool_stats(trajectory: Any) -> tuple[int | None, int | None, set[str]]:
+    """``(tool calls, tool errors, tool names)`` of a trajectory array, counted as the
+    timeline pairs the halves of a call (:func:`trajtui.core.steps.count_tool_calls`: the
+    same count on every surface); ``(None, None, set())`` when it is not an array.
+
+    A call opened and never completed counts; a completion pairs with the call it
+    completes, so a call's two halves count once; a tool error is a call whose status is
+    ``failed``. The names are the tools the calls name (:func:`tool_of_name`: a call id
+    names none, a Gemini call id the tool it starts with).
+    """
+    if not isinstance(trajectory, list):
+        return None, None, set()
+    names: list[str] = []
+    statuses: list[str | None] = []
+    for s in trajectory:
+        if type(s) is StepLite:  # decoded for a run-list row: a missing field is UNSET
+            if s.type != "tool_call":
+                continue
+            name, status = s.name, s.status
+        elif not isinstance(s, dict) or s.get("type") != "tool_call":
+            continue
+        else:
+            name, status = s.get("name"), s.get("status")
+        names.append(name if isinstance(name, str) else "")
+        statuses.append(status if isinstance(status, str) else None)
+    return tool_calls(names, statuses)

@@ -1,0 +1,180 @@
+"""What a trajectory's steps add up to: calls paired with results, counts, totals, span.
+
+Pure functions over :class:`~.trajectory.Trajectory` objects (nothing read, nothing shown):
+
+* :func:`pair_results`: each observation result with the tool call it answers, by
+  ``source_call_id`` within its step first (what every Harbor writer does), then by id
+  across steps (writers that put results in steps of their own, sometimes before the call),
+  and a result without an id with the only call of its step (Harbor's viewer does the
+  same); the rest are results of no call (terminal output after several keystrokes);
+* :func:`tool_call_counts`: calls made and calls whose result says it failed;
+* :func:`totals`: tokens and cost from ``final_metrics``, or summed over the steps'
+  ``metrics`` (said so: old claude-code repeats one API message's usage on several steps,
+  so a sum can count twice what ``final_metrics`` counts once);
+* :func:`span_ms`: the time the steps' own timestamps cover.
+
+Steps copied from an earlier segment (``is_copied_context``) are replays: they are left out
+of counts, sums and spans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trajtui.core.values import num
+from trajtui.formats.atif.trajectory import AtifStep, ToolResult, Trajectory
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A result paired with a call.
+
+    Attributes:
+        step: Position of the step holding the result.
+        index: Index of the result among that step's results.
+        result: The result.
+    """
+
+    step: int
+    index: int
+    result: ToolResult
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """Calls and results paired.
+
+    Attributes:
+        answers: ``(step position, call index)`` to the results answering that call.
+        calls: ``(step position, result index)`` to the call the result answers.
+    """
+
+    answers: dict[tuple[int, int], list[Answer]]
+    calls: dict[tuple[int, int], tuple[int, int]]
+
+    def results_of(self, step: int, call: int) -> list[Answer]:
+        """The results answering call ``call`` of the step at ``step``."""
+        return self.answers.get((step, call), [])
+
+    def call_of(self, step: int, result: int) -> tuple[int, int] | None:
+        """The call result ``result`` of the step at ``step`` answers, if any."""
+        return self.calls.get((step, result))
+
+
+def pair_results(steps: Sequence[AtifStep]) -> Pairing:
+    """Pair every result with the call it answers (linear in calls and results)."""
+    first: dict[str, tuple[int, int]] = {}
+    for step in steps:
+        for ci, call in enumerate(step.calls):
+            if call.call_id is not None and call.call_id not in first:
+                first[call.call_id] = (step.position, ci)
+    answers: dict[tuple[int, int], list[Answer]] = {}
+    calls: dict[tuple[int, int], tuple[int, int]] = {}
+    for step in steps:
+        if not step.results:
+            continue
+        local: dict[str, int] = {}
+        for ci, call in enumerate(step.calls):
+            if call.call_id is not None:
+                local.setdefault(call.call_id, ci)
+        for ri, result in enumerate(step.results):
+            target: tuple[int, int] | None = None
+            if result.call_id is not None:
+                if result.call_id in local:
+                    target = (step.position, local[result.call_id])
+                else:
+                    target = first.get(result.call_id)
+            elif len(step.calls) == 1:
+                target = (step.position, 0)
+            if target is not None:
+                answers.setdefault(target, []).append(Answer(step.position, ri, result))
+                calls[(step.position, ri)] = target
+    return Pairing(answers, calls)
+
+
+def call_failed(answers: Sequence[Answer]) -> bool | None:
+    """Whether a call failed, by what its results say (None: they do not say)."""
+    flags = [a.result.failed for a in answers if a.result.failed is not None]
+    return any(flags) if flags else None
+
+
+def tool_call_counts(steps: Sequence[AtifStep], pairing: Pairing) -> tuple[int, int | None]:
+    """``(calls, failed)``: tool calls made, and how many of them a result says failed
+    (None when no result of the run says whether its tool failed)."""
+    made = failed = 0
+    told = False
+    for step in steps:
+        if step.copied:
+            continue
+        for ci in range(len(step.calls)):
+            made += 1
+            verdict = call_failed(pairing.results_of(step.position, ci))
+            told = told or verdict is not None
+            failed += verdict is True
+    return made, failed if told or made == 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class Total:
+    """A run total and where it comes from (``final_metrics``, or a sum over N steps)."""
+
+    value: float
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Tokens and cost of a trajectory, each None when neither ``final_metrics`` nor any
+    step's ``metrics`` has it."""
+
+    prompt_tokens: Total | None = None
+    completion_tokens: Total | None = None
+    cached_tokens: Total | None = None
+    cost_usd: Total | None = None
+
+
+_FINAL = {
+    "prompt_tokens": "total_prompt_tokens",
+    "completion_tokens": "total_completion_tokens",
+    "cached_tokens": "total_cached_tokens",
+    "cost_usd": "total_cost_usd",
+}
+
+
+def totals(trajectory: Trajectory) -> Totals:
+    """Each total from ``final_metrics`` when it has it, else summed over the steps'
+    ``metrics`` (copied steps left out)."""
+    final = trajectory.final_metrics or {}
+    found: dict[str, Total | None] = {}
+    for name, key in _FINAL.items():
+        value = num(final.get(key))
+        if value is not None:
+            found[name] = Total(value, f"final_metrics.{key}")
+            continue
+        values = [
+            v
+            for s in trajectory.steps
+            if not s.copied and s.metrics is not None
+            if (v := getattr(s.metrics, name)) is not None
+        ]
+        n = len(values)
+        found[name] = (
+            Total(sum(values), f"sum over {n} step{'s' if n != 1 else ''}") if values else None
+        )
+    return Totals(**found)
+
+
+def span_ms(steps: Sequence[AtifStep]) -> float | None:
+    """Milliseconds from the first to the last step timestamp (copied steps left out);
+    None with fewer than two timestamps."""
+    times = [s.time for s in steps if s.time is not None and not s.copied]
+    if len(times) < 2:
+        return None
+    return (max(times) - min(times)) * 1000
+
+
+def start_time(steps: Sequence[AtifStep]) -> float | None:
+    """The earliest timestamp of the steps (copied steps left out)."""
+    times = [s.time for s in steps if s.time is not None and not s.copied]
+    return min(times) if times else None

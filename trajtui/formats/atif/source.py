@@ -1,0 +1,491 @@
+"""The ATIF source and the registry's hooks (the glue between the pure readers and trajtui).
+
+:class:`AtifSource` reads a Harbor job directory (one run per trial directory), one trial
+directory, an agent directory (``trajectory.json`` and what lies beside it) or one ATIF file
+opened on its own. A run is a trial (its reward the score, its outcome from the verifier
+or the exception) or a lone trajectory; its continuation segments and its subagents'
+trajectories are runs of their own listed under it (``RUN/cont-1``,
+``RUN/summarization-1-summary``, ``RUN/<trajectory_id>``), read only when opened.
+
+Every file is read through :mod:`trajtui.core.io.safeio` and only inside what was opened:
+a ``trajectory_path`` leading elsewhere is named in a warning and not read.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import partial
+
+from trajtui.core.format_api import Certainty, Claim, Format, Opened, Scope
+from trajtui.core.io import safeio
+from trajtui.core.io.detect import Sniffed
+from trajtui.core.io.discover import Walked, inside
+from trajtui.core.jsonl.index import ScanProgress
+from trajtui.core.model import Field, Outcome, Problem, Run, RunSummary, Severity, Step
+from trajtui.core.source import FormatInfo
+from trajtui.core.static_source import StaticSource
+from trajtui.core.stats.tasks import OwnFigures, TaskAttempt
+from trajtui.formats.atif import layout
+from trajtui.formats.atif.children import Child, child_keys, find_children
+from trajtui.formats.atif.detail import AtifRun, Sibling
+from trajtui.formats.atif.document import read_document
+from trajtui.formats.atif.facts import pair_results
+from trajtui.formats.atif.job import JobResult, is_job_result, read_job_result
+from trajtui.formats.atif.timeline import (
+    FORMAT_ID,
+    build_steps,
+    run_metadata,
+    summarize,
+    trajectory_fields,
+    trial_fields,
+    verifier_fields,
+)
+from trajtui.formats.atif.trajectory import (
+    SubagentRef,
+    Trajectory,
+    from_embedded,
+    parse_trajectory,
+)
+from trajtui.formats.atif.trial import (
+    TrialResult,
+    is_trial_result,
+    read_trial_result,
+    verdict,
+)
+from trajtui.formats.atif.usage import run_tokens
+from trajtui.formats.atif.verifier import STDOUT, VERIFIER, Report, read_reports, stdout_tail
+
+FORMAT = FormatInfo(FORMAT_ID, "Harbor ATIF trajectories")
+HARBOR_COUNTS = "Harbor counts an attempt without a reward as failed (as 0 in its mean)"
+"""How a job's own figures count what trajtui leaves out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where one run's files are.
+
+    Attributes:
+        trajectory: The ATIF file (None: a trial without one).
+        trial_dir: The trial directory, or None for a trajectory on its own.
+    """
+
+    trajectory: str | None
+    trial_dir: str | None = None
+
+
+class AtifSource(StaticSource):
+    """A Harbor job, a trial, an agent directory or an ATIF file."""
+
+    def __init__(self, path: str, kind: str, label: str | None = None) -> None:
+        super().__init__(path, FORMAT, label)
+        self.kind = kind
+        single = kind == "file"
+        self.root_real = os.path.realpath(
+            os.path.dirname(os.path.abspath(path)) if single else path
+        )
+        self._children: dict[tuple[str, str], str] = {}  # (parent ref, key) -> child ref
+        self._job: JobResult | None = None
+        self._attempts: dict[str, Sibling] = {}  # trial directory -> the trial as an attempt
+        self._groups: dict[str, tuple[Sibling, ...]] = {}  # group -> its attempts
+        self._task_attempts: dict[tuple[str, str], tuple[Sibling, ...]] = {}
+        self._reported: set[tuple[str, int | None, str]] = set()
+        self._lock = threading.Lock()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _read(self, path: str, ref: str | None = None) -> tuple[bytes | None, list[Problem]]:
+        self.watch(path)
+        if not inside(self.root_real, path):
+            return None, [Problem(path, None, "outside the opened directory (not read)", ref=ref)]
+        try:
+            return safeio.read_bytes(path), []
+        except safeio.Refused as err:
+            return None, [Problem(path, None, err.strerror or str(err), ref=ref)]
+        except FileNotFoundError:
+            return None, [Problem(path, None, "does not exist", ref=ref)]
+        except OSError as err:
+            return None, [Problem(path, None, f"cannot read: {err.strerror or err}", ref=ref)]
+
+    def _tail(self, path: str, size: int) -> tuple[bytes | None, list[Problem]]:
+        """The last ``size`` bytes of a file (a log of any size)."""
+        self.watch(path)
+        if not inside(self.root_real, path):
+            return None, [Problem(path, None, "outside the opened directory (not read)")]
+        try:
+            return safeio.read_head_tail(path, 0, size)[1], []
+        except safeio.Refused as err:
+            return None, [Problem(path, None, err.strerror or str(err))]
+        except OSError as err:
+            return None, [Problem(path, None, f"cannot read: {err.strerror or err}")]
+
+    def _trajectory(self, path: str | None) -> tuple[Trajectory | None, list[Problem]]:
+        if path is None:
+            return None, []
+        data, problems = self._read(path)
+        if data is None:
+            return None, problems
+        doc = read_document(data)
+        if doc.error is None and not isinstance(doc.value, dict):
+            what = "a JSON array" if isinstance(doc.value, list) else "not a JSON object"
+            return None, [Problem(path, 1, f"{what}, not an ATIF trajectory (no steps read)")]
+        return parse_trajectory(doc, path), []
+
+    def _trial(self, trial_dir: str) -> tuple[TrialResult | None, bool, list[Problem]]:
+        """The trial's result, whether it finished (it has a ``result.json``, or it has
+        not even a ``config.json``: a copy of its files, not a trial under way), and
+        problems."""
+        path = os.path.join(trial_dir, layout.RESULT)
+        if not os.path.lexists(path):
+            self.watch(path)
+            # Harbor writes config.json when a trial starts, result.json when it ends
+            running = os.path.lexists(os.path.join(trial_dir, layout.CONFIG))
+            return None, not running, []
+        data, problems = self._read(path)
+        if data is None:
+            return None, True, problems
+        doc = read_document(data)
+        if doc.error is not None:
+            return None, True, [Problem(path, doc.error[0], doc.error[1])]
+        if not is_trial_result(doc.value):
+            return (
+                None,
+                True,
+                [Problem(path, None, "not a trial result (no trial_name and task_name)")],
+            )
+        return read_trial_result(doc.value), True, []
+
+    def _places(self) -> list[Place]:
+        if self.kind == "file":
+            return [Place(self.path)]
+        if self.kind == layout.AGENT_DIR:
+            return [Place(os.path.join(self.path, layout.TRAJECTORY))]
+        if self.kind == layout.TRIAL:
+            return [self._trial_place(self.path)]
+        self.watch(self.path)
+        _, dirs = layout.listing(self.path, self.root_real)
+        trials = layout.trial_dirs(self.path, self.root_real, dirs)
+        if not trials:
+            self.add_problem(
+                Problem(
+                    self.path,
+                    None,
+                    "a Harbor job directory with no trial directories yet",
+                    Severity.WARNING,
+                )
+            )
+        return [self._trial_place(t) for t in trials]
+
+    def _trial_place(self, trial_dir: str) -> Place:
+        self.watch(trial_dir)
+        path = os.path.join(trial_dir, layout.AGENT, layout.TRAJECTORY)
+        self.watch(path)
+        return Place(path if os.path.lexists(path) else None, trial_dir)
+
+    def _read_job(self) -> JobResult | None:
+        """The job's own ``result.json`` (a job directory opened), or None."""
+        path = os.path.join(self.path, layout.RESULT)
+        if self.kind != layout.JOB or not os.path.lexists(path):
+            return None
+        data, problems = self._read(path)
+        for p in problems:
+            self.add_problem(replace(p, severity=Severity.WARNING))
+        if data is None:
+            return None
+        doc = read_document(data)
+        if doc.error is not None:
+            self.add_problem(Problem(path, doc.error[0], doc.error[1], Severity.WARNING))
+            return None
+        return read_job_result(doc.value, path) if is_job_result(doc.value) else None
+
+    def _load(self) -> Iterator[ScanProgress]:
+        """Every trial's ``result.json`` first (small files: each trial then knows the other
+        attempts of its task, even when a run is shown before the job is listed whole),
+        then each trajectory, one run at a time."""
+        self._children = {}
+        self._reported = set()
+        self._attempts, self._groups, self._task_attempts = {}, {}, {}
+        self._job = self._read_job()
+        places = self._places()
+        total = 2 * len(places)
+        read: list[tuple[TrialResult | None, bool, list[Problem]]] = []
+        for done, place in enumerate(places, 1):
+            found = self._trial(place.trial_dir) if place.trial_dir else (None, True, [])
+            read.append(found)
+            self._note_attempt(place, found[0], found[1])
+            yield ScanProgress(done, total, len(self))
+        self._index_attempts()
+        for done, (place, (trial, finished, problems)) in enumerate(
+            zip(places, read, strict=True), 1
+        ):
+            self._add(place, trial, finished, problems)
+            yield ScanProgress(len(places) + done, total, len(self))
+
+    def _add(
+        self, place: Place, trial: TrialResult | None, finished: bool, problems: list[Problem]
+    ) -> None:
+        trajectory, found = self._trajectory(place.trajectory)
+        problems = [*problems, *found]
+        if trajectory is not None:
+            problems.extend(trajectory.problems)
+        ref = self._run_ref(place, trial)
+        pairing = pair_results(trajectory.steps) if trajectory is not None else None
+        summary = summarize(
+            ref, trajectory, pairing, trial, in_trial=place.trial_dir is not None, finished=finished
+        )
+        listed = self.add_run(summary, partial(self._build, place))
+        for p in problems:
+            self.add_problem(replace(p, ref=listed.ref))
+        if trajectory is not None:
+            self._add_children(listed.ref, trajectory)
+
+    # -- tasks and their attempts --------------------------------------------------------
+
+    def _note_attempt(self, place: Place, trial: TrialResult | None, finished: bool) -> None:
+        """Remember a finished trial of a job as an attempt of its task."""
+        if place.trial_dir is None or trial is None or not trial.task_name:
+            return
+        group = trial.evals_key or ""
+        own: OwnFigures | None = None
+        stats = self._job.eval_stats(group) if self._job is not None else None
+        if self._job is not None and stats is not None:
+            figures = stats.figures + tuple((f"pass_at_k {k}", v) for k, v in stats.pass_at_k)
+            own = OwnFigures(self._job.path, group, figures, HARBOR_COUNTS)
+        attempt = TaskAttempt(group, trial.task_name, trial.graded, trial.passed is True, own)
+        status, outcome = verdict(trial, finished=finished)
+        ref = self._run_ref(place, trial)
+        self._attempts[place.trial_dir] = Sibling(ref, status, outcome, trial.score, attempt)
+
+    def _index_attempts(self) -> None:
+        """Every group's attempts and every task's, once (a run shown looks its up)."""
+        groups: dict[str, list[Sibling]] = {}
+        tasks: dict[tuple[str, str], list[Sibling]] = {}
+        for s in self._attempts.values():
+            groups.setdefault(s.attempt.group, []).append(s)
+            tasks.setdefault((s.attempt.group, s.attempt.task), []).append(s)
+        self._groups = {k: tuple(v) for k, v in groups.items()}
+        self._task_attempts = {k: tuple(v) for k, v in tasks.items()}
+
+    def _task_and_group(
+        self, trial_dir: str | None
+    ) -> tuple[TaskAttempt | None, tuple[Sibling, ...], tuple[Sibling, ...]]:
+        """A trial as an attempt, every attempt of its task, and of the tasks of its group
+        (in listing order)."""
+        this = self._attempts.get(trial_dir) if trial_dir is not None else None
+        if this is None:
+            return None, (), ()
+        a = this.attempt
+        group = self._groups.get(a.group, ())
+        return a, self._task_attempts.get((a.group, a.task), ()), group
+
+    def _run_ref(self, place: Place, trial: TrialResult | None) -> str:
+        if trial is not None and trial.trial_name:
+            return trial.trial_name
+        if place.trial_dir is not None:
+            return os.path.basename(os.path.normpath(place.trial_dir))
+        assert place.trajectory is not None
+        name = os.path.basename(place.trajectory)
+        return name[: -len(".json")] if name.endswith(".json") and len(name) > 5 else name
+
+    # -- continuations and subagents -----------------------------------------------------
+
+    def _add_children(self, parent: str, trajectory: Trajectory) -> None:
+        children, problems = find_children(parent, trajectory, self.root_real, self.watch)
+        for child in children:
+            self._add_child(parent, child)
+        for problem in problems:
+            self.add_problem(problem)
+
+    def _add_child(self, parent: str, child: Child) -> None:
+        if (parent, child.key) in self._children:
+            return
+        summary = RunSummary(
+            f"{parent}/{child.name}", 0, FORMAT_ID, None, Outcome.NONE, title=child.title
+        )
+        listed = self.add_run(summary, partial(self._build_child, child))
+        self._children[(parent, child.key)] = listed.ref
+
+    def child_ref(self, parent: str, trajectory: Trajectory, ref: SubagentRef) -> str | None:
+        """The run a subagent reference of ``parent``'s trajectory is listed as."""
+        for key in child_keys(trajectory, ref):
+            if (parent, key) in self._children:
+                return self._children[(parent, key)]
+        return None
+
+    # -- building runs -------------------------------------------------------------------
+
+    def _build(self, place: Place, ref: str) -> Run:
+        index = self.find(ref)
+        listed = self.entry(index) if index is not None else None
+        trial: TrialResult | None = None
+        finished = True
+        problems: list[Problem] = []
+        if place.trial_dir is not None:
+            trial, finished, problems = self._trial(place.trial_dir)
+        trajectory, found = self._trajectory(place.trajectory)
+        problems.extend(found)
+        fields: list[Field] = []
+        if trial is not None:
+            fields.extend(trial_fields(trial, os.path.join(place.trial_dir or "", layout.RESULT)))
+        elif place.trial_dir is not None:
+            fields.append(Field("trial directory", place.trial_dir))
+            if not finished:
+                fields.append(
+                    Field(
+                        "result file",
+                        "none yet: the trial is running, or stopped before writing it",
+                    )
+                )
+        if place.trial_dir is not None and place.trajectory is None:
+            fields.append(
+                Field(
+                    "trajectory file",
+                    "none (agent/trajectory.json: this agent wrote no ATIF trajectory)",
+                )
+            )
+        reports: tuple[Report, ...] | None = None
+        if place.trial_dir is not None:
+            reports, found = read_reports(place.trial_dir, self._read)
+            problems.extend(found)
+            fields.extend(verifier_fields(reports))
+            if reports is not None and not reports:  # no report says why: the output may
+                output, found = stdout_tail(place.trial_dir, self._tail)
+                problems.extend(found)
+                if output is not None:
+                    label = f"{VERIFIER}/{STDOUT} (its last lines)"
+                    fields.append(Field(label, output))
+        summary = listed if isinstance(listed, RunSummary) else None
+        attempt, siblings, group = self._task_and_group(place.trial_dir)
+        detail = AtifRun(trajectory, trial, reports, attempt, siblings, group, self._job)
+        return self._run(ref, trajectory, trial, fields, problems, summary, place.trial_dir, detail)
+
+    def _build_child(self, child: Child, ref: str) -> Run:
+        if child.kind == "embedded":
+            parent, problems = self._trajectory(child.path)
+            if parent is None or child.index is None or child.index >= len(parent.embedded):
+                trajectory = None
+                problems.append(
+                    Problem(child.path, None, f"{ref}: the embedded subagent is gone from the file")
+                )
+            else:
+                trajectory = from_embedded(parent.embedded[child.index], child.path)
+        else:
+            trajectory, problems = self._trajectory(child.path)
+        fields = [Field("listed under", child.parent)]
+        # an embedded subagent's references name the root's other embedded subagents
+        owner = child.parent if child.kind == "embedded" else ref
+        return self._run(
+            ref,
+            trajectory,
+            None,
+            fields,
+            problems,
+            None,
+            None,
+            AtifRun(trajectory, None),
+            title=child.title,
+            owner=owner,
+        )
+
+    def _run(
+        self,
+        ref: str,
+        trajectory: Trajectory | None,
+        trial: TrialResult | None,
+        fields: list[Field],
+        problems: list[Problem],
+        summary: RunSummary | None,
+        trial_dir: str | None,
+        detail: AtifRun,
+        *,
+        title: str | None = None,
+        owner: str | None = None,
+    ) -> Run:
+        pairing = pair_results(trajectory.steps) if trajectory is not None else None
+        if trajectory is not None:
+            problems.extend(trajectory.problems)
+        problems = [replace(p, ref=ref) for p in problems]
+        if summary is None:
+            summary = summarize(
+                ref, trajectory, pairing, trial, in_trial=trial_dir is not None, title=title
+            )
+            self._report(problems)
+        index = self.find(ref)
+        summary = replace(summary, ref=ref, index=index or 0)
+        steps: tuple[Step, ...] = ()
+        raw: dict[str, object] = {}
+        if trial is not None:
+            raw["result.json"] = trial.raw
+        for report in detail.reports or ():
+            raw[report.name] = report.raw
+        if trajectory is not None and pairing is not None:
+            steps = build_steps(
+                trajectory, pairing, ref, partial(self.child_ref, owner or ref, trajectory)
+            )
+            continued = None
+            if trajectory.continued_ref is not None:
+                path = os.path.join(os.path.dirname(trajectory.path), trajectory.continued_ref)
+                continued = self._children.get((ref, os.path.realpath(path)))
+            children = [v for (p, _), v in self._children.items() if p == ref and v != continued]
+            fields.extend(trajectory_fields(trajectory, continued, children))
+            raw["trajectory"] = trajectory.root
+        tokens_in, tokens_out = run_tokens(trajectory, trial)
+        return Run(
+            summary=summary,
+            steps=steps,
+            fields=tuple(fields),
+            raw=raw.get("trajectory") if trial is None and not detail.reports else raw,
+            problems=tuple(problems),
+            path=trajectory.path if trajectory is not None else trial_dir,
+            detail=detail,
+            metadata=run_metadata(trajectory, trial),
+            run_tokens_in=tokens_in,
+            run_tokens_out=tokens_out,
+        )
+
+    def _report(self, problems: list[Problem]) -> None:
+        """Problems of a run read only when opened (a subagent's file): said once."""
+        with self._lock:
+            for p in problems:
+                key = (p.path, p.line, p.message)
+                if key not in self._reported:
+                    self._reported.add(key)
+                    self.add_problem(p)
+
+
+class AtifFormat(Format):
+    """Harbor ATIF trajectories: a ``trajectory.json`` on its own, a Harbor job, trial or
+    agent directory, recognised by content."""
+
+    infos = (FORMAT,)
+
+    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
+        if sniffed.layout not in ("json", "jsonl"):
+            return None
+        keys = sniffed.first if sniffed.layout == "jsonl" else layout.head_keys(path)
+        keys = keys if isinstance(keys, dict) else None
+        if not layout.looks_atif(keys):
+            return None
+        schema = keys.get("schema_version") if keys else None
+        marked = isinstance(schema, str) and schema.lstrip().lower().startswith("atif")
+        return Claim(
+            Certainty.MARKED if marked else Certainty.SHAPE,
+            lambda: Opened((AtifSource(path, "file", label),)),
+        )
+
+    def claim_dir(self, place: Walked) -> Claim | None:
+        kind = layout.dir_kind(place.path, place.files, place.dirs)
+        if kind is None:
+            return None
+        scope: Scope | None = None  # a trial directory is read as a whole
+        if kind == layout.JOB:
+            scope = layout.JobScope(place.path)
+        elif kind == layout.AGENT_DIR:
+            scope = layout.AgentScope(place.path)
+        return Claim(Certainty.SHAPE, lambda: Opened((AtifSource(place.path, kind),), scope=scope))
+
+
+ATIF = AtifFormat()
+"""The registered ATIF format."""

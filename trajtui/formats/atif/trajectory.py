@@ -1,0 +1,448 @@
+"""An ATIF trajectory document read into plain, typed objects (no trajtui view in here).
+
+:func:`parse_trajectory` takes a decoded document (:class:`~.document.Document`) and
+returns a :class:`Trajectory`: its steps (:class:`AtifStep`), each with its tool calls and
+observation results, per-step metrics, and the problems found, each ``PATH:LINE: message``.
+It reads every field of every version (ATIF-v1.0 to v1.8: Harbor never gates a field by the
+declared version, and neither does this), and the drift other writers show:
+
+* ``schema_version`` without the ``ATIF-v`` prefix (``"1.4"``, ``"ATIF-1.0"``);
+* tool calls as ``id``/``name`` (or ``call_id``/``tool_name``) instead of
+  ``tool_call_id``/``function_name``, ``arguments`` as a JSON string;
+* tool results as separate steps whose ``observation`` is one object
+  (``{"type": "tool_result", "content", "result": {"success", "output"|"error"}}``), the
+  call id only in the message (``Tool result for toolu_...``);
+* ``message`` as a list of content parts (text, image, audio; ATIF-v1.6 and later);
+* ``step_id`` missing, repeated or not a number: the steps are then numbered by position.
+
+Nothing here reads files; :mod:`~.pairing` pairs calls with results, :mod:`~.facts` sums.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from trajtui.core.model import Problem, Severity
+from trajtui.core.values import integer, mapping, num, sequence, string
+from trajtui.formats.atif.document import Document
+
+SOURCES = ("system", "user", "agent")
+_VERSION = re.compile(r"^\s*(?:atif[-_ ]?v?)?(\d{1,4})(?:\.(\d{1,4}))?", re.IGNORECASE)
+_RESULT_FOR = re.compile(r"^Tool result for (\S{1,200})$")
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """One step's (or one LLM call's) numbers, each None when the file does not say."""
+
+    prompt_tokens: float | None = None
+    completion_tokens: float | None = None
+    cached_tokens: float | None = None
+    cost_usd: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentRef:
+    """A ``subagent_trajectory_ref`` entry: a file next to the trajectory
+    (``trajectory_path``) or an embedded trajectory of the root (``trajectory_id``)."""
+
+    trajectory_path: str | None
+    trajectory_id: str | None
+    session_id: str | None
+    extra: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool call of an agent step.
+
+    Attributes:
+        call_id: ``tool_call_id`` (``id``, ``call_id`` in other writers), or None.
+        name: ``function_name`` (``name``, ``tool_name``), or None.
+        arguments: As in the file (an object, or a JSON string some writers use).
+        raw: The call as in the file.
+    """
+
+    call_id: str | None
+    name: str | None
+    arguments: Any
+    raw: Any
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """An observation result.
+
+    Attributes:
+        call_id: ``source_call_id`` (the call it answers), or None.
+        content: As in the file: a string, a list of content parts, or None.
+        failed: True or False when the file says whether the tool failed (``is_error``,
+            ``result.success``), None when it does not.
+        subagents: Its ``subagent_trajectory_ref`` entries.
+        raw: The result as in the file.
+    """
+
+    call_id: str | None
+    content: Any
+    failed: bool | None
+    subagents: tuple[SubagentRef, ...]
+    raw: Any
+
+
+@dataclass(frozen=True, slots=True)
+class AtifStep:
+    """One ATIF step.
+
+    Attributes:
+        position: 1-based position in the document.
+        number: What ``step-N`` calls it: its ``step_id``, or its position when the ids
+            cannot name every step (missing, repeated, not integers).
+        line: The line it starts on.
+        step_id: ``step_id`` as in the file, when it is an integer.
+        source: ``system``, ``user`` or ``agent`` (anything else as written), or None.
+        timestamp: ``timestamp`` as in the file.
+        time: The timestamp in seconds since the epoch, when it parses.
+        text: The message as text (content parts joined, media named), or None.
+        reasoning: ``reasoning_content``.
+        model_name: ``model_name``.
+        calls: Its tool calls.
+        results: Its observation results.
+        metrics: ``metrics``, or None.
+        copied: ``is_copied_context`` is true (a replay of an earlier segment).
+        raw: The step as in the file.
+    """
+
+    position: int
+    number: int
+    line: int | None
+    step_id: int | None
+    source: str | None
+    timestamp: str | None
+    time: float | None
+    text: str | None
+    reasoning: str | None
+    model_name: str | None
+    calls: tuple[ToolCall, ...]
+    results: tuple[ToolResult, ...]
+    metrics: Metrics | None
+    copied: bool
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Trajectory:
+    """An ATIF document.
+
+    Attributes:
+        path: The file it was read from.
+        schema_version: As in the file.
+        version: ``(major, minor)`` read from it (prefix or not), or None.
+        session_id: ``session_id``.
+        trajectory_id: ``trajectory_id`` (ATIF-v1.7).
+        agent: ``agent`` as in the file (``{}`` when absent).
+        steps: The steps that could be read, in file order.
+        final_metrics: ``final_metrics`` as in the file, or None.
+        continued_ref: ``continued_trajectory_ref``: the next segment's file.
+        embedded: ``subagent_trajectories`` entries (whole documents), by position.
+        root: The document without its steps.
+        problems: What could not be read, or was read with a fix-up.
+        complete: The document was read to its end (no JSON error).
+    """
+
+    path: str
+    schema_version: str | None
+    version: tuple[int, int] | None
+    session_id: str | None
+    trajectory_id: str | None
+    agent: dict[str, Any]
+    steps: tuple[AtifStep, ...]
+    final_metrics: dict[str, Any] | None
+    continued_ref: str | None
+    embedded: tuple[dict[str, Any], ...]
+    root: dict[str, Any]
+    problems: tuple[Problem, ...]
+    complete: bool
+
+    @property
+    def agent_name(self) -> str | None:
+        """``agent.name``."""
+        return string(self.agent.get("name"))
+
+    @property
+    def model_name(self) -> str | None:
+        """``agent.model_name`` (``agent.model`` in other writers)."""
+        return string(self.agent.get("model_name")) or string(self.agent.get("model"))
+
+
+def version_of(value: Any) -> tuple[int, int] | None:
+    """``(1, 7)`` for ``"ATIF-v1.7"``, ``"1.7"``, ``"ATIF-1.7"``, ``"atif-1"``...; else None."""
+    if not isinstance(value, str):
+        return None
+    m = _VERSION.match(value)
+    if m is None:
+        return None
+    return int(m[1]), int(m[2] or 0)
+
+
+def parse_time(value: Any) -> float | None:
+    """An ISO 8601 timestamp in seconds since the epoch (a time without zone is read as
+    UTC); None when it does not parse."""
+    if not isinstance(value, str) or not 8 <= len(value) <= 64:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def content_text(value: Any) -> str | None:
+    """A message or result content as text: a string as it is; content parts one paragraph
+    each, an image or audio part named by its type and path; None for anything else."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, list):
+        return None
+    parts: list[str] = []
+    for part in value:
+        p = mapping(part)
+        kind = string(p.get("type")) or "part"
+        if kind == "text" and isinstance(p.get("text"), str):
+            parts.append(p["text"])
+            continue
+        src = mapping(p.get("source"))
+        where = string(src.get("path")) or string(src.get("url")) or "no path"
+        media = string(src.get("media_type"))
+        parts.append(f"[{kind}: {where}{f' ({media})' if media else ''}]")
+    return "\n\n".join(parts)  # one paragraph each (messages are shown as Markdown)
+
+
+def _first(obj: dict[str, Any], *keys: str) -> str | None:
+    for key in keys:
+        value = obj.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+    return None
+
+
+def _metrics(value: Any) -> Metrics | None:
+    m = mapping(value)
+    if not m:
+        return None
+    return Metrics(
+        num(m.get("prompt_tokens")),
+        num(m.get("completion_tokens")),
+        num(m.get("cached_tokens")),
+        num(m.get("cost_usd")),
+    )
+
+
+def _failed(result: dict[str, Any]) -> bool | None:
+    """Whether the result says its tool failed: ``is_error`` (in the result, its ``extra``,
+    or claude-code's ``extra.tool_result_metadata.raw_tool_result``) or ``result.success``
+    (other writers); None when it says nothing."""
+    extra = mapping(result.get("extra"))
+    raw_result = mapping(mapping(extra.get("tool_result_metadata")).get("raw_tool_result"))
+    for holder in (result, extra, raw_result):
+        flag = holder.get("is_error")
+        if isinstance(flag, bool):
+            return flag
+    success = mapping(result.get("result")).get("success")
+    if isinstance(success, bool):
+        return not success
+    if raw_result.get("type") == "tool_result":
+        return False  # an Anthropic tool_result without is_error did not fail
+    return None
+
+
+def _subagents(value: Any) -> tuple[SubagentRef, ...]:
+    items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+    out = []
+    for item in items:
+        ref = mapping(item)
+        if ref:
+            out.append(
+                SubagentRef(
+                    string(ref.get("trajectory_path")),
+                    _first(ref, "trajectory_id"),
+                    _first(ref, "session_id"),
+                    ref.get("extra"),
+                )
+            )
+    return tuple(out)
+
+
+def _results(step: dict[str, Any]) -> tuple[ToolResult, ...]:
+    obs = step.get("observation")
+    if not isinstance(obs, dict):
+        return ()
+    if "results" in obs:
+        items = [mapping(r) for r in sequence(obs.get("results"))]
+    else:  # one result as the observation itself (tool results as separate steps)
+        items = [obs]
+    out = []
+    for r in items:
+        call_id = _first(r, "source_call_id", "tool_call_id", "call_id")
+        if call_id is None and r is obs:
+            m = _RESULT_FOR.match(string(step.get("message")) or "")
+            call_id = m[1] if m else None
+        content = r.get("content")
+        if content is None and "result" in r:
+            inner = mapping(r.get("result"))
+            content = inner.get("output", inner.get("error"))
+        out.append(
+            ToolResult(
+                call_id, content, _failed(r), _subagents(r.get("subagent_trajectory_ref")), r
+            )
+        )
+    return tuple(out)
+
+
+def _calls(value: Any) -> tuple[ToolCall, ...]:
+    out = []
+    for item in sequence(value):
+        c = mapping(item)
+        out.append(
+            ToolCall(
+                _first(c, "tool_call_id", "id", "call_id"),
+                _first(c, "function_name", "name", "tool_name"),
+                c.get("arguments", c.get("args", c.get("input"))),
+                item,
+            )
+        )
+    return tuple(out)
+
+
+def _numbers(
+    lined: list[tuple[int | None, dict[str, Any]]], path: str
+) -> tuple[list[int], list[Problem]]:
+    """Each step's number: its ``step_id`` when every step has a distinct integer one, else
+    its position (with a warning naming the first step that has none)."""
+    ids = [integer(s.get("step_id")) for _, s in lined]
+    seen: set[int] = set()
+    for (line, step), sid in zip(lined, ids, strict=True):
+        if sid is None:
+            value = step.get("step_id")
+            what = "no step_id" if value is None else f"step_id {value!r}, not an integer"
+        elif sid in seen:
+            what = f"step_id {sid} is repeated"
+        else:
+            seen.add(sid)
+            continue
+        note = f"{what}: steps numbered by position (step-1 ... step-{len(lined)})"
+        return list(range(1, len(lined) + 1)), [Problem(path, line, note, Severity.WARNING)]
+    return [sid for sid in ids if sid is not None], []
+
+
+def parse_trajectory(doc: Document, path: str) -> Trajectory:
+    """The trajectory in ``doc`` (read from ``path``), with every problem found.
+
+    Never raises: what cannot be read is a :class:`~trajtui.core.model.Problem` (an error
+    when something is lost, a warning when it was read with a fix-up), and every step that
+    can be read is kept.
+    """
+    problems = [Problem(path, None, w, Severity.WARNING) for w in doc.warnings]
+    if doc.error is not None:
+        at, message = doc.error
+        kept = len(doc.steps or ())
+        shown = f"the {kept} steps before it are" if kept != 1 else "the step before it is"
+        note = f"; {shown} shown" if kept else ""
+        problems.append(Problem(path, at, message + note))
+    root = doc.value if isinstance(doc.value, dict) else {}
+    if not isinstance(doc.value, dict) and doc.error is None:
+        problems.append(Problem(path, 1, f"expected a JSON object, found {_kind(doc.value)}"))
+    lined: list[tuple[int | None, dict[str, Any]]] = []
+    if doc.steps is None and isinstance(doc.value, dict):
+        if "steps" in root:
+            problems.append(Problem(path, None, f'"steps" is {_kind(root["steps"])}, not an array'))
+        elif doc.error is None:
+            problems.append(Problem(path, None, 'no "steps" array: the trajectory has no steps'))
+    for line, item in doc.steps or ():
+        if isinstance(item, dict):
+            lined.append((line, item))
+        else:
+            problems.append(Problem(path, line, f"step is {_kind(item)}, not an object (skipped)"))
+    numbers, found = _numbers(lined, path)
+    problems.extend(found)
+    steps = []
+    for position, ((line, s), number) in enumerate(zip(lined, numbers, strict=True), 1):
+        source = string(s.get("source"))
+        if source not in SOURCES:
+            what = "no source" if source is None else f"source {source!r}"
+            problems.append(
+                Problem(path, line, f"{what} (not system, user or agent)", Severity.WARNING)
+            )
+        if "tool_calls" in s and not isinstance(s["tool_calls"], list):
+            problems.append(
+                Problem(path, line, f'"tool_calls" is {_kind(s["tool_calls"])}, not an array')
+            )
+        reasoning = s.get("reasoning_content")
+        steps.append(
+            AtifStep(
+                position=position,
+                number=number,
+                line=line,
+                step_id=integer(s.get("step_id")),
+                source=source,
+                timestamp=string(s.get("timestamp")),
+                time=parse_time(s.get("timestamp")),
+                text=content_text(s.get("message")),
+                reasoning=reasoning if isinstance(reasoning, str) else None,
+                model_name=string(s.get("model_name")),
+                calls=_calls(s.get("tool_calls")),
+                results=_results(s),
+                metrics=_metrics(s.get("metrics")),
+                copied=s.get("is_copied_context") is True,
+                raw=s,
+            )
+        )
+    schema = root.get("schema_version")
+    if isinstance(doc.value, dict) and not isinstance(schema, str):
+        problems.append(Problem(path, None, "no schema_version", Severity.WARNING))
+    embedded = tuple(e for e in sequence(root.get("subagent_trajectories")) if isinstance(e, dict))
+    return Trajectory(
+        path=path,
+        schema_version=schema if isinstance(schema, str) else None,
+        version=version_of(schema),
+        session_id=_first(root, "session_id"),
+        trajectory_id=_first(root, "trajectory_id"),
+        agent=mapping(root.get("agent")),
+        steps=tuple(steps),
+        final_metrics=root.get("final_metrics")
+        if isinstance(root.get("final_metrics"), dict)
+        else None,
+        continued_ref=string(root.get("continued_trajectory_ref")),
+        embedded=embedded,
+        root={k: v for k, v in root.items() if k != "steps"},
+        problems=tuple(problems),
+        complete=doc.error is None,
+    )
+
+
+def from_embedded(value: dict[str, Any], path: str) -> Trajectory:
+    """An embedded trajectory (an entry of ``subagent_trajectories``), already decoded."""
+    steps = value.get("steps")
+    doc = Document(
+        value=value,
+        steps=[(None, item) for item in steps] if isinstance(steps, list) else None,
+    )
+    return parse_trajectory(doc, path)
+
+
+def _kind(value: Any) -> str:
+    return {
+        "dict": "an object",
+        "list": "an array",
+        "str": "a string",
+        "NoneType": "null",
+        "bool": "a boolean",
+        "int": "a number",
+        "float": "a number",
+    }.get(type(value).__name__, type(value).__name__)
