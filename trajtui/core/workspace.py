@@ -265,7 +265,11 @@ def open_paths(paths: Sequence[str], formats: Sequence[Format]) -> Workspace:
             ws.problems.append(Problem(path, None, _os_message(err)))
             continue
         if os.path.isdir(path):
-            found = opening.open_dir(formats, path)
+            # ``.`` (and ``./``, ``a/..``) is walked as its absolute path: the normal form of
+            # ``./x`` is ``x``, whose parent is ``""``, not ``.``, and a format that asks
+            # whether a directory is a child of the one it claimed would say no.
+            root = os.path.abspath(path) if os.path.normpath(path) == os.curdir else path
+            found = opening.open_dir(formats, root)
             ws.sources.extend(found.sources)
             ws.ignored.extend(found.ignored)
             ws.problems.extend(found.problems)
