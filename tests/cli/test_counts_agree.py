@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tests.formats.acp.adapters import claude_steps, codex_capture, gemini_steps
 from tests.formats.acp.builders import capture, summary, trials, write_jsonl
 from tests.formats.atif import builders as atif
-from trajtui.core.steps import count_tool_calls, pair_tool_calls
+from trajtui.formats.acp.pairing import count_tool_calls, pair_tool_calls
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -15,7 +15,7 @@ def tool(n: int, name: str, inp: Any, out: Any = "ok", status: str = "completed"
         number=n,
         kind=Kind.TOOL_CALL,
         title=name,
-        tool=name,
+        tools=(name,) if name else (),
         input=inp,
         output=out,
         status=status,

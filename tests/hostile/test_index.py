@@ -23,7 +23,7 @@ from tests.helpers.ui import listed, running, settle
 from tests.helpers.workspace import open_paths
 from trajtui.core.jsonl import index as index_mod
 from trajtui.core.model import RunSummary
-from trajtui.core.steps import pair_tool_calls
+from trajtui.formats.acp.pairing import pair_tool_calls
 from trajtui.render import fmt
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -224,7 +224,7 @@ def test_pairing_a_million_steps_is_linear() -> None:
     out = python(
         f"""
         import time
-        from trajtui.core.steps import pair_tool_calls
+        from trajtui.formats.acp.pairing import pair_tool_calls
         names = {names[:0]!r} + [f"tool-{{i}}" for i in range({n})]
         names += [f"tool-{{{n} - 1 - i}}" for i in range({n})]
         statuses = ["pending"] * {n} + ["completed"] * {n}

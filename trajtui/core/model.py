@@ -205,7 +205,10 @@ class Step:
         pair: The 1-based position of the step this one is paired with (a tool call's pending and
             completed halves), or None.
         stored_id: The ``stepId`` stored in the file, when there is one.
-        tool: The tool's name, for a tool call (or its result), when the file names it.
+        tools: The names of the tools the step calls (or whose calls it answers), each once,
+            in call order: one for a tool call (or its result), several for a model's turn
+            calling several tools; empty when the file names none (:attr:`tool` joins them
+            for display).
         tokens_in: Input (prompt) tokens of a model call, as the file says.
         tokens_out: Output (completion) tokens of a model call, as the file says.
         cost: Cost of the step in USD, as the file says.
@@ -235,7 +238,7 @@ class Step:
     error: str | None = None
     pair: int | None = None
     stored_id: str | None = None
-    tool: str | None = None
+    tools: tuple[str, ...] = ()
     tokens_in: int | None = None
     tokens_out: int | None = None
     cost: float | None = None
@@ -243,6 +246,12 @@ class Step:
     detail: Any = None
     fields: tuple[Field, ...] = ()
     raw: Any = None
+
+    @property
+    def tool(self) -> str | None:
+        """The tools the step calls, for display (``Read, Bash``), or None: never split
+        again (read :attr:`tools`)."""
+        return ", ".join(self.tools) or None
 
     @property
     def state(self) -> StepState:

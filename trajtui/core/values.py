@@ -34,14 +34,10 @@ def count(value: Any) -> int | None:
     return value
 
 
-def tool_names(names: Iterable[str | None]) -> str | None:
-    """``Step.tool`` of a step that calls tools: the distinct names, in call order, joined by
-    ``", "`` (unnamed calls left out); None when no call is named."""
-    seen: list[str] = []
-    for name in names:
-        if name and name not in seen:
-            seen.append(name)
-    return ", ".join(seen) or None
+def tool_names(names: Iterable[str | None]) -> tuple[str, ...]:
+    """``Step.tools`` of a step that calls tools: the distinct names, in call order (unnamed
+    calls left out)."""
+    return tuple(dict.fromkeys(name for name in names if name))
 
 
 def boolean(value: Any) -> bool | None:

@@ -302,7 +302,7 @@ def test_a_record_still_being_written_is_read_again_when_it_is_finished(tmp_path
 
 
 def test_call_ids_are_not_listed_as_tool_names() -> None:
-    from trajtui.core.steps import looks_like_call_id
+    from trajtui.formats.acp.pairing import looks_like_call_id
 
     ids = [
         "toolu_017kRDALm2xSSgq8",

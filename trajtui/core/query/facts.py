@@ -191,8 +191,7 @@ def _tools_of(run: Run) -> tuple[str, ...]:
     names: set[str] = set()
     for steps in (run.steps, *(a.steps for a in run.attempts)):
         for step in steps:
-            if step.tool:
-                names.update(tool_names(step.tool))
+            names.update(step.tools)
     return tuple(sorted(names))
 
 
@@ -240,13 +239,7 @@ class StepFacts:
         return {}
 
     def tools(self) -> tuple[str, ...]:
-        return tuple(n.casefold() for n in tool_names(self.step.tool))
-
-
-def tool_names(tool: str | None) -> list[str]:
-    """The tools a step calls, from its ``tool`` (``Read, Bash`` for a step making two
-    calls)."""
-    return [n.strip() for n in tool.split(", ") if n.strip()] if tool else []
+        return tuple(n.casefold() for n in self.step.tools)
 
 
 def facts_of_step(step: Step) -> Facts:

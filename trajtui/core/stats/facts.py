@@ -179,7 +179,7 @@ def _calls(run: Run) -> Iterator[ToolCall]:
                 continue
             if step.kind not in (Kind.TOOL_CALL, Kind.MODEL_CALL):
                 continue
-            if step.kind is Kind.MODEL_CALL and not step.tool:
+            if step.kind is Kind.MODEL_CALL and not step.tools:
                 continue
             if step.pair is not None and step.pair < step.number:
                 continue  # the completing half of a call counted at its opening
@@ -189,7 +189,7 @@ def _calls(run: Run) -> Iterator[ToolCall]:
             duration = None
             if step.kind is Kind.TOOL_CALL:
                 duration = _duration(step, end)
-            names = step.tool.split(", ") if step.tool else [None]
+            names: tuple[str | None, ...] = step.tools or (None,)
             for name in names:
                 yield ToolCall(name, end.state, duration)
 

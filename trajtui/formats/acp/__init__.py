@@ -205,7 +205,7 @@ class SummaryFormat(_Base):
                 number=n,
                 kind=Kind.TOOL_CALL,
                 title=one_line(name if isinstance(name, str) else str(name)),
-                tool=name if isinstance(name, str) and name else None,
+                tools=(name,) if isinstance(name, str) and name else (),
                 raw=name,
             )
             for n, name in enumerate(sequence(obj.get("toolCalls")), 1)

@@ -6,9 +6,9 @@ from typing import Any
 
 from trajtui.core.io.text import one_line
 from trajtui.core.model import Kind, Outcome, Step
-from trajtui.core.steps import pair_tool_calls, tool_calls, tool_of_name
 from trajtui.core.values import fields, mapping, num, sequence, string, text_of
 from trajtui.formats.acp.lite import StepLite
+from trajtui.formats.acp.pairing import pair_tool_calls, tool_calls, tool_of_name
 
 _KINDS = {
     "thought": Kind.THOUGHT,
@@ -97,7 +97,7 @@ def build_steps(trajectory: Any, ref_of: Any, start: float | None) -> tuple[Step
                 error=error,
                 pair=None if pair is None else pair + 1,
                 stored_id=string(m.get("stepId")),
-                tool=tool or None,
+                tools=(tool,) if tool else (),
                 fields=fields(
                     m,
                     (),
@@ -122,7 +122,7 @@ def build_steps(trajectory: Any, ref_of: Any, start: float | None) -> tuple[Step
 
 def tool_stats(trajectory: Any) -> tuple[int | None, int | None, set[str]]:
     """``(tool calls, tool errors, tool names)`` of a trajectory array, counted as the
-    timeline pairs the halves of a call (:func:`trajtui.core.steps.count_tool_calls`: the
+    timeline pairs the halves of a call (:func:`trajtui.formats.acp.pairing.count_tool_calls`: the
     same count on every surface); ``(None, None, set())`` when it is not an array.
 
     A call opened and never completed counts; a completion pairs with the call it

@@ -229,7 +229,7 @@ def build_step(
         input=tool_input,
         output=tool_output,
         error="\n".join(failures) or None,
-        tool=_tool(step, steps, pairing),
+        tools=_tools_of_step(step, steps, pairing),
         tokens_in=count(m.prompt_tokens) if m is not None else None,
         tokens_out=count(m.completion_tokens) if m is not None else None,
         cost=m.cost_usd if m is not None else None,
@@ -239,7 +239,9 @@ def build_step(
     )
 
 
-def _tool(step: AtifStep, steps: tuple[AtifStep, ...], pairing: Pairing) -> str | None:
+def _tools_of_step(
+    step: AtifStep, steps: tuple[AtifStep, ...], pairing: Pairing
+) -> tuple[str, ...]:
     """The tools a step calls, or, for a step of results, the tools whose calls it answers."""
     if step.calls:
         return tool_names(c.name for c in step.calls)

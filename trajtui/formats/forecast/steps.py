@@ -203,7 +203,7 @@ def build_steps(run_ref: str, line: Timeline) -> tuple[Step, ...]:
                 output=raw.output_key,
                 error=errors[0].text if errors else None,
                 outcome=Outcome.ERROR if errors else Outcome.DONE if results else Outcome.NONE,
-                tool=tool_names(c.name for c in out.tool_calls) if out is not None else None,
+                tools=tool_names(c.name for c in out.tool_calls) if out is not None else (),
                 calls=_calls(out, results),
                 tokens_in=count(_usage(out).get("prompt_tokens")) if out is not None else None,
                 tokens_out=count(_usage(out).get("completion_tokens")) if out is not None else None,
