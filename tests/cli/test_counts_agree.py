@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.formats.acp.adapters import claude_steps, codex_capture, gemini_steps
-from tests.formats.acp.builders import capture, summary, trials, write_jsonl
+from tests.formats.acp.builders import capture, step_tool, summary, trials, write_jsonl
 from tests.formats.atif import builders as atif
 from trajtui.formats.acp.pairing import count_tool_calls, pair_tool_calls
 
@@ -98,6 +98,19 @@ def test_tool_names_of_gemini_call_ids_are_the_tool(tmp_path: Path) -> None:
     assert ls_rows(path, "--where", "tool:read_file")["g"]
     out = run("ls", str(path), "--where", "tool:read_file-*")
     assert out.returncode == 1  # no tool is named by a call id
+
+
+def test_a_tool_whose_name_holds_a_comma_is_one_tool_everywhere(tmp_path: Path) -> None:
+    """A step's tools are names, never a joined string split again: a tool named
+    ``lookup, fast`` is one tool in ``ls --json``, ``stats`` by tool and ``tool:``."""
+    steps = [
+        step_tool("lookup, fast", "pending", 100),
+        step_tool("toolu_01", "completed", 200),
+    ]
+    path = write_jsonl(tmp_path / "c.jsonl", [capture("c", steps)])
+    assert ls_json(path)["c"]["tools"] == ["lookup, fast"]
+    assert list(stats_json(str(path))["tools"]["by_tool"]) == ["lookup, fast"]
+    assert run("ls", str(path), "--where", "tool:lookup").returncode == 1
 
 
 # -- 4. tool errors: the file's flag, and unknown never counted as 0 ------------------------------

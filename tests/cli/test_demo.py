@@ -20,7 +20,7 @@ from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.source import Source
 from trajtui.core.workspace import Workspace
 from trajtui.demo import DATA, demo_paths
-from trajtui.formats.eval_results.confusion import confusion
+from trajtui.formats.eval_results.detail import confusion
 from trajtui.formats.forecast.detail import forecast_run
 from trajtui.formats.ultraplan import UltraplanSource, Verdict
 

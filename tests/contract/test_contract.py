@@ -33,8 +33,7 @@ from trajtui.core.model import RunSummary
 from trajtui.core.opening import claims_for_dir, claims_for_file
 from trajtui.core.refs import RefError
 from trajtui.core.workspace import Workspace
-from trajtui.formats.registry import FORMATS
-from trajtui.render.views import view_of
+from trajtui.formats.registry import FORMATS, view_of
 
 
 def _summary_file(d: Path) -> Path:
@@ -213,8 +212,9 @@ def test_the_panes_of_a_view_list_segments_its_sources_resolve(example: tuple[st
     """A view's extra panes (Messages, Sources) list things its format's references name."""
     fid, path = example
     ws = _scanned(path)
-    words = set(view_of(fid).pane_segments.values())
-    assert set(view_of(fid).pane_segments) == set(view_of(fid).panes)
+    panes = view_of(fid).panes
+    words = {pane.word for pane in panes}
+    assert len({pane.name for pane in panes}) == len(panes), "two panes of one name"
     for source in ws.sources:
         assert words <= set(source.segments), (fid, words, source.segments)
     ws.close()

@@ -21,6 +21,7 @@ from tests.formats.forecast import builders as bf
 from tests.helpers.workspace import open_paths
 from trajtui.core.model import Problem, RunSummary
 from trajtui.core.source import LoadError
+from trajtui.formats.registry import run_view
 from trajtui.render import show
 
 FUZZ = settings(
@@ -117,7 +118,7 @@ def render_everything(ws: Any) -> None:
                 run = source.run(i)
             except LoadError:
                 continue
-            console.print(show.render_run(run, run.ref))
+            console.print(show.render_run(run, run.ref, run_view(run)))
             for attempt in run.attempts:
                 console.print(show.render_attempt(run, attempt, attempt.ref))
             for steps in [run.steps, *(a.steps for a in run.attempts)]:

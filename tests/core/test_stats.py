@@ -28,13 +28,15 @@ from trajtui.core.stats.estimators import (
 )
 from trajtui.core.stats.figures import Figures, Line
 from trajtui.core.stats.passk import PassTally
+from trajtui.formats.registry import figures
 
 
 def stats_of(*paths: Path, by: str | None = None) -> list[Figures]:
     ws = open_paths([str(p) for p in paths])
     for _ in ws.scan():
         pass
-    return grouped(collect(ws.sources, ws.ref).runs, by)
+    parts = figures()
+    return grouped(collect(ws.sources, ws.ref, parts=parts).runs, by, parts)
 
 
 def line(fig: Figures, section: str, label: str) -> Line:

@@ -12,6 +12,7 @@ from tests.helpers.workspace import open_paths
 from tests.samples.locate import require
 from trajtui.core.stats.collect import collect, grouped
 from trajtui.core.stats.figures import Figures
+from trajtui.formats.registry import figures
 
 ACP = require("acp-harness")
 EVAL = require("eval-results")
@@ -21,7 +22,8 @@ def stats_of(path: Path) -> Figures:
     ws = open_paths([str(path)])
     for _ in ws.scan():
         pass
-    return grouped(collect(ws.sources, ws.ref).runs, None)[0]
+    parts = figures()
+    return grouped(collect(ws.sources, ws.ref, parts=parts).runs, None, parts)[0]
 
 
 def records(path: Path) -> list[dict[str, Any]]:

@@ -344,7 +344,7 @@ def bound_actions(app: TrajtuiApp) -> dict[str, str]:
     out = {}
     for key, active in app.active_bindings.items():
         action = active.binding.action
-        namespace, _, name = action.rpartition(".")
+        namespace, _, name = action.partition("(")[0].rpartition(".")
         node = {"app": app, "screen": app.screen, "": active.node}[namespace]
         assert callable(getattr(node, f"action_{name}", None)), f"{key}: {action} does nothing"
         out[key] = action
@@ -371,10 +371,10 @@ async def test_the_help_screen_lists_exactly_the_keys_every_pane_binds(forecast_
             screen.run_list,
             screen.timeline,
             screen.detail,
-            screen.messages,
-            screen.sources,
-            screen.message_preview,
-            screen.source_preview,
+            screen.pane_lists["messages"],
+            screen.pane_lists["sources"],
+            screen.pane_previews["messages"],
+            screen.pane_previews["sources"],
         ]
         for pane in panes:
             pane.focus()
@@ -595,13 +595,13 @@ async def test_M_shows_what_the_model_saw_and_p_the_whole_pool(forecast_dir: str
         await settle(pilot)
         await pilot.press("M")
         await settle(pilot)
-        assert app.focused is screen.messages
-        marks = {row.key: row.mark for row in screen.messages.rows}
+        assert app.focused is screen.pane_lists["messages"]
+        marks = {row.key: row.mark for row in screen.pane_lists["messages"].rows}
         run = screen.run
         assert run is not None and forecast_run(run).pool is not None
         call = call_of(run.steps[2])
         assert call.output_key is not None
-        assert [r.key for r in screen.messages.rows if r.mark != "-"][
+        assert [r.key for r in screen.pane_lists["messages"].rows if r.mark != "-"][
             : len(call.input_keys)
         ] == list(call.input_keys)
         assert marks[call.output_key] == "→"
@@ -609,10 +609,10 @@ async def test_M_shows_what_the_model_saw_and_p_the_whole_pool(forecast_dir: str
         # the preview shows the message under the cursor
         await pilot.press("j")
         await settle(pilot)
-        key = screen.messages.current_key()
-        assert f"fed/msg:{key}" in screen.message_preview.text
+        key = screen.pane_lists["messages"].current_key()
+        assert f"fed/msg:{key}" in screen.pane_previews["messages"].text
         await pilot.press("p")
-        assert [r.key for r in screen.messages.rows] == pool_of(run).keys()
+        assert [r.key for r in screen.pane_lists["messages"].rows] == pool_of(run).keys()
 
 
 async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
@@ -621,14 +621,14 @@ async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
     async with running([forecast_dir]) as (pilot, app, screen):
         await pilot.press("B")
         await settle(pilot)
-        assert focused(app) is screen.sources
+        assert focused(app) is screen.pane_lists["sources"]
         run = screen.run
         assert (
             run is not None
             and forecast_run(run).board is not None
             and forecast_run(run).pool is not None
         )
-        assert screen.sources.sids[0] in board_of(run).board_source_ids()
+        assert screen.pane_lists["sources"].rows[0].key in board_of(run).board_source_ids()
         # a step whose text mentions a source: select the mention with ], follow it with enter
         pool = pool_of(run)
 
@@ -647,23 +647,23 @@ async def test_B_shows_the_source_board_and_a_mention_leads_to_its_source(
         target = mention.target
         await pilot.press("enter")
         await settle(pilot)
-        assert focused(app) is screen.sources
-        assert screen.sources.current_sid() == target
-        assert f"fed/src:{target}" in screen.source_preview.text
+        assert focused(app) is screen.pane_lists["sources"]
+        assert screen.pane_lists["sources"].current_key() == target
+        assert f"fed/src:{target}" in screen.pane_previews["sources"].text
 
 
 async def test_goto_a_message_and_a_source(forecast_dir: str) -> None:
     async with running([forecast_dir], goto="fed/msg:A1") as (pilot, app, screen):
-        assert app.focused is screen.messages
-        assert screen.messages.current_key() == "A1"
-        assert "fed/msg:A1" in screen.message_preview.text
+        assert app.focused is screen.pane_lists["messages"]
+        assert screen.pane_lists["messages"].current_key() == "A1"
+        assert "fed/msg:A1" in screen.pane_previews["messages"].text
         await pilot.press("y")
         assert app.clipboard  # the message's text
         await pilot.press("Y")
         assert app.clipboard == "fed/msg:A1"
         await pilot.press("colon", *"fed/src:S1", "enter")
         await settle(pilot)
-        assert screen.sources.current_sid() == "S1"
+        assert screen.pane_lists["sources"].current_key() == "S1"
 
 
 async def test_page_keys_move_a_page(tmp_path: Path) -> None:

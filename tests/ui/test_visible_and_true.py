@@ -481,7 +481,7 @@ def test_ls_says_n_a_for_the_accuracy_of_an_eval_run_that_graded_nothing(tmp_pat
 
 async def test_a_forecast_message_says_when_it_was_written_as_a_date(forecast_dir: str) -> None:
     async with running([forecast_dir], goto="fed/msg:A0") as (pilot, app, screen):
-        text = screen.message_preview.text
+        text = screen.pane_previews["messages"].text
         assert "2027-01-15 08:00:00.000 UTC" in text, text
         assert "1800000000" not in text
 

@@ -50,7 +50,7 @@ def resolve_streaming(ws: Workspace, ref: str) -> Target:
 
 def _json_object(target: Target) -> Any:
     """What ``target`` names, as in the file."""
-    from trajtui.render.views import run_view
+    from trajtui.formats.registry import run_view
 
     source = target.source
     run = source.run(target.index)
@@ -139,10 +139,10 @@ def _print_target(target: Target, shown: str) -> None:
     from rich.console import Group, RenderableType
     from rich.text import Text
 
+    from trajtui.formats.registry import run_view
     from trajtui.render import show
     from trajtui.render.detail import step_head
     from trajtui.render.safe import Printable
-    from trajtui.render.views import run_view
 
     source = target.source
     run = source.run(target.index)
@@ -166,5 +166,5 @@ def _print_target(target: Target, shown: str) -> None:
         word, key = target.segment
         renderable = view.render_segment(run, word, key, ref=target.ref)
     else:
-        renderable = show.render_run(run, shown)
+        renderable = show.render_run(run, shown, view)
     console.print(Printable(renderable))

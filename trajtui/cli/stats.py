@@ -16,6 +16,7 @@ from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.sanitize import visible
 from trajtui.core.stats.collect import NO_VALUE, RunPredicate, collect, grouped
 from trajtui.core.workspace import Workspace
+from trajtui.formats.registry import figures
 
 PROGRESS_AFTER = 1.0
 """Seconds of loading after which progress is shown on stderr."""
@@ -61,9 +62,10 @@ def stats_of(
     for source, p in ws.scan():
         if p.total:
             progress.scanning(source.path, p.done / p.total)
-    collected = collect(ws.sources, ws.ref, where=where, progress=progress)
+    parts = figures()
+    collected = collect(ws.sources, ws.ref, where=where, progress=progress, parts=parts)
     progress.end()
-    return grouped(collected.runs, by), collected.problems
+    return grouped(collected.runs, by, parts), collected.problems
 
 
 @click.command("stats")

@@ -1,5 +1,5 @@
 """``trajtui validate``: inputs judged by their format's own rules, for the formats whose view
-says they can be (:attr:`trajtui.render.views.View.validates`)."""
+says they can be (:attr:`trajtui.render.view.View.validates`)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def validate_cmd(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     findings). Exits 1 when an input is INVALID or nothing could be read, 2 when a PATH is
     of a format that cannot be validated (one line on stderr says so).
     """
-    from trajtui.render.views import validating_formats, view_of
+    from trajtui.formats.registry import validating_formats, view_of
 
     ws = open_workspace(paths)
     out = sys.stdout

@@ -1,7 +1,8 @@
 """The Format contract: what a format gives trajtui, and what trajtui gives a format.
 
-A format is one module (or package) under ``trajtui/core/formats/`` that defines a
-:class:`Format` object, plus one line in :mod:`trajtui.formats.registry`. trajtui asks
+A format is one package under ``trajtui/formats/`` that defines a :class:`Format` object,
+plus one line in :mod:`trajtui.formats.registry` (or an entry point of the
+``trajtui.formats`` group, from another distribution). trajtui asks
 every registered format about every file and directory it meets; the format that is the
 most sure (:class:`Certainty`) opens it, so the order of the registry never decides.
 
@@ -22,10 +23,16 @@ scope reads everything below its directory. Everything a format reads is untrust
 raises on bad input (it reports :class:`~trajtui.core.model.Problem` objects naming the file
 and line), reads only regular files through :mod:`trajtui.core.io.safeio`, and never writes
 anywhere.
+
+Beyond reading, a format may name two objects of its package, imported only when first
+needed (:func:`load`): its view (:attr:`Format.view`: what its runs add to the screens, so
+commands that show nothing never import Rich) and its figures for the statistics
+(:attr:`Format.figures`).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -169,9 +176,18 @@ class Format:
     Attributes:
         infos: The format ids and names this format's sources carry (one format module may
             read several kinds of file, e.g. acp-harness capture, trials and summary files).
+        view: Where the format's view is, ``"package.module:NAME"`` (a
+            :class:`trajtui.render.view.View`: its header line, run block, step body,
+            panes, keys, validation), or None for the plain view. Imported when one of its
+            runs is first shown.
+        figures: Where its figures for ``trajtui stats`` are, ``"package.module:NAME"``
+            (a :class:`~trajtui.core.stats.parts.FormatFigures`), or None. Imported when
+            runs are counted.
     """
 
     infos: tuple[FormatInfo, ...] = ()
+    view: str | None = None
+    figures: str | None = None
 
     def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
         """Whether the file at ``path`` is one of this format's.
@@ -234,3 +250,17 @@ class ByShape(Format):
     def claim_dir(self, place: Walked) -> Claim | None:
         found = self.open_dir(place)
         return None if found is None else Claim(Certainty.SHAPE, lambda: found)
+
+
+def load(path: str) -> object:
+    """The object ``"package.module:NAME"`` names (``NAME`` may be dotted), imported now.
+
+    Raises:
+        ImportError: The module cannot be imported (any error importing it is raised).
+        AttributeError: The module has no such name.
+    """
+    module, _, name = path.partition(":")
+    found: object = importlib.import_module(module)
+    for part in name.split(".") if name else ():
+        found = getattr(found, part)
+    return found

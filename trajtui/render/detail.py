@@ -17,7 +17,8 @@ from rich.text import Text
 from trajtui.core.io.text import visible
 from trajtui.core.model import Attempt, Problem, Run, Severity, Step
 from trajtui.core.source import Source
-from trajtui.render import fmt, show, views
+from trajtui.render import fmt, show
+from trajtui.render.view import View
 
 
 def titled(ref: str, body: RenderableType, raw: bool, raw_value: Any, lines: int) -> RenderableType:
@@ -29,7 +30,9 @@ def titled(ref: str, body: RenderableType, raw: bool, raw_value: Any, lines: int
     return Group(head, Text(), body)
 
 
-def run_detail(run: Run, ref: str, raw: bool, lines: int) -> RenderableType:
+def run_detail(run: Run, view: View, ref: str, raw: bool, lines: int) -> RenderableType:
+    """A run: its facts, what its format's ``view`` adds (header line, block), its fields
+    and problems; ``raw``: as in the file."""
     head = Text(visible(ref, keep_newlines=False), style="bold reverse")
     if raw:
         return Group(
@@ -38,10 +41,10 @@ def run_detail(run: Run, ref: str, raw: bool, lines: int) -> RenderableType:
             show.json_block(run.raw, max_lines=lines),
         )
     parts: list[RenderableType] = [head, show.facts_line(show.summary_facts(run.summary))]
-    line = views.headline(run)
+    line = view.headline(run)
     if line:
         parts.append(Text(line))
-    extra = views.detail(run)
+    extra = view.run_block(run)
     if extra is not None:
         parts.extend([Text(), extra])
     parts.append(Text())
@@ -73,6 +76,7 @@ def step_head(step: Step, ref: str) -> Text:
 
 def step_detail(
     run: Run,
+    view: View,
     steps: tuple[Step, ...],
     first: int,
     last: int,
@@ -83,7 +87,7 @@ def step_detail(
     cli: bool = False,
 ) -> RenderableType:
     """Steps ``first`` to ``last`` of ``steps`` (several: merged streamed chunks): the
-    heading, then what the run's view shows of the step (:meth:`View.step_body`) or the
+    heading, then what the run's ``view`` shows of the step (:meth:`View.step_body`) or the
     common sections; ``raw``: the step as in the file. ``cli``: for ``trajtui show``."""
     step = steps[first]
     if first != last:
@@ -109,7 +113,7 @@ def step_detail(
             head, Text("as in the file", style="dim"), show.json_block(step.raw, max_lines=lines)
         )
     parts: list[RenderableType] = [head, show.facts_line(show.step_heading(step)), Text()]
-    body = views.run_view(run).step_body(run, step, max_lines=lines, cli=cli)
+    body = view.step_body(run, step, max_lines=lines, cli=cli)
     if body is not None:
         return Group(*parts, *body)
     parts.extend(show.step_sections(step, steps, max_lines=lines))

@@ -29,6 +29,7 @@ from trajtui.render.fmt import (  # the run list's cells, here too for the rende
     tool_calls_text,
 )
 from trajtui.render.safe import LiteralMarkdown
+from trajtui.render.view import View
 
 OUTCOME_STYLE: dict[Outcome, str] = {
     Outcome.PASS: "green",
@@ -327,18 +328,17 @@ def render_fields(fields: Sequence[Field], *, max_lines: int | None = None) -> l
     return [field_block(f, max_lines=max_lines) for f in fields]
 
 
-def render_run(run: Run, ref: str) -> RenderableType:
-    """A whole run: facts, fields, then its timeline (or its trials)."""
+def render_run(run: Run, ref: str, view: View) -> RenderableType:
+    """A whole run: facts, what its format's ``view`` adds, fields, then its timeline (or
+    its trials)."""
     parts: list[RenderableType] = [
         Text(_safe(ref), style="bold reverse"),
         facts_line(summary_facts(run.summary)),
     ]
-    from trajtui.render import views
-
-    line = views.headline(run)
+    line = view.headline(run)
     if line:
         parts.append(Text(line))
-    block = views.detail(run)
+    block = view.run_block(run)
     if block is not None:
         parts.extend([Text(), block])
     parts.extend([Text(), *render_fields(run.fields)])

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
 
-from trajtui.render.views import VIEWS, ViewCommand
+from trajtui.formats.registry import views
+from trajtui.render.view import ViewCommand
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,11 +334,11 @@ BASE_COMMANDS: tuple[Command, ...] = (
 
 
 def _view_commands() -> tuple[Command, ...]:
-    """The commands the formats' views add (forecast: its panes and mentions), once each,
+    """The commands the formats' views add (their panes' keys, their own), once each,
     saying which runs they apply to."""
     out: dict[str, Command] = {}
-    for view in VIEWS.values():
-        for c in view.commands:
+    for view in views():
+        for c in view.all_commands():
             if c.id not in out:
                 help_text = f"{c.help} ({view.runs_name})" if view.runs_name else c.help
                 out[c.id] = Command(

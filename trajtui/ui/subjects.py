@@ -14,7 +14,7 @@ from typing import Any
 
 from trajtui.core.io.jsonutil import dumps_pretty
 from trajtui.core.model import Run
-from trajtui.render.views import run_view
+from trajtui.formats.registry import run_view
 
 
 @dataclass(frozen=True, slots=True)

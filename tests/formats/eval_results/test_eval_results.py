@@ -19,7 +19,8 @@ from trajtui.core.io.discover import walk
 from trajtui.core.model import Kind, Outcome, Problem, Run, RunSummary, Severity, Step
 from trajtui.core.source import LoadError, Source
 from trajtui.formats import eval_results as er
-from trajtui.formats.eval_results.confusion import confusion, confusion_of
+from trajtui.formats.eval_results.confusion import confusion_of
+from trajtui.formats.eval_results.detail import confusion
 from trajtui.formats.eval_results.shapes import (
     PER_SAMPLE,
     QUERY,

@@ -24,7 +24,7 @@ from trajtui.formats import forecast
 from trajtui.formats.forecast.detail import forecast_run
 from trajtui.formats.forecast.detect import is_eval_dir, is_run_dir
 from trajtui.formats.forecast.steps import step_context
-from trajtui.render.forecast import (
+from trajtui.formats.forecast.view.render import (
     render_board,
     render_board_source,
     render_message,

@@ -1,8 +1,8 @@
 """Reading the runs to count (:func:`collect`) and grouping them (:func:`grouped`).
 
 Runs are read whole, one at a time (their facts kept, the runs let go), so per-step figures
-(tool calls by tool, eval samples, ultraplan results, tokens) are counted for any size of
-input; a run that can no longer be read is counted from its row and said.
+(tool calls by tool, tokens, what each format's figures count: its ``parts``) are counted
+for any size of input; a run that can no longer be read is counted from its row and said.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.source import LoadError, Source
 from trajtui.core.stats.facts import RunFacts, facts_of_run, facts_of_summary
 from trajtui.core.stats.figures import Figures, Pick, figures
+from trajtui.core.stats.parts import Parts
 
 RunPredicate = Callable[[Run], bool]
 """Keeps a run when true (``--where QUERY`` becomes one)."""
@@ -53,6 +54,7 @@ def collect(
     whole: bool = True,
     progress: Progress | None = None,
     stopped: Callable[[], bool] = lambda: False,
+    parts: Parts = (),
 ) -> Collected:
     """The facts of the runs of ``sources`` (already scanned: every entry known).
 
@@ -65,6 +67,7 @@ def collect(
         whole: Read runs whole (per-step figures); False counts rows only.
         progress: Told ``(done, total)`` now and then (every 0.1 s at most).
         stopped: Polled between runs; reading stops early when it turns true.
+        parts: The figures the formats add (each counts what it reads of a whole run).
 
     Returns:
         What was counted (a prefix of it when stopped).
@@ -103,7 +106,9 @@ def collect(
                         out.skipped += 1
                         continue
                     if whole:
-                        facts = facts_of_run(run, ref=ref, source=s, index=i, path=source.path)
+                        facts = facts_of_run(
+                            run, ref=ref, source=s, index=i, path=source.path, parts=parts
+                        )
             if facts is None:
                 facts = facts_of_summary(entry, ref=ref, source=s, index=i, path=source.path)
             out.runs.append(facts)
@@ -112,10 +117,11 @@ def collect(
     return out
 
 
-def grouped(runs: Sequence[RunFacts], by: str | None) -> list[Figures]:
+def grouped(runs: Sequence[RunFacts], by: str | None, parts: Parts = ()) -> list[Figures]:
     """The figures of all ``runs``, then (with ``by``) of each group of them by that field
-    (in order of size, largest first; runs without a value last, as ``(none)``)."""
-    out = [figures("all", runs)]
+    (in order of size, largest first; runs without a value last, as ``(none)``); ``parts``:
+    the figures the formats add."""
+    out = [figures("all", runs, parts)]
     if by is None:
         return out
     groups: dict[str, list[RunFacts]] = defaultdict(list)
@@ -123,5 +129,5 @@ def grouped(runs: Sequence[RunFacts], by: str | None) -> list[Figures]:
         value = r.field(by)
         groups[NO_VALUE if value is None else value].append(r)
     for name in sorted(groups, key=lambda g: (g == NO_VALUE, -len(groups[g]), g)):
-        out.append(figures(name, groups[name]))
+        out.append(figures(name, groups[name], parts))
     return out

@@ -9,10 +9,9 @@ Everything is read from the neutral model; no format is imported:
   (``Kind.TOOL_CALL``, and model calls that name the tools they called), a call's pending
   and completed halves once (``Step.pair``), its state and duration those of its completed
   half: the calls the run's row counts;
-* eval samples: ``Kind.SAMPLE`` steps with their ``gt_verdict``/``verdict`` fields and
-  their outcome (correct: pass, wrong: fail);
-* ultraplan results: ``Kind.TASK`` steps with a ``validation`` field (the protocol's
-  VALID / VALID_WITH_WARNINGS / INVALID) and their outcome (success: pass).
+* what a format counts of its own kind of data (eval samples, a plan's results): its
+  :class:`~trajtui.core.stats.parts.FormatFigures` reads the run, and its facts are kept
+  under its key (:meth:`RunFacts.part`).
 """
 
 from __future__ import annotations
@@ -21,11 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step, StepState, Verdict
+from trajtui.core.model import Kind, Run, RunSummary, Step, StepState, Verdict
+from trajtui.core.stats.parts import Parts
 from trajtui.core.stats.tasks import TaskAttempt
-
-VALIDITY = ("VALID", "VALID_WITH_WARNINGS", "INVALID")
-"""The ultraplan protocol's validation verdicts, in this order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,16 +38,6 @@ class ToolCall:
     tool: str | None
     state: StepState
     duration_ms: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Sample:
-    """One eval sample: its ground truth and verdict labels (None: null or absent) and
-    whether it was graded correct (None: not graded, or failed)."""
-
-    gt: str | None
-    verdict: str | None
-    correct: bool | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +57,7 @@ class RunFacts:
         tokens_in: Input tokens of the run (None when nothing says).
         tokens_out: Output tokens.
         calls: Its tool calls (empty when the run was not loaded whole: see ``loaded``).
-        samples: Its eval samples.
-        validity: The validation verdict of each of its ultraplan results.
-        results: The outcome of each of its ultraplan results.
+        parts: What each format's figures counted of it (:meth:`part`), by their key.
         loaded: The run was read whole (per-step figures counted).
         attempt: The run as one attempt of a task run several times (a Harbor trial),
             when its format says so (``Run.detail.attempt``).
@@ -88,9 +73,7 @@ class RunFacts:
     tokens_in: int | None = None
     tokens_out: int | None = None
     calls: tuple[ToolCall, ...] = ()
-    samples: tuple[Sample, ...] = ()
-    validity: tuple[str, ...] = ()
-    results: tuple[Outcome, ...] = ()
+    parts: tuple[tuple[str, Any], ...] = ()
     loaded: bool = False
     attempt: TaskAttempt | None = None
 
@@ -98,6 +81,13 @@ class RunFacts:
     def verdict(self) -> Verdict:
         """pass, fail, error, timeout or unknown."""
         return self.summary.outcome.verdict
+
+    def part(self, key: str) -> Any:
+        """What the format figures ``key`` counted of the run (None: nothing)."""
+        for k, facts in self.parts:
+            if k == key:
+                return facts
+        return None
 
     @property
     def pick(self) -> tuple[int, int]:
@@ -129,9 +119,11 @@ def facts_of_summary(
     return RunFacts(ref, source, index, path, summary.format, summary)
 
 
-def facts_of_run(run: Run, *, ref: str, source: int, index: int, path: str) -> RunFacts:
-    """The facts of a whole run."""
-    steps = list(_all_steps(run))
+def facts_of_run(
+    run: Run, *, ref: str, source: int, index: int, path: str, parts: Parts = ()
+) -> RunFacts:
+    """The facts of a whole run (``parts``: the figures of every format, each counting
+    what it reads of the run)."""
     return RunFacts(
         ref=ref,
         source=source,
@@ -143,9 +135,7 @@ def facts_of_run(run: Run, *, ref: str, source: int, index: int, path: str) -> R
         tokens_in=run.tokens_in,
         tokens_out=run.tokens_out,
         calls=tuple(_calls(run)),
-        samples=tuple(_samples(steps)),
-        validity=tuple(v for s in steps if (v := _validity(s)) is not None),
-        results=tuple(s.outcome for s in steps if _validity(s) is not None),
+        parts=tuple((p.key, f) for p in parts if (f := p.facts(run)) is not None),
         loaded=True,
         attempt=_attempt(run),
     )
@@ -154,12 +144,6 @@ def facts_of_run(run: Run, *, ref: str, source: int, index: int, path: str) -> R
 def _attempt(run: Run) -> TaskAttempt | None:
     attempt = getattr(run.detail, "attempt", None)
     return attempt if isinstance(attempt, TaskAttempt) else None
-
-
-def _all_steps(run: Run) -> Iterator[Step]:
-    yield from run.steps
-    for attempt in run.attempts:
-        yield from attempt.steps
 
 
 def _timelines(run: Run) -> Iterator[tuple[Step, ...]]:
@@ -204,42 +188,3 @@ def _duration(start: Step, end: Step) -> float | None:
     if end is not start and start.offset_ms is not None and end.offset_ms is not None:
         return end.offset_ms - start.offset_ms
     return None
-
-
-def _field(step: Step, label: str) -> tuple[bool, Any]:
-    for f in step.fields:
-        if f.label == label:
-            return True, f.value
-    return False, None
-
-
-def _label(value: Any) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
-    return str(value)
-
-
-def _samples(steps: list[Step]) -> Iterator[Sample]:
-    for step in steps:
-        if step.kind is not Kind.SAMPLE:
-            continue
-        _, gt = _field(step, "gt_verdict")
-        _, verdict = _field(step, "verdict")
-        correct = (
-            True
-            if step.outcome is Outcome.PASS
-            else False
-            if step.outcome is Outcome.FAIL
-            else None
-        )
-        yield Sample(_label(gt), _label(verdict), correct)
-
-
-def _validity(step: Step) -> str | None:
-    if step.kind is not Kind.TASK:
-        return None
-    found, value = _field(step, "validation")
-    if not found or not isinstance(value, str):
-        return None
-    word = value.split(":", 1)[0].strip()
-    return word if word in VALIDITY else None

@@ -23,8 +23,8 @@ from trajtui.core.stats.lines import num as _num
 from trajtui.core.stats.lines import picks as _picks
 from trajtui.core.stats.lines import rate_line as _rate_line
 from trajtui.core.stats.lines import refs as _refs
+from trajtui.core.stats.parts import Parts
 from trajtui.core.stats.passk import PassTally
-from trajtui.core.stats.per_format import eval_figures, forecast_figures, ultraplan_figures
 from trajtui.core.stats.tools import tool_figures
 from trajtui.core.units import cost as _cost
 from trajtui.core.units import duration as _duration
@@ -54,8 +54,9 @@ class Figures:
     data: dict[str, Any]
 
 
-def figures(name: str, runs: Sequence[RunFacts]) -> Figures:
-    """The figures of ``runs`` (a group called ``name``)."""
+def figures(name: str, runs: Sequence[RunFacts], parts: Parts = ()) -> Figures:
+    """The figures of ``runs`` (a group called ``name``): the common ones, then those of
+    each format's ``parts`` (eval samples, forecasts...)."""
     sections: list[Section] = []
     data: dict[str, Any] = {"group": name, "runs": len(runs), "refs": _refs(runs)}
     for part in (
@@ -65,9 +66,7 @@ def figures(name: str, runs: Sequence[RunFacts]) -> Figures:
         attempt_figures,
         _measures,
         tool_figures,
-        eval_figures,
-        forecast_figures,
-        ultraplan_figures,
+        *(p.figures for p in parts),
     ):
         part(runs, sections, data)
     return Figures(name, list(runs), sections, data)

@@ -460,6 +460,7 @@ class AtifFormat(Format):
     agent directory, recognised by content."""
 
     infos = (FORMAT,)
+    view = "trajtui.formats.atif.view:VIEW"
 
     def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
         if sniffed.layout not in ("json", "jsonl"):

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from trajtui.core.io.jsonutil import dumps_line
-from trajtui.core.model import Field, Kind, Run, Step
 
 VERDICT_ORDER = ("Low Risk", "Low", "High Risk", "High", "Critical Risk", "Critical")
 """Known verdicts, least to most severe: the order of a confusion table's labels."""
@@ -73,30 +72,5 @@ def confusion_of_counts(tally: Mapping[tuple[str | None, str | None], int]) -> C
     return Confusion(tuple(ordered), gts, verdicts)
 
 
-def _field_value(step: Step, label: str) -> Any:
-    return _field_value_of(step.fields, label)
-
-
-def _field_value_of(found: Sequence[Field], label: str) -> Any:
-    for f in found:
-        if f.label == label:
-            return f.value
-    return None
-
-
 CONFUSION = "confusion (gt_verdict, verdict, count)"
 """Label of a run's confusion table field."""
-
-
-def confusion(run: Run) -> Confusion:
-    """The confusion table of a run's samples: their ``gt_verdict`` against their
-    ``verdict`` fields (absent counts as null, so failed samples count as (gt, null)).
-    The run's own table field, counted over all its samples, when it has one."""
-    rows = _field_value_of(run.fields, CONFUSION)
-    if isinstance(rows, list):
-        return confusion_of_counts({(r["gt_verdict"], r["verdict"]): r["count"] for r in rows})
-    return confusion_of(
-        (_field_value(s, "gt_verdict"), _field_value(s, "verdict"))
-        for s in run.steps
-        if s.kind is Kind.SAMPLE
-    )

@@ -13,6 +13,7 @@ from trajtui.core.model import Field, Kind, Problem, Run, RunSummary, Severity, 
 from trajtui.core.refs import DuplicateNamer
 from trajtui.core.values import fields, mapping, num
 from trajtui.formats.eval_results.confusion import CONFUSION, confusion_of_counts
+from trajtui.formats.eval_results.detail import EvalRun
 from trajtui.formats.eval_results.samples import Sample, safe_name, samples_of, text_of
 from trajtui.formats.eval_results.shapes import JSONL, QUERY, RESULTS, ResultsFile
 from trajtui.formats.eval_results.tally import MAX_PAIRS, Tally, run_status, sample_status
@@ -195,6 +196,7 @@ def sample_step(run_ref: str, number: int, sample: Sample, namer: DuplicateNamer
         input=sample.prompt,
         error=error,
         stored_id=stored,
+        detail=sample,
         fields=sample.fields,
         raw=sample.raw,
     )
@@ -256,6 +258,20 @@ def run_fields(
     return tuple(out)
 
 
+def eval_run(file: ResultsFile, tally: Tally) -> EvalRun:
+    """What the eval view reads of a run: its run-level values, its confusion table."""
+    h = file.header
+    counted = bool(tally.pairs) and not tally.pairs_over
+    return EvalRun(
+        correct=h.get("correct"),
+        total=h.get("total"),
+        method=h.get("method"),
+        model=h.get("model"),
+        k=h.get("k"),
+        confusion=confusion_of_counts(tally.pairs) if counted else None,
+    )
+
+
 def build_run(
     summary: RunSummary,
     file: ResultsFile,
@@ -274,6 +290,7 @@ def build_run(
     return Run(
         summary=summary,
         steps=steps,
+        detail=eval_run(file, tally),
         metadata=run_metadata(file, samples),
         run_tokens_in=tally.tokens_in,
         run_tokens_out=tally.tokens_out,

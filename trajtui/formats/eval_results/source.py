@@ -326,6 +326,8 @@ class EvalResultsFormat(ByShape):
     """Eval ``results.json`` trees, run directories and results files, by content."""
 
     infos = (RESULTS,)
+    view = "trajtui.formats.eval_results.view:VIEW"
+    figures = "trajtui.formats.eval_results.figures:FIGURES"
     open_file = staticmethod(open_file)
     open_dir = staticmethod(claim_dir)
 

@@ -2,8 +2,8 @@
 :class:`ForecastRun` (``Run.detail``: the message pool and the source board) and
 :class:`ModelCall` (``Step.detail``: the keys of what the model saw and produced).
 
-Shared code never reads these: it asks the run's view (``trajtui.render.views``), which
-reads them through :func:`forecast_run` and :func:`model_call`.
+Shared code never reads these: it asks the run's view (:mod:`trajtui.formats.forecast.view`),
+which reads them through :func:`forecast_run` and :func:`model_call`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ from dataclasses import dataclass
 from trajtui.core.model import Run, Step
 from trajtui.formats.forecast.board import SourceBoard
 from trajtui.formats.forecast.pool import MessagePool
+
+MESSAGE, SOURCE = "msg", "src"
+"""The reference segments of a forecast run: ``RUN/msg:KEY`` (a message of the pool) and
+``RUN/src:SID`` (a web source of the board)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from trajtui.core.refs import RefError, nearby
 from trajtui.core.source import Source, Target
 from trajtui.core.static_source import StaticSource
 from trajtui.core.values import string
-from trajtui.formats.forecast.detail import forecast_run
+from trajtui.formats.forecast.detail import MESSAGE, SOURCE, forecast_run
 from trajtui.formats.forecast.detect import (
     files_of,
     is_eval_dir,
@@ -41,7 +41,7 @@ from trajtui.formats.forecast.runs import EVAL, RUN, build_run, summarize
 from trajtui.formats.forecast.scope import EvalScope, RunScope
 from trajtui.formats.forecast.timeline import timeline
 
-_SEGMENTS = {"msg": "message", "src": "source"}
+_SEGMENTS = {MESSAGE: "message", SOURCE: "source"}
 """A forecast run's own references: ``RUN/msg:KEY`` (the message pool), ``RUN/src:SID``
 (the source board)."""
 
@@ -53,7 +53,7 @@ def resolve_segment(source: Source, index: int, run: Run, word: str, key: str) -
         RefError: The run has no such message or source; the message names nearby ones.
     """
     detail = forecast_run(run)
-    if word == "msg":
+    if word == MESSAGE:
         pool = detail.pool
         if pool is None:
             raise RefError(f"{run.ref} has no message pool (it has no trajectory)")
@@ -61,7 +61,7 @@ def resolve_segment(source: Source, index: int, run: Run, word: str, key: str) -
             near = nearby(key, pool.keys())
             hint = f"; nearby: {', '.join(near)}" if near else ""
             raise RefError(f"{run.ref} has no message {key!r}{hint}")
-    elif word == "src":
+    elif word == SOURCE:
         board = detail.board
         if board is None:
             raise RefError(f"{run.ref} has no source board (it has no sources.json)")
@@ -257,6 +257,8 @@ class ForecastFormat(ByShape):
     """forecast-agent eval and run directories (and their files opened on their own)."""
 
     infos = (EVAL, RUN)
+    view = "trajtui.formats.forecast.view:VIEW"
+    figures = "trajtui.formats.forecast.figures:FIGURES"
     open_file = staticmethod(open_file)
     open_dir = staticmethod(claim_dir)
 

@@ -75,7 +75,7 @@ from trajtui.formats.ultraplan.runs import (
     task_lines,
 )
 from trajtui.formats.ultraplan.validate import Exists, judge
-from trajtui.formats.ultraplan.verdict import Verdict
+from trajtui.formats.ultraplan.verdict import tally
 
 FORMAT = FormatInfo("ultraplan", "ultraplan logs")
 NO_PLAN = "no-plan"
@@ -433,10 +433,7 @@ class UltraplanSource(StaticSource):
                 out.append(Field("summary frontmatter", plan.summary.frontmatter))
             if plan.summary.body:
                 out.append(Field("summary", plan.summary.body, markdown=True))
-        counts = {v: sum(1 for j in plan.judgements if j.verdict is v) for v in Verdict}
-        out.append(
-            Field("validation", ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "none")
-        )
+        out.append(Field("validation", tally(plan.judgements)))
         if plan.run_ref == plan.plan_id:  # side files name plans by id: the plan's first file
             out.extend(side_fields(self._sides, plan, {p.plan_id for p in self._plans.values()}))
         return tuple(out)
@@ -481,6 +478,8 @@ class UltraplanFormat(ByShape):
     """ultraplan projects (``.ultraplan/logs/``, ``.planning/phases/``) and result logs."""
 
     infos = (FORMAT,)
+    view = "trajtui.formats.ultraplan.view:VIEW"
+    figures = "trajtui.formats.ultraplan.figures:FIGURES"
     open_file = staticmethod(open_file)
     open_dir = staticmethod(claim_dir)
 

@@ -94,3 +94,10 @@ class Judgement:
                 for f in self.findings
             ],
         }
+
+
+def tally(judgements: Iterable[Judgement]) -> str:
+    """``2 VALID, 1 INVALID``: how many results of each verdict (``none`` without any)."""
+    found = list(judgements)
+    counts = {v: sum(1 for j in found if j.verdict is v) for v in Verdict}
+    return ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "none"

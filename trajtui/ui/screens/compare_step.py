@@ -23,6 +23,7 @@ from trajtui.core.compare.align import Op, Pair
 from trajtui.core.io.text import visible
 from trajtui.core.model import Run, Step
 from trajtui.core.workspace import Workspace
+from trajtui.formats.registry import run_view
 from trajtui.render import compare as words
 from trajtui.render import detail as details
 from trajtui.ui.literal import literal
@@ -140,7 +141,8 @@ class PairScreen(Screen[None]):
         def ref_of(ref: str) -> str:
             return ws.ref(source, ref)
 
-        return lambda: details.step_detail(run, steps, at, at, ref_of, raw, lines)
+        view = run_view(run)
+        return lambda: details.step_detail(run, view, steps, at, at, ref_of, raw, lines)
 
     @staticmethod
     def _follow(view: DetailView, y: float) -> None:

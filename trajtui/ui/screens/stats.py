@@ -30,6 +30,7 @@ from trajtui.core.stats.facts import RunFacts
 from trajtui.core.stats.figures import Figures, Line, Pick
 from trajtui.core.units import share
 from trajtui.core.workspace import Workspace
+from trajtui.formats.registry import figures
 from trajtui.ui.literal import literal
 
 BAR = 24
@@ -165,12 +166,13 @@ class StatsScreen(Screen[StatsChoice | None]):
             picks=[p for p in picks if p not in counted],
             progress=progress,
             stopped=lambda: worker.is_cancelled,
+            parts=figures(),
         )
         if worker.is_cancelled:
             return
         counted.update((f.pick, f) for f in got.runs)
         facts = [counted[p] for p in sorted(picks) if p in counted]
-        groups = grouped(facts, by)
+        groups = grouped(facts, by, figures())
         problems = len(got.problems)
         self.app.call_from_thread(self._read_done, picks, done, counted, facts, groups, problems)
 
@@ -195,7 +197,7 @@ class StatsScreen(Screen[StatsChoice | None]):
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
     def _regroup(self, by: str | None) -> None:
         facts = self.facts or []
-        groups = grouped(facts, by)
+        groups = grouped(facts, by, figures())
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show, facts, groups, self._problems)
 

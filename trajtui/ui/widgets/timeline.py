@@ -17,9 +17,10 @@ from trajtui.core.io.text import one_line, visible
 from trajtui.core.model import Attempt, Outcome, Run, Step
 from trajtui.core.query import Facts, facts_of_step
 from trajtui.core.steps import merge_chunks, never_completed
+from trajtui.formats.registry import view_of
 from trajtui.render import fmt
 from trajtui.render.show import NO_COMPLETION, pair_text, step_preview
-from trajtui.render.views import view_of
+from trajtui.render.view import Badge, Tone
 from trajtui.ui.widgets.vlist import VirtualList
 
 BAR_WIDTH = 8
@@ -325,10 +326,10 @@ class Timeline(VirtualList):
         view = view_of(self.run.summary.format) if self.run is not None else None
         badge = view.step_badge(step) if view is not None and row.text is None else None
         if badge is None and row.text is None and never_completed(step):
-            badge = NO_COMPLETION
-        if badge:  # on the right, where truncating the title cannot hide it
-            tone = "timeline--error" if badge == "INVALID" else "timeline--running"
-            right.append(f" {badge}", self.cstyle(tone))
+            badge = Badge(NO_COMPLETION)
+        if badge is not None and badge.text:  # on the right, where a cut title cannot hide it
+            tone = "timeline--error" if badge.tone is Tone.ERROR else "timeline--running"
+            right.append(f" {badge.text}", self.cstyle(tone))
         if step.status:
             right.append(
                 f" {fmt.OUTCOME_GLYPH[step.outcome]} ",

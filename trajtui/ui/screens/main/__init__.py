@@ -4,16 +4,16 @@ The screen owns the behaviour; widgets own their drawing and post messages up. I
 live in one module each, stacked as layers of one class so that each calls only the ones
 below it (the workers the selection starts are declared in :mod:`.layout`):
 
-==================  ==========================================================================
-:mod:`.layout`      panes and layout: composing, narrow terminals, header, breadcrumb, state
-:mod:`.selection`   which run, trial, step or object is shown; going to a reference
-:mod:`.loading`     thread workers (indexing, reading a run, resolving a reference, changes)
-:mod:`.forecast`    extra panes (Messages, Sources) of the formats whose view declares them
-:mod:`.finding`     search, filter and sort
-:mod:`.actions`     what the keys do
-:mod:`.marks`       bookmarks and notes (``b``, ``A``, ``'``)
-:mod:`.comparing`   marking a run and comparing two (``c``), two sources (``C``)
-==================  ==========================================================================
+=====================  =======================================================================
+:mod:`.layout`         panes and layout: composing, narrow terminals, header, breadcrumb, state
+:mod:`.selection`      which run, trial, step or object is shown; going to a reference
+:mod:`.loading`        thread workers (indexing, reading a run, resolving a reference, changes)
+:mod:`.extra_panes`    the extra panes the formats' views declare (a list and a preview each)
+:mod:`.finding`        search, filter and sort
+:mod:`.actions`        what the keys do
+:mod:`.marks`          bookmarks and notes (``b``, ``A``, ``'``)
+:mod:`.comparing`      marking a run and comparing two (``c``), two sources (``C``)
+=====================  =======================================================================
 
 All reading happens in thread workers, which only post messages: nothing here waits on I/O.
 """

@@ -227,7 +227,7 @@ class Actions(Finding):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("sort", "sort_reverse", "filter") and not self.ws.sources:
             return None
-        return True  # the keys of extra panes say why they do nothing on runs without them
+        return super().check_action(action, parameters)  # a view's pane keys (extra_panes)
 
     # -- data --------------------------------------------------------------------------------
 

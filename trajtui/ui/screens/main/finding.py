@@ -16,7 +16,7 @@ from trajtui.core.query.nodes import Text as QueryText
 from trajtui.core.source import Target
 from trajtui.ui.screens.fields import FieldsScreen
 from trajtui.ui.screens.grep import GrepResult, GrepScreen
-from trajtui.ui.screens.main.forecast import ForecastPanes
+from trajtui.ui.screens.main.extra_panes import ExtraPanes
 from trajtui.ui.screens.sort import SortChoice, SortScreen
 from trajtui.ui.store import SORT_CYCLE, Filter, Layout
 from trajtui.ui.widgets.detail import DetailView
@@ -31,7 +31,7 @@ INPUT_SEARCH_PAUSE = 0.25
 """Seconds the filter's words wait after a keystroke before whole inputs are searched."""
 
 
-class Finding(ForecastPanes):
+class Finding(ExtraPanes):
     """Search, filter and sort."""
 
     # -- search ----------------------------------------------------------------------------

@@ -7,9 +7,8 @@ focused pane (runs, steps, detail) decides which.
 
 :class:`MainLayout` is the bottom layer of the main screen: the layers above it (see
 :mod:`trajtui.ui.screens.main`) add loading, selection, a format's extra panes, search and
-the actions. The extra panes of a format (the message pool and source board of forecast
-runs) plug in through the hooks at the end of the class, whose defaults are for runs with
-no extra pane.
+the actions. The extra panes a format's view declares plug in through the hooks at the end
+of the class (:mod:`.extra_panes`), whose defaults are for runs with no extra pane.
 """
 
 from __future__ import annotations
@@ -350,7 +349,7 @@ class MainLayout(Screen[None]):
             id(self.detail): "detail",
         }.get(id(widget), "pane")
 
-    # -- hooks for a format's extra panes (forecast.py), defaults for runs without any -------
+    # -- hooks for a format's extra panes (extra_panes.py), defaults for runs without any ----
 
     def _compose_extra_tabs(self) -> Iterator[Widget]:
         """The extra tabs of the detail area (hidden until a run has them)."""

@@ -17,8 +17,9 @@ from textual.widgets import Input, Static
 
 from trajtui.core.model import Problem, Run, Step
 from trajtui.core.source import Target
+from trajtui.formats.registry import run_view
 from trajtui.render import detail as details
-from trajtui.render import show, views
+from trajtui.render import show
 from trajtui.ui import heap
 from trajtui.ui.header import FactsHeader
 from trajtui.ui.literal import literal
@@ -288,11 +289,13 @@ class Selection(MainLayout):
                 run.attempt(subject.trial) if subject.trial is not None else None
             )
             first, last = subject.first, subject.last
-            return lambda: details.step_detail(run, steps, first, last, ref_of, raw, lines)
+            view = run_view(run)
+            return lambda: details.step_detail(run, view, steps, first, last, ref_of, raw, lines)
         extra = self._extra_builder(run, subject)
         if extra is not None:
             return extra
-        return lambda: details.run_detail(run, ref_of(run.ref), raw, lines)
+        view = run_view(run)
+        return lambda: details.run_detail(run, view, ref_of(run.ref), raw, lines)
 
     def _refresh_views(self) -> None:
         """Draw the detail and the previews again (raw/fold changed), the modes said in the
@@ -422,5 +425,5 @@ class Selection(MainLayout):
 
 def _format_headline(run: Run) -> Text | None:
     """A format's extra headline for the run header (validation verdicts, accuracy...)."""
-    line = views.headline(run)
+    line = run_view(run).headline(run)
     return Text(line) if line else None

@@ -1,10 +1,11 @@
 """Rich renderables for forecast runs: a message, a web source, the board, a step's context.
 
 Used by ``trajtui show RUN/msg:KEY`` and ``RUN/src:SID`` (:func:`render_target`) and by the
-TUI's detail, message-pool and source-board panes. The ``render_*`` functions take a run and
-a key (and say so when the run lacks it); the ``*_view`` functions render one object. As in :mod:`trajtui.render.show`, every string
-from a file goes through :func:`~trajtui.core.io.text.visible` into ``Text`` objects (or
-``Markdown``/``Syntax`` via the shared helpers), never into markup.
+TUI's detail and the previews of its Messages and Sources panes. The ``render_*`` functions
+take a run and a key (and say so when the run lacks it); the ``*_view`` functions render one
+object. As in :mod:`trajtui.render.show`, every string from a file goes through
+:func:`~trajtui.core.io.text.visible` into ``Text`` objects (or ``Markdown``/``Syntax`` via
+the shared helpers), never into markup.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from trajtui.core.model import Field, Run, Step
 from trajtui.core.source import Target
 from trajtui.core.values import mapping, num, string
 from trajtui.formats.forecast.board import BoardEntry, BoardSource, SourceBoard
-from trajtui.formats.forecast.detail import forecast_run, model_call
+from trajtui.formats.forecast.detail import MESSAGE, SOURCE, forecast_run, model_call
 from trajtui.formats.forecast.pool import Message
 from trajtui.formats.forecast.steps import (
     StepContext,
@@ -346,11 +347,6 @@ def render_target(run: Run, target: Target) -> RenderableType:
     """A message (``RUN/msg:KEY``) or a web source (``RUN/src:SID``) of a forecast run."""
     word, key = target.segment or ("", "")
     return render_segment(run, word, key, ref=target.ref)
-
-
-MESSAGE, SOURCE = "msg", "src"
-"""The reference segments of a forecast run: ``RUN/msg:KEY`` (a message of the pool) and
-``RUN/src:SID`` (a web source of the board)."""
 
 
 def render_segment(

@@ -22,6 +22,7 @@ from trajtui.formats.atif.job import JobResult
 from trajtui.formats.atif.usage import tokens_source
 from trajtui.formats.atif.verifier import Report
 from trajtui.render import fmt
+from trajtui.render.view import View
 
 LABEL = "bold"
 DIM = "dim"
@@ -249,3 +250,18 @@ def run_block(run: Run) -> RenderableType | None:
             lines.append(Text())
         lines.extend(part)
     return Group(*lines) if lines else None
+
+
+class AtifView(View):
+    """Harbor trials: the verifier's tests (why the reward is what it is), the other
+    attempts of the task with pass@k over them, and the job's own figures beside trajtui's."""
+
+    def headline(self, run: Run) -> str | None:
+        return headline(run)
+
+    def run_block(self, run: Run) -> RenderableType | None:
+        return run_block(run)
+
+
+VIEW = AtifView()
+"""The ATIF view (``Format.view`` names it)."""
