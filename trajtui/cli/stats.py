@@ -1,5 +1,5 @@
 """``trajtui stats``: figures across runs (outcomes, scores, pass@k, durations, costs,
-tokens, tool calls, per-format figures), grouped with ``--by``, as text or JSON."""
+tokens, tool calls, the figures each format adds), grouped with ``--by``, as text or JSON."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from trajtui.cli.cache import no_cache_option, use_cache
+from trajtui.cli.formats_help import FormatsHelp, help_lines
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
 from trajtui.cli.where import run_predicate, where_option
 from trajtui.core.io.jsonutil import dumps_line
@@ -68,7 +69,12 @@ def stats_of(
     return grouped(collected.runs, by, parts), collected.problems
 
 
-@click.command("stats")
+def _figures_help() -> list[str]:
+    """A line of ``stats --help`` for what each format adds."""
+    return help_lines([p.about for p in figures() if p.about[0]])
+
+
+@click.command("stats", cls=FormatsHelp, lines=lambda: _figures_help())
 @click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
 @click.option(
     "--by",
@@ -120,11 +126,7 @@ def stats_cmd(
       tool calls   in all and by tool: calls (as the run list counts them),
                    failures and failure rate (of the runs whose format tells),
                    median duration; runs the file flags toolErrors
-      eval samples accuracy, confusion table (gt -> verdict), AUPRC (average
-                   precision, step-wise) for gt >= High and gt >= Critical
-      forecasts    mean Brier score, 95% interval (as for scores)
-      ultraplan    results by validity (VALID, VALID_WITH_WARNINGS, INVALID) and
-                   task success
+    {formats}
 
     \b
     Examples:

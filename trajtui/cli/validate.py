@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from trajtui.cli.formats_help import FormatsHelp, help_lines
 from trajtui.cli.output import open_workspace, print_err, report_problems
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.text import visible
@@ -15,20 +16,34 @@ CANNOT = 2
 """The exit code when an input's format cannot be validated (as for a usage error)."""
 
 
-@click.command("validate")
+def _rules_help() -> list[str]:
+    """A line of ``validate --help`` for each format it judges."""
+    from trajtui.formats.registry import format_view, formats
+
+    return help_lines(
+        [
+            (fmt.infos[0].name if fmt.infos else "", format_view(fmt).validation)
+            for fmt in formats()
+            if format_view(fmt).validates
+        ]
+    )
+
+
+@click.command("validate", cls=FormatsHelp, lines=_rules_help)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per input judged.")
 @click.option("-q", "--quiet", is_flag=True, help="Report only errors on stderr, not warnings.")
 def validate_cmd(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
-    """Judge inputs by their format's rules (ultraplan result logs: the result capture
-    protocol's).
+    """Judge inputs by their format's rules.
 
-    PATH is what the format reads: for ultraplan, a project, its .ultraplan or logs
-    directory, or one result YAML file. Prints one line per input judged, PATH: VERDICT:
-    reason; reason (ultraplan: VALID, VALID_WITH_WARNINGS or INVALID; a file that cannot be
-    read is INVALID). With --json each line is a JSON object (path, verdict, reasons,
+    PATH is what the format reads. Prints one line per input judged, PATH: VERDICT:
+    reason; reason. With --json each line is a JSON object (path, verdict, reasons,
     findings). Exits 1 when an input is INVALID or nothing could be read, 2 when a PATH is
     of a format that cannot be validated (one line on stderr says so).
+
+    \b
+    The formats it judges, what PATH is and the verdicts:
+    {formats}
     """
     from trajtui.formats.registry import validating_formats, view_of
 

@@ -36,12 +36,13 @@ if TYPE_CHECKING:
 
 BUILT_IN: tuple[Format, ...] = (
     ACP,
+    EVAL_RESULTS,
     FORECAST,
     ULTRAPLAN,
-    EVAL_RESULTS,
     ATIF,
 )
-"""The formats that ship with trajtui."""
+"""The formats that ship with trajtui. Their order breaks ties (a bug the contract test
+catches) and orders what they add: ``stats``' sections, the help's lines."""
 
 FORMATS = BUILT_IN
 """The built-in formats (:func:`formats` adds those of other distributions)."""

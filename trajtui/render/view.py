@@ -191,12 +191,15 @@ class View:
     Attributes:
         panes: Extra panes of the TUI beside Detail (their keys are commands too).
         validates: ``trajtui validate`` judges this format's inputs (:meth:`validate`).
+        validation: What ``validate`` reads of the format and the verdicts it gives, for
+            its help (one sentence).
         commands: Other keys the view adds to the TUI (its own moves, a pane's toggle).
         runs_name: What its runs are called in help texts (``forecast runs``).
     """
 
     panes: tuple[PaneSpec, ...] = ()
     validates = False
+    validation = ""
     commands: tuple[ViewCommand, ...] = ()
     runs_name = ""
 

@@ -26,9 +26,12 @@ class FormatFigures:
     Attributes:
         key: Its name: where its facts of a run are kept (:meth:`RunFacts.part`) and, by
             convention, its object in the JSON figures (``eval``, ``forecast``).
+        about: Its line in ``trajtui stats --help``: what it is called there and what it
+            counts.
     """
 
     key: str = ""
+    about: tuple[str, str] = ("", "")
 
     def facts(self, run: Run) -> Any:
         """What it counts of one whole run, typed and small (kept for every run counted);

@@ -64,6 +64,11 @@ class EvalFigures(FormatFigures):
     """Eval samples: accuracy, confusion table, AUPRC."""
 
     key = "eval"
+    about = (
+        "eval samples",
+        "accuracy, confusion table (gt -> verdict), AUPRC (average precision, step-wise) for "
+        "gt >= High and gt >= Critical",
+    )
 
     def facts(self, run: Run) -> tuple[Graded, ...] | None:
         return graded(run) or None

@@ -25,6 +25,7 @@ class ForecastFigures(FormatFigures):
     """Forecasts: the mean Brier score."""
 
     key = "forecast"
+    about = ("forecasts", "mean Brier score, 95% interval (as for scores)")
 
     def figures(
         self, runs: Sequence[RunFacts], sections: list[Section], data: dict[str, Any]

@@ -21,6 +21,10 @@ class UltraplanFigures(FormatFigures):
     """ultraplan results: validity and task success."""
 
     key = "ultraplan"
+    about = (
+        "ultraplan",
+        "results by validity (VALID, VALID_WITH_WARNINGS, INVALID) and task success",
+    )
 
     def facts(self, run: Run) -> Results | None:
         return (

@@ -19,6 +19,11 @@ class UltraplanView(View):
     """ultraplan: validation in the header and on the timeline; ``validate``."""
 
     validates = True
+    validation = (
+        "result logs, by the result capture protocol's rules; PATH: a project, its "
+        ".ultraplan or logs directory, or one result YAML file; VALID, VALID_WITH_WARNINGS "
+        "or INVALID (a file that cannot be read is INVALID)"
+    )
 
     def headline(self, run: Run) -> str | None:
         plan = run.detail
