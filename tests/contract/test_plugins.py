@@ -107,9 +107,9 @@ def build_wheel(where: Path, name: str, files: dict[str, str], entry_points: str
 def install(wheel: Path, target: Path) -> None:
     """Install ``wheel`` into ``target`` (its own directory, put on PYTHONPATH to use)."""
     uv = Path(sys.executable).with_name("uv")
+    command = [str(uv), "pip", "install", "--quiet", "--offline", "--no-deps"]
     done = subprocess.run(
-        [str(uv), "pip", "install", "--quiet", "--offline", "--no-deps"]
-        + ["--python", sys.executable, "--target", str(target), str(wheel)],
+        [*command, "--python", sys.executable, "--target", str(target), str(wheel)],
         capture_output=True,
         text=True,
         timeout=60,
