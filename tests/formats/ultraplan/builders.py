@@ -302,15 +302,19 @@ def plans_folder(root: Path) -> Path:
     return root
 
 
-def markdown_plan(plan_id: str, tasks: list[str]) -> str:
+def markdown_plan(plan_id: str, tasks: list[str], *, kind: str = "Task") -> str:
     """A PLAN.md the planner wrote as plain Markdown, no frontmatter and no ``<task>``
-    elements: a ``# Plan NN-MM: title`` heading and ``## Task N: name`` sections (one with
-    a fenced example of another plan's heading)."""
+    elements: a ``# Plan NN-MM: title`` heading and ``## Task N: name`` sections (``kind``
+    ``Step``: ``## Step N: name``, each with ``#### Test N`` headings under it, as
+    rba-hawko-meter's 20-01 is written), one with a fenced example of another plan's
+    heading."""
     out = [f"# Plan {plan_id}: Tests for the ingest modules", "", "**Phase:** 19", ""]
     for n, name in enumerate(tasks, 1):
-        out += [f"## Task {n}: {name}", "", f"Do {name.lower()}.", ""]
+        out += [f"## {kind} {n}: {name}", "", f"Do {name.lower()}.", ""]
+        if kind == "Step":
+            out += ["#### Test 1: It loads", "", "#### Test 2: It fails loudly", ""]
         if n == 1:
-            out += ["```markdown", "## Task 9: Only an example", "```", ""]
+            out += ["```markdown", f"## {kind} 9: Only an example", "```", ""]
     out += ["## Verification", "", "- pytest passes", ""]
     return "\n".join(out)
 
@@ -371,6 +375,13 @@ PLAN_TRAPS: dict[str, list[str]] = {
         'Tasks are defined within `<tasks>` using `<task type="auto">` elements:',
         "`<task>` opens one, `</task>` closes it.",
     ],
+    # The success criteria section named in inline code, with the items to add to it
+    # (get-shit-done-reflect's 34-03 and 43-01).
+    "criteria named in the text": [
+        "Then update the `<success_criteria>` section of the workflow to add:",
+        "- [ ] The workflow updates the signal",
+        "- [x] Done before",
+    ],
     # An example task in the action, not fenced.
     "an example task": [
         "For example:",
@@ -402,3 +413,45 @@ def trapped_plan(phase: str, plan: str, names: list[str], traps: list[str]) -> s
     out += [f"- [ ] {name}" for name in names]
     out += ["</success_criteria>", ""]
     return "\n".join(out)
+
+
+def listed_tasks_plan(items: list[str]) -> str:
+    """A quick task's PLAN.md in plain Markdown whose tasks are the numbered list under its
+    ``## Tasks`` heading (Presto-Agent-Skills' quick tasks)."""
+    out = ["---", "quick_id: 260613-134", "---", "", "# Quick Task 260613-134: full page image"]
+    out += ["", "## Goal", "", "- Render one full-page image.", "", "## Tasks", ""]
+    out += [f"{n}. {item}" for n, item in enumerate(items, 1)]
+    out += ["", "## Verification", "", "- Run the verify script.", ""]
+    return "\n".join(out)
+
+
+def tdd_plan(phase: str, plan: str, feature: str) -> str:
+    """A TDD plan as get-shit-done's template writes one: ``type: tdd`` and one
+    ``<feature>`` (name, files, behavior, implementation) in place of ``<tasks>``."""
+    return "\n".join(
+        [
+            "---",
+            f"phase: {phase}",
+            f"plan: {plan}",
+            "type: tdd",
+            "---",
+            "",
+            "<objective>",
+            "Calibrate the surface test first.",
+            "</objective>",
+            "",
+            "<feature>",
+            f"  <name>{feature}</name>",
+            "  <files>src/surface.py, tests/test_surface.py</files>",
+            "  <behavior>",
+            "    - a clean smile fits with RMSE under 2%",
+            "  </behavior>",
+            "  <implementation>Minimise with L-BFGS-B.</implementation>",
+            "</feature>",
+            "",
+            "<success_criteria>",
+            "- Failing test written and committed",
+            "</success_criteria>",
+            "",
+        ]
+    )

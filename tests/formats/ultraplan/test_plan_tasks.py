@@ -11,14 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.formats.ultraplan.builders import PLAN_TRAPS, planning_project, trapped_plan, write_plan
+from tests.formats.ultraplan.builders import (
+    PLAN_TRAPS,
+    listed_tasks_plan,
+    markdown_plan,
+    planning_project,
+    tdd_plan,
+    trapped_plan,
+    write_plan,
+)
 from trajtui.formats.ultraplan import parse_plan
 
 NAMES = ["Task 1: Write the core flow", "Task 2: Define passing", "Task 3: Add the examples"]
 
 
-def shown_tasks(root: Path, ref: str) -> list[str]:
-    """The lines of the ``tasks`` section ``trajtui show`` prints for ``ref``."""
+def shown_tasks(root: Path, ref: str, section: str = "tasks") -> list[str]:
+    """The lines of the ``tasks`` (or other) section ``trajtui show`` prints for ``ref``."""
     out = subprocess.run(
         [sys.executable, "-m", "trajtui", "show", str(root), ref],
         capture_output=True,
@@ -28,7 +36,7 @@ def shown_tasks(root: Path, ref: str) -> list[str]:
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr
     lines = out.stdout.splitlines()
-    start = lines.index("tasks") + 1
+    start = lines.index(section) + 1
     end = next((n for n in range(start, len(lines)) if not lines[n].startswith(" ")), len(lines))
     return [line.strip() for line in lines[start:end]]
 
@@ -77,4 +85,35 @@ def test_a_task_without_its_closing_tag_ends_where_the_next_begins() -> None:
     assert [(t.name, t.line, t.attr("type")) for t in doc.tasks] == [
         ("Task 1: A", 2, "auto"),
         ("Task 2: B", 5, "checkpoint:human-verify"),
+    ]
+
+
+def test_criteria_named_in_an_action_are_not_the_plans(tmp_path: Path) -> None:
+    root = planning_project(tmp_path / "proj")
+    text = trapped_plan("03-exec", "4", NAMES, ["criteria named in the text"])
+    write_plan(root, "03-04", text)
+    assert shown_tasks(root, "03-04", "success criteria") == [
+        f"[{n}] [ ] {name}" for n, name in enumerate(NAMES, 1)
+    ]
+
+
+def test_a_tdd_plans_task_is_its_feature(tmp_path: Path) -> None:
+    root = planning_project(tmp_path / "proj")
+    write_plan(root, "03-03", tdd_plan("03-exec", "3", "SVI volatility surface calibration"))
+    assert shown_tasks(root, "03-03") == ["[1] - SVI volatility surface calibration — no result"]
+
+
+def test_a_markdown_plan_of_steps_lists_its_steps_not_their_tests() -> None:
+    doc = parse_plan(markdown_plan("20-01", ["Add the fixture", "Verify coverage"], kind="Step"))
+    assert [(t.number, t.name) for t in doc.tasks] == [
+        (1, "Step 1: Add the fixture"),
+        (2, "Step 2: Verify coverage"),
+    ]
+
+
+def test_a_markdown_plan_lists_the_items_under_its_tasks_heading() -> None:
+    doc = parse_plan(listed_tasks_plan(["Update the renderer", "Update the skill docs"]))
+    assert [(t.name, t.line) for t in doc.tasks] == [
+        ("Update the renderer", 13),
+        ("Update the skill docs", 14),
     ]
