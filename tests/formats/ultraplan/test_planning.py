@@ -165,3 +165,21 @@ def test_a_planners_own_workflow_documents_are_no_plans(tmp_path: Path) -> None:
     assert refs == set(PLANS)
     out = cli("ls", "-v", str(root))
     assert f"{workflows / 'execute-plan.md'}: not recognised" in out.stderr
+
+
+def test_a_plan_split_in_two_lists_both_halves(tmp_path: Path) -> None:
+    """``07-03a-PLAN.md`` and ``07-03b-PLAN.md`` (a plan split in two, written as plain
+    Markdown) were said to be no plans and not listed."""
+    root = planning_project(tmp_path / "proj")
+    phase = root / ".planning" / "phases" / "07-extraction"
+    phase.mkdir(parents=True)
+    for half in ("a", "b"):
+        text = markdown_plan(f"07-03{half}", ["Extend the schema", "Add the methods"])
+        text = f"---\nphase: 07-extraction\nplan: 03{half}\n---\n\n{text}"
+        (phase / f"07-03{half}-PLAN.md").write_text(text)
+    out = cli("ls", str(root))
+    assert out.returncode == 0 and "not a plan" not in out.stderr, out.stderr
+    refs = set(statuses(listed(root)))
+    assert {"07-03a", "07-03b"} <= refs
+    shown = cli("show", str(root), "07-03b")
+    assert "- Task 2: Add the methods — no result" in shown.stdout, shown.stdout

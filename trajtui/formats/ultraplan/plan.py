@@ -146,12 +146,24 @@ def plan_id_of(frontmatter: dict[str, Any]) -> str | None:
         if phase_text and plan_text and not isinstance(phase, bool):
             return f"{phase_text}-{plan_text}"
         return None
-    if number is None:
-        return None
     head = m.group(1)
     if "." not in head and head.isdigit():
         head = f"{int(head):02d}"
-    return f"{head}-{number:02d}"
+    if number is not None:
+        return f"{head}-{number:02d}"
+    plan_text = (string(plan) or "").strip()
+    split = re.fullmatch(r"(\d{1,6})([a-z])", plan_text)
+    if split is not None:  # a plan split in two: ``plan: 03a`` (``07-03a-PLAN.md``)
+        return f"{head}-{int(split[1]):02d}{split[2]}"
+    whole = re.fullmatch(r"(\d+(?:\.\d+)*)-(\d{1,6})([a-z]?)", plan_text)
+    if whole is not None and _same_phase(whole[1], head):  # ``plan: "20-01"``
+        return f"{head}-{int(whole[2]):02d}{whole[3]}"
+    return None
+
+
+def _same_phase(a: str, b: str) -> bool:
+    """``20`` and ``020`` are one phase; ``2.5`` and ``02.5`` too."""
+    return [int(part) for part in a.split(".")] == [int(part) for part in b.split(".")]
 
 
 def _plan_criteria(body: str) -> tuple[Criterion, ...]:
