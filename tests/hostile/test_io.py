@@ -398,6 +398,11 @@ PLAN_BODIES = {
     "attrs": "<task " + "a" * 300_000 + ">",
     "criteria": "<success_criteria>\n- " + " " * 600_000 + "\n</success_criteria>",
     "completed": "<success_criteria>\n- [x] a" + " " * 300_000 + "b\n</success_criteria>",
+    # the task reader's own work: elements, fences and inline code tracked line by line
+    "lone tags": "<a>\n" * 100_000 + "</b>\n" * 100_000 + "</a>\n" * 100_000,
+    "nested fences": "```x\n" * 100_000 + "```\n" * 100_000,
+    "backtick runs": "".join("`" * (k % 50 + 1) + " " for k in range(100_000)),
+    "open actions": "<tasks>\n" + "<task>\n  <action>\n" * 100_000,
 }
 
 

@@ -236,8 +236,10 @@ def planning_project(root: Path) -> Path:
     ``.planning/`` with ``ROADMAP.md``, ``STATE.md``, ``config.json``, ``PROJECT.md``, a
     research ``SUMMARY.md``, and ``phases/NN-name/NN-MM-PLAN.md`` (7 plans in 3 phases, one
     a decimal phase; 4 with a ``NN-MM-SUMMARY.md``), a quick task
-    (``quick/3-fix-nav/3-PLAN.md``, phase ``quick-3``) and a backup copy of phase 01
-    (``phases-v1-backup/01-foundation/``: 01-01 again, summarized, and 01-02).
+    (``quick/3-fix-nav/3-PLAN.md``, phase ``quick-3``), a backup copy of phase 01
+    (``phases-v1-backup/01-foundation/``: 01-01 again, summarized, 01-02, and 01-04, which
+    the current phase does not have) and a finished milestone's archived plan
+    (``milestones/v1.0-phases/02-state/02-03-PLAN.md``).
     """
     planning = root / ".planning"
     planning.mkdir(parents=True, exist_ok=True)
@@ -273,10 +275,14 @@ def planning_project(root: Path) -> Path:
     )
     backup = planning / "phases-v1-backup" / "01-foundation"
     backup.mkdir(parents=True)
-    for plan in ("01", "02"):
+    for plan in ("01", "02", "04"):
         text = plan_md("01-foundation", plan, [("Task 1: Old way", ["old.ts"])], [])
         (backup / f"01-{plan}-PLAN.md").write_text(text.replace("Build the executor", "Old"))
     (backup / "01-01-SUMMARY.md").write_text(summary_md("01-foundation", "01", "old"))
+    archived = planning / "milestones" / "v1.0-phases" / "02-state"
+    archived.mkdir(parents=True)
+    tasks = [("Task 1: Ship it", ["ship.ts"])]
+    (archived / "02-03-PLAN.md").write_text(plan_md("02-state", "03", tasks, [], example=False))
     return root
 
 
@@ -296,15 +302,19 @@ def plans_folder(root: Path) -> Path:
     return root
 
 
-def markdown_plan(plan_id: str, tasks: list[str]) -> str:
+def markdown_plan(plan_id: str, tasks: list[str], *, kind: str = "Task") -> str:
     """A PLAN.md the planner wrote as plain Markdown, no frontmatter and no ``<task>``
-    elements: a ``# Plan NN-MM: title`` heading and ``## Task N: name`` sections (one with
-    a fenced example of another plan's heading)."""
+    elements: a ``# Plan NN-MM: title`` heading and ``## Task N: name`` sections (``kind``
+    ``Step``: ``## Step N: name``, each with ``#### Test N`` headings under it, as
+    rba-hawko-meter's 20-01 is written), one with a fenced example of another plan's
+    heading."""
     out = [f"# Plan {plan_id}: Tests for the ingest modules", "", "**Phase:** 19", ""]
     for n, name in enumerate(tasks, 1):
-        out += [f"## Task {n}: {name}", "", f"Do {name.lower()}.", ""]
+        out += [f"## {kind} {n}: {name}", "", f"Do {name.lower()}.", ""]
+        if kind == "Step":
+            out += ["#### Test 1: It loads", "", "#### Test 2: It fails loudly", ""]
         if n == 1:
-            out += ["```markdown", "## Task 9: Only an example", "```", ""]
+            out += ["```markdown", f"## {kind} 9: Only an example", "```", ""]
     out += ["## Verification", "", "- pytest passes", ""]
     return "\n".join(out)
 
@@ -316,4 +326,132 @@ def workflow_doc(name: str) -> str:
         "<purpose>\nExecute a phase prompt (PLAN.md) and create SUMMARY.md.\n</purpose>\n\n"
         f'<step name="{name}">\n<objective>Run every task.</objective>\n'
         "<task_commit>\nCommit each task.\n</task_commit>\n</step>\n"
+    )
+
+
+PLAN_TRAPS: dict[str, list[str]] = {
+    # A fence nested in a fence, as planners write them (ultraplan's 02-03, 03-04): read by
+    # CommonMark, the inner fence's end closes the outer one and the outer one's end opens
+    # a fence that hides the rest of the plan.
+    "nested fences": [
+        "```markdown",
+        "## Result format",
+        "",
+        "```yaml",
+        "status: success",
+        "```",
+        "",
+        "Report it.",
+        "```",
+    ],
+    # A bare fence inside a fence (a box drawn in a document the task writes).
+    "a bare fence inside a fence": [
+        "```markdown",
+        "## Flow",
+        "",
+        "```",
+        "+--------+     +----------+",
+        "| <task> | --> | executor |",
+        "+--------+     +----------+",
+        "```",
+        "",
+        "| state | next |",
+        "```",
+    ],
+    # Placeholders of a commit message format whose names start with "task" (03-08).
+    "placeholders": [
+        "<type>(<phase>-<plan>): <task-description>",
+        "",
+        "<task-number>",
+        "Task: <task-number>",
+    ],
+    # The tags named in running text (01-02).
+    "tags named in text": [
+        "- XML tags for task structure (<tasks>, <task>, <action>, <verify>, <done>)",
+        "<task> elements hold one unit of work each.",
+    ],
+    # The tags in inline code (01-04).
+    "tags in inline code": [
+        'Tasks are defined within `<tasks>` using `<task type="auto">` elements:',
+        "`<task>` opens one, `</task>` closes it.",
+    ],
+    # The success criteria section named in inline code, with the items to add to it
+    # (get-shit-done-reflect's 34-03 and 43-01).
+    "criteria named in the text": [
+        "Then update the `<success_criteria>` section of the workflow to add:",
+        "- [ ] The workflow updates the signal",
+        "- [x] Done before",
+    ],
+    # An example task in the action, not fenced.
+    "an example task": [
+        "For example:",
+        "",
+        '    <task type="auto">',
+        "      <name>Task 9: An example</name>",
+        "      <action>Do it.</action>",
+        "    </task>",
+    ],
+}
+"""What the actions of real plans hold that is no task of theirs (each shape met in
+ultraplan's own ``.planning``), by name: lines to put in a task's ``<action>``."""
+
+
+def trapped_plan(phase: str, plan: str, names: list[str], traps: list[str]) -> str:
+    """A PLAN.md whose tasks are ``names``; task 1's action holds the ``traps``
+    (:data:`PLAN_TRAPS`), in order, then a ``<success_criteria>`` box per task."""
+    out = ["---", f"phase: {phase}", f"plan: {plan}", "type: execute", "---", ""]
+    out += ["<objective>", "Write the protocol reference.", "</objective>", "", "<tasks>", ""]
+    for n, name in enumerate(names, 1):
+        out += ['<task type="auto">', f"  <name>{name}</name>", "  <files>ref.md</files>"]
+        out += ["  <action>", f"Write part {n}:", ""]
+        if n == 1:
+            for trap in traps:
+                out += [*PLAN_TRAPS[trap], ""]
+        out += ["  </action>", "  <verify>test -f ref.md</verify>", "  <done>written</done>"]
+        out += ["</task>", ""]
+    out += ["</tasks>", "", "<success_criteria>"]
+    out += [f"- [ ] {name}" for name in names]
+    out += ["</success_criteria>", ""]
+    return "\n".join(out)
+
+
+def listed_tasks_plan(items: list[str]) -> str:
+    """A quick task's PLAN.md in plain Markdown whose tasks are the numbered list under its
+    ``## Tasks`` heading (Presto-Agent-Skills' quick tasks)."""
+    out = ["---", "quick_id: 260613-134", "---", "", "# Quick Task 260613-134: full page image"]
+    out += ["", "## Goal", "", "- Render one full-page image.", "", "## Tasks", ""]
+    out += [f"{n}. {item}" for n, item in enumerate(items, 1)]
+    out += ["", "## Verification", "", "- Run the verify script.", ""]
+    return "\n".join(out)
+
+
+def tdd_plan(phase: str, plan: str, feature: str) -> str:
+    """A TDD plan as get-shit-done's template writes one: ``type: tdd`` and one
+    ``<feature>`` (name, files, behavior, implementation) in place of ``<tasks>``."""
+    return "\n".join(
+        [
+            "---",
+            f"phase: {phase}",
+            f"plan: {plan}",
+            "type: tdd",
+            "---",
+            "",
+            "<objective>",
+            "Calibrate the surface test first.",
+            "</objective>",
+            "",
+            "<feature>",
+            f"  <name>{feature}</name>",
+            "  <files>src/surface.py, tests/test_surface.py</files>",
+            "  <behavior>",
+            "    - a clean smile fits with RMSE under 2%",
+            "  </behavior>",
+            "  <implementation>Minimise with L-BFGS-B.</implementation>",
+            "</feature>",
+            "",
+            "<success_criteria>",
+            "- Failing test written and committed",
+            "</success_criteria>",
+            "",
+        ]
     )

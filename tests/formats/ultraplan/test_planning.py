@@ -14,12 +14,15 @@ from typing import Any
 import pytest
 
 from tests.formats.ultraplan.builders import (
+    log,
     markdown_plan,
     planning_project,
     plans_folder,
     project,
+    result,
     summary_md,
     workflow_doc,
+    write_result,
 )
 
 
@@ -48,9 +51,13 @@ PLANS = {
     "02-02": "planned",
     "02.5-01": "summarized",
     "03-01": "planned",
-    "quick-3-01": "planned",
+    # A plan outside .planning/phases is named after the folder it is kept in, whether or
+    # not the current phases have a plan of its id.
+    "quick/quick-3-01": "planned",
     "phases-v1-backup/01-01": "summarized",
     "phases-v1-backup/01-02": "planned",
+    "phases-v1-backup/01-04": "planned",
+    "v1.0-phases/02-03": "planned",
 }
 
 
@@ -76,6 +83,20 @@ def test_a_plan_shows_its_tasks_checkboxes_and_summary(tmp_path: Path) -> None:
     assert backup.returncode == 0, backup.stderr
     assert ".planning/phases-v1-backup/01-foundation/01-01-PLAN.md" in backup.stdout
     assert "Task 1: Old way" in backup.stdout
+
+
+def test_result_logs_go_with_a_plan_kept_only_outside_the_phases(tmp_path: Path) -> None:
+    """Plan 01-04 has a PLAN.md only in the backup folder: its result log is a step of that
+    run, listed once under the folder's name."""
+    root = project(planning_project(tmp_path / "proj"))
+    body = result(task_name="Task 1: Old way")
+    write_result(root, "01-04-task-01-success.yaml", log(body, plan_id="01-04"))
+    rows = listed(root)
+    assert [row["ref"] for row in rows].count("phases-v1-backup/01-04") == 1
+    assert not any(row["ref"] == "01-04" for row in rows)
+    out = cli("show", str(root), "phases-v1-backup/01-04")
+    assert out.returncode == 0, out.stderr
+    assert "[1] - Task 1: Old way — success" in out.stdout, out.stdout
 
 
 @pytest.mark.parametrize("opened", [".planning", ".planning/phases", ".planning/phases/02-state"])
@@ -126,9 +147,9 @@ def test_a_numbered_plan_in_plain_markdown_is_a_run_with_its_tasks(tmp_path: Pat
     (phase / "19-01-PLAN.md").write_text(markdown_plan("19-01", ["Add loaders", "Test it"]))
     (phase / "19-01-SUMMARY.md").write_text(summary_md("19-ingest", "01", "ingest"))
     rows = {row["ref"]: row for row in listed(root)}
-    assert rows["19-01"]["status"] == "summarized"
-    assert rows["19-01"]["title"] == "Plan 19-01: Tests for the ingest modules"
-    out = cli("show", str(root), "19-01")
+    assert rows["v3.0-phases/19-01"]["status"] == "summarized"
+    assert rows["v3.0-phases/19-01"]["title"] == "Plan 19-01: Tests for the ingest modules"
+    out = cli("show", str(root), "v3.0-phases/19-01")
     assert "- Task 1: Add loaders — no result" in out.stdout
     assert "- Task 2: Test it — no result" in out.stdout
     assert "Task 9" not in out.stdout  # the fenced example is no task
@@ -144,3 +165,21 @@ def test_a_planners_own_workflow_documents_are_no_plans(tmp_path: Path) -> None:
     assert refs == set(PLANS)
     out = cli("ls", "-v", str(root))
     assert f"{workflows / 'execute-plan.md'}: not recognised" in out.stderr
+
+
+def test_a_plan_split_in_two_lists_both_halves(tmp_path: Path) -> None:
+    """``07-03a-PLAN.md`` and ``07-03b-PLAN.md`` (a plan split in two, written as plain
+    Markdown) were said to be no plans and not listed."""
+    root = planning_project(tmp_path / "proj")
+    phase = root / ".planning" / "phases" / "07-extraction"
+    phase.mkdir(parents=True)
+    for half in ("a", "b"):
+        text = markdown_plan(f"07-03{half}", ["Extend the schema", "Add the methods"])
+        text = f"---\nphase: 07-extraction\nplan: 03{half}\n---\n\n{text}"
+        (phase / f"07-03{half}-PLAN.md").write_text(text)
+    out = cli("ls", str(root))
+    assert out.returncode == 0 and "not a plan" not in out.stderr, out.stderr
+    refs = set(statuses(listed(root)))
+    assert {"07-03a", "07-03b"} <= refs
+    shown = cli("show", str(root), "07-03b")
+    assert "- Task 2: Add the methods — no result" in shown.stdout, shown.stdout

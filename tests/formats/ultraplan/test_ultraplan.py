@@ -206,6 +206,10 @@ def test_plan_md_fences_tildes_unclosed_and_status_attributes() -> None:
         # quick tasks' phases are not numbered: the phase is kept whole
         ("phase: quick-3\nplan: 01", "quick-3-01"),
         ("phase: quick\nplan: 261006-h3r", "quick-261006-h3r"),
+        # a plan split in two (LokulMem's 07-03a and 07-03b)
+        ("phase: 07-extraction-contradiction\nplan: 03a", "07-03a"),
+        # a quick task whose plan names its whole id
+        ('phase: "20"\nplan: "20-01"', "20-01"),
         ("phase: unknown\nplan: [1]", None),
         ("title: no plan", None),
     ],

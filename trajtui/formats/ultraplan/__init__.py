@@ -15,13 +15,14 @@ What is read
     nothing outside the directory the user opened is read.
 
 Runs and steps
-    A run is a plan (ref: its ``plan_id``, e.g. ``03-01``; a second PLAN.md for the plan
-    under its folder, ``phases-v1-backup/03-01``); its steps are its results in time order,
-    so a retry is one more step of the same task. Each result is judged VALID,
-    VALID_WITH_WARNINGS or INVALID by the protocol's rules.
+    A run is a plan (ref: its ``plan_id``, e.g. ``03-01``; a PLAN.md kept beside the
+    project's phases under its folder, ``phases-v1-backup/03-01``); its steps are its
+    results in time order, so a retry is one more step of the same task. Each result is
+    judged VALID, VALID_WITH_WARNINGS or INVALID by the protocol's rules.
 
 Modules
-    :mod:`~.ids` (plan and task ids, log file names), :mod:`~.plan` (PLAN.md parsing),
+    :mod:`~.ids` (plan and task ids, log file names), :mod:`~.plan` (PLAN.md parsing:
+    :mod:`~.markup`, what is code in it, and :mod:`~.tasks`, which tasks are the plan's),
     :mod:`~.results` (one result YAML, both shapes, normalised), :mod:`~.verdict` (verdicts and
     their reasons), :mod:`~.schema` and :mod:`~.validate` (the protocol's rules),
     :mod:`~.layout` (recognising directories, reading files safely), :mod:`~.planning`

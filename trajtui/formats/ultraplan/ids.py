@@ -1,7 +1,7 @@
 """Plan and task ids, the names of ultraplan's log files, times, and small value readers.
 
 Shared by the other modules of the package. A plan id is ``PHASE-PLAN`` (``03-01``,
-``02.5-03``), a task id ``PLAN-TASK`` (``03-01-02``); the protocol names a result file
+``02.5-03``, ``07-03a`` for a plan split in two), a task id ``PLAN-TASK`` (``03-01-02``); the protocol names a result file
 ``{plan}-task-{N}-{status}.yaml`` and keeps it in an ``executions/YYYY-MM-DD/`` directory.
 """
 
@@ -15,7 +15,7 @@ from trajtui.core.values import integer, num, string
 
 YAML_SUFFIXES = (".yaml", ".yml")
 """How the names of YAML files end."""
-PLAN_ID = r"\d+(?:\.\d+)*-\d+"
+PLAN_ID = r"\d+(?:\.\d+)*-\d+[a-z]?"
 """A plan id, as a regular expression to build others from."""
 TASK_ID = re.compile(rf"^(?P<plan>{PLAN_ID})-(?P<task>\d+)$")
 """A task id: its plan and its task number."""

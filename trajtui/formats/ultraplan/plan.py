@@ -1,10 +1,12 @@
 """PLAN.md parsing: frontmatter, objective, tasks and success criteria (pure functions).
 
-Fenced code blocks are skipped (they hold example checkboxes and example tags); the
-``<task>`` names and ``<files>`` (in a plan written as plain Markdown, its ``## Task N:``
-headings), the ``<success_criteria>`` items with their checkbox state, the ``<objective>``
-and the first heading are read. A plan's id comes from its frontmatter: ``plan_id``, or
-``phase: 03-...`` + ``plan: 5`` (``03-05``). Where PLAN.md files are looked for is
+Fenced code blocks are skipped, however a planner nests them (:mod:`~.markup`: they hold
+example checkboxes and example tags); the plan's own tasks (:mod:`~.tasks`: its top-level
+``<task>`` elements, a TDD plan's ``<feature>``, the ``## Task N:`` headings of a plan
+written as plain Markdown), and, outside them, the items of its ``<success_criteria>``
+with their checkbox state, its ``<objective>`` and its first heading are read. A plan's
+id comes from its frontmatter: ``plan_id``, or ``phase: 03-...`` + ``plan: 5``
+(``03-05``). Where PLAN.md files are looked for is
 :func:`trajtui.formats.ultraplan.layout.find_plans`.
 """
 
@@ -19,29 +21,20 @@ from trajtui.core.io.yamlsafe import YamlError
 from trajtui.core.io.yamlsafe import load as load_yaml
 from trajtui.core.values import mapping, string
 from trajtui.formats.ultraplan.ids import TASK_PREFIX, as_int
+from trajtui.formats.ultraplan.markup import sections, split_frontmatter, unfenced
+from trajtui.formats.ultraplan.tasks import PlanTask, outside_tasks, plan_tasks
 
-
-@dataclass(frozen=True, slots=True)
-class PlanTask:
-    """One ``<task>`` of a PLAN.md.
-
-    Attributes:
-        number: 1-based position among the plan's tasks.
-        name: The ``<name>`` text, whitespace collapsed.
-        files: The ``<files>`` entries (split on commas and lines).
-        attrs: The task element's attributes (``type``, ``status``, ``completed_at``...).
-        line: Line of the ``<task`` tag.
-    """
-
-    number: int
-    name: str
-    files: tuple[str, ...] = ()
-    attrs: tuple[tuple[str, str], ...] = ()
-    line: int = 0
-
-    def attr(self, name: str) -> str | None:
-        """An attribute's value, or None."""
-        return next((v for k, v in self.attrs if k == name), None)
+__all__ = [
+    "Criterion",
+    "PlanDoc",
+    "PlanTask",
+    "SummaryDoc",
+    "parse_plan",
+    "parse_summary",
+    "plan_id_of",
+    "summary_path",
+    "task_checkbox",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,14 +114,7 @@ class SummaryDoc:
 # Every pattern here runs in time linear in its input, however hostile (a PLAN.md is
 # written by an agent): no two adjacent parts can match the same text, and elements are
 # found with str.find rather than a lazy ``.*?`` retried from every opening tag.
-_FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-_TASK_EL = re.compile(
-    r"<task\b(?P<attrs>[^<>]*)>(?P<body>.*?)(?=</task>|<task\b|</tasks>|\Z)", re.S
-)
-_ATTR_TOKEN = re.compile(r"[\w:-]+|\s+|\"[^\"]*\"?|'[^']*'?|.", re.S)
 _HEADING = re.compile(r"^#{1,6}[ \t]+(?P<text>\S[^\n]*)$", re.M)
-_TASK_HEADING = re.compile(r"^#{2,6}[ \t]+(?P<name>Task[ \t]+\d+\b[^\n]*)$", re.M)
-_CRITERIA = re.compile(r"<success_criteria>(?P<body>.*?)(?:</success_criteria>|\Z)", re.S)
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s*)?(?P<text>\S(?:.*\S)?)\s*$")
 _COMPLETED = re.compile(r"\(completed\s+(\d{4}-\d{2}-\d{2})\)\s*$", re.I)
 
@@ -141,57 +127,6 @@ def _element(text: str, tag: str) -> str | None:
     start += len(tag) + 2
     end = text.find(f"</{tag}>", start)
     return None if end < 0 else text[start:end]
-
-
-def _attrs(text: str) -> tuple[tuple[str, str], ...]:
-    """``name="value"`` (or ``'value'``) pairs of a tag's attribute text, in one pass."""
-    tokens = [t for t in _ATTR_TOKEN.findall(text) if not t.isspace()]
-    out: list[tuple[str, str]] = []
-    for i in range(len(tokens) - 2):
-        name, eq, value = tokens[i : i + 3]
-        quoted = value[:1] in ("'", '"') and len(value) > 1 and value[-1] == value[0]
-        if eq == "=" and quoted and (name[:1].isalnum() or name[:1] in "_:-"):
-            out.append((name, value[1:-1]))
-    return tuple(out)
-
-
-def split_frontmatter(lines: list[str]) -> tuple[int, str | None]:
-    """A leading YAML frontmatter: ``(number of lines it spans, its YAML text)``; ``(0, None)``
-    when there is none."""
-    if not lines or lines[0].strip() != "---":
-        return 0, None
-    for i in range(1, len(lines)):
-        if lines[i].strip() in ("---", "..."):
-            return i + 1, "\n".join(lines[1:i])
-    return 0, None
-
-
-def unfenced(text: str) -> str:
-    """``text`` with fenced code blocks (and a leading YAML frontmatter) blanked out.
-
-    Lines keep their numbers. A fence opens with three or more backticks or tildes (any
-    indentation: plans nest them in XML elements) and closes with a line of at least as
-    many of the same character; ``\\`\\`\\``` (escaped, as plans quote fences inside fences)
-    is text.
-    """
-    lines = text.splitlines()
-    skip, _ = split_frontmatter(lines)
-    out: list[str] = [""] * skip
-    open_fence: str | None = None
-    for line in lines[skip:]:
-        m = _FENCE.match(line)
-        if open_fence is None:
-            if m and not (m["fence"][0] == "`" and "`" in m["info"]):
-                open_fence = m["fence"]
-                out.append("")
-            else:
-                out.append(line)
-            continue
-        stripped = line.strip()
-        if stripped and set(stripped) == {open_fence[0]} and len(stripped) >= len(open_fence):
-            open_fence = None
-        out.append("")
-    return "\n".join(out)
 
 
 def plan_id_of(frontmatter: dict[str, Any]) -> str | None:
@@ -211,64 +146,30 @@ def plan_id_of(frontmatter: dict[str, Any]) -> str | None:
         if phase_text and plan_text and not isinstance(phase, bool):
             return f"{phase_text}-{plan_text}"
         return None
-    if number is None:
-        return None
     head = m.group(1)
     if "." not in head and head.isdigit():
         head = f"{int(head):02d}"
-    return f"{head}-{number:02d}"
+    if number is not None:
+        return f"{head}-{number:02d}"
+    plan_text = (string(plan) or "").strip()
+    split = re.fullmatch(r"(\d{1,6})([a-z])", plan_text)
+    if split is not None:  # a plan split in two: ``plan: 03a`` (``07-03a-PLAN.md``)
+        return f"{head}-{int(split[1]):02d}{split[2]}"
+    whole = re.fullmatch(r"(\d+(?:\.\d+)*)-(\d{1,6})([a-z]?)", plan_text)
+    if whole is not None and _same_phase(whole[1], head):  # ``plan: "20-01"``
+        return f"{head}-{int(whole[2]):02d}{whole[3]}"
+    return None
 
 
-class _Lines:
-    """Line numbers of increasing positions in one text, counted once in all."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-        self.line = 1
-
-    def at(self, pos: int) -> int:
-        """The 1-based line of ``pos`` (not before the last position asked about)."""
-        self.line += self.text.count("\n", self.pos, pos)
-        self.pos = pos
-        return self.line
-
-
-def _plan_tasks(body: str) -> tuple[PlanTask, ...]:
-    tasks: list[PlanTask] = []
-    lines = _Lines(body)
-    for m in _TASK_EL.finditer(body):
-        inner = m["body"]
-        name = _element(inner, "name")
-        files = tuple(part.strip() for part in re.split(r"[,\n]", _element(inner, "files") or ""))
-        tasks.append(
-            PlanTask(
-                number=len(tasks) + 1,
-                name=" ".join(name.split()) if name is not None else "",
-                files=tuple(f for f in files if f),
-                attrs=_attrs(m["attrs"]),
-                line=lines.at(m.start()),
-            )
-        )
-    return tuple(tasks)
-
-
-def _heading_tasks(body: str) -> tuple[PlanTask, ...]:
-    """Tasks of a plan written as plain Markdown: its ``## Task N: name`` headings."""
-    tasks: list[PlanTask] = []
-    lines = _Lines(body)
-    for m in _TASK_HEADING.finditer(body):
-        name = " ".join(m["name"].strip(" \t#").split())
-        tasks.append(PlanTask(number=len(tasks) + 1, name=name, line=lines.at(m.start())))
-    return tuple(tasks)
+def _same_phase(a: str, b: str) -> bool:
+    """``20`` and ``020`` are one phase; ``2.5`` and ``02.5`` too."""
+    return [int(part) for part in a.split(".")] == [int(part) for part in b.split(".")]
 
 
 def _plan_criteria(body: str) -> tuple[Criterion, ...]:
     found: list[Criterion] = []
-    lines = _Lines(body)
-    for section in _CRITERIA.finditer(body):
-        first = lines.at(section.start("body"))
-        for offset, line in enumerate(section["body"].split("\n")):
+    for first, section in sections(body, "success_criteria"):
+        for offset, line in enumerate(section):
             m = _ITEM.match(line)
             if m is None:
                 continue
@@ -304,15 +205,17 @@ def parse_plan(text: str, path: str | None = None) -> PlanDoc:
             # The frontmatter starts on the file's line 2, after its opening ``---``.
             note, note_line = f"frontmatter not read: {err.message}", _file_line(err)
     body = unfenced(text)
-    objective = _element(body, "objective")
-    heading = _HEADING.search(body)
+    tasks = plan_tasks(body)
+    own = outside_tasks(body, tasks)
+    objective = _element(own, "objective")
+    heading = _HEADING.search(own)
     return PlanDoc(
         path=path,
         plan_id=plan_id_of(front),
         frontmatter=front,
         objective=objective.strip() if objective is not None else None,
-        tasks=_plan_tasks(body) or _heading_tasks(body),
-        criteria=_plan_criteria(body),
+        tasks=tasks,
+        criteria=_plan_criteria(own),
         note=note,
         note_line=note_line,
         heading=" ".join(heading["text"].strip(" \t#").split()) if heading else None,

@@ -13,11 +13,17 @@ Plan ids
     + ``plan: 5`` is ``03-05``; ``phase: quick-3`` + ``plan: 01`` is ``quick-3-01``), else
     the name without ``PLAN.md`` (or, for a bare ``PLAN.md``, its folder's name).
 
-Several files for one plan
-    Every file is a run. The one under a ``phases`` directory (then the shallowest) is
-    listed under the plan id and is the one result logs are matched with; each other one is
-    listed under the folder that holds its phase folder and the id
-    (``phases-v1-backup/01-01``).
+Plans kept aside, several files for one plan
+    Every file is a run. A plan in a project's ``.planning/phases`` tree (or at the top of
+    ``.planning``, or in a ``.planning`` with no ``phases``, or in none: a folder of saved
+    plans) is listed under its plan id. One kept beside the phases (a backup of an old phase layout, a
+    finished milestone's archive, a quick task) is listed under the folder that holds its
+    phase folder and the id (``phases-v1-backup/01-01``, ``v1.0-phases/02-03``,
+    ``quick/quick-3-01``), whether or not a current plan has its id, so that a bare id
+    always means a plan of the current phases and no name depends on which other files
+    exist. Of several files for one plan, the one under a ``phases`` directory (then the
+    shallowest) is the one result logs are matched with; a second one elsewhere is listed
+    under its folder too.
 
 Where
     A project's plans are in ``.planning/`` (any depth) and at its top level; a folder of
@@ -42,12 +48,8 @@ from trajtui.core.io.yamlsafe import load as load_yaml
 from trajtui.core.model import Problem, Severity
 from trajtui.core.values import mapping
 from trajtui.formats.ultraplan.ids import PLAN_ID, natural_key
-from trajtui.formats.ultraplan.plan import (
-    plan_id_of,
-    split_frontmatter,
-    summary_path,
-    unfenced,
-)
+from trajtui.formats.ultraplan.markup import split_frontmatter, unfenced
+from trajtui.formats.ultraplan.plan import plan_id_of, summary_path
 
 HEAD = 16384
 """Bytes of a Markdown file read to tell whether it is a plan."""
@@ -227,22 +229,41 @@ def _rank(path: str) -> tuple[int, int, tuple[object, ...]]:
 
 
 def _named(found: list[tuple[str, str]]) -> list[PlanFile]:
-    """Each file as a run: the first of a plan (by :func:`_rank`) under the plan id, the
-    others under ``FOLDER/ID``."""
+    """Each file as a run: under the plan id when it is the plan's first file (by
+    :func:`_rank`) and not kept outside the project's phases (:func:`kept_aside`), else
+    under ``FOLDER/ID``. The first file of a plan is the one result logs go with."""
     out: list[PlanFile] = []
     firsts: set[str] = set()
     for plan_id, path in sorted(found, key=lambda c: _rank(c[1])):
-        if plan_id not in firsts:
-            firsts.add(plan_id)
+        first = plan_id not in firsts
+        firsts.add(plan_id)
+        if first and not kept_aside(path):
             out.append(PlanFile(plan_id, plan_id, path, primary=True))
             continue
         folder = os.path.dirname(os.path.abspath(path))
         if re.match(r"^\d", os.path.basename(folder)):  # a phase folder: name its parent
             folder = os.path.dirname(folder)
         where = os.path.basename(folder)
-        out.append(PlanFile(f"{where}/{plan_id}" if where else plan_id, plan_id, path, False))
+        out.append(PlanFile(f"{where}/{plan_id}" if where else plan_id, plan_id, path, first))
     out.sort(key=lambda p: natural_key(p.ref))
     return out
+
+
+def kept_aside(path: str) -> bool:
+    """Whether a plan is kept in a project's ``.planning`` beside its ``phases`` tree (not
+    in it, nor at the top of ``.planning``): a backup of an old layout
+    (``phases-v1-backup/``), a finished milestone's archive (``milestones/v1.0-phases/``),
+    a quick task (``quick/``). Such a plan is named after its folder, whether or not the
+    current phases have a plan of its id: a bare id is always a plan of the current phases,
+    and a plan's name does not change when another file comes or goes."""
+    parts = Path(os.path.abspath(path)).parts[:-1]
+    if ".planning" not in parts:
+        return False
+    top = len(parts) - parts[::-1].index(".planning")
+    below = parts[top:]
+    return (
+        bool(below) and below[0] != "phases" and os.path.isdir(os.path.join(*parts[:top], "phases"))
+    )
 
 
 # -- what a claim reads --------------------------------------------------------------------------

@@ -248,17 +248,20 @@ class UltraplanSource(StaticSource):
     # -- plans ---------------------------------------------------------------------------
 
     def _group(self) -> None:
+        # Every plan of the project, run or not yet (a PLAN.md and no result logs); result
+        # logs go with the first file of their plan, under the run it is listed as.
+        files_of = {p.ref: p for p in self.plan_list()}
+        run_of = {p.plan_id: p.ref for p in files_of.values() if p.primary}
         grouped: dict[str, list[ResultFile]] = {}
         unread: dict[str, list[ResultFile]] = {}
         for f in self._files:
             if f.result is not None:
-                grouped.setdefault(f.result.plan_id or NO_PLAN, []).append(f)
+                pid = f.result.plan_id or NO_PLAN
+                grouped.setdefault(run_of.get(pid, pid), []).append(f)
             else:
                 by_name = RESULT_NAME.match(os.path.basename(f.path))
-                unread.setdefault(by_name["plan"] if by_name else NO_PLAN, []).append(f)
-        # Every plan of the project, run or not yet (a PLAN.md and no result logs); result
-        # logs go with the first file of their plan.
-        files_of = {p.ref: p for p in self.plan_list()}
+                pid = by_name["plan"] if by_name else NO_PLAN
+                unread.setdefault(run_of.get(pid, pid), []).append(f)
         refs = list(grouped) + [ref for ref in files_of if ref not in grouped]
         exists = self._exists()
         for ref in refs:
