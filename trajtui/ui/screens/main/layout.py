@@ -171,7 +171,10 @@ class MainLayout(Screen[None]):
             pane.styles.clear_rule("width")
             return
         width = split_width(
-            self.size.width, self.run_list.fixed_width(), self.timeline.fixed_width()
+            self.size.width,
+            self.run_list.fixed_width(),
+            self.timeline.fixed_width(),
+            TIMELINE_ROOM,
         )
         if pane.styles.width is None or pane.styles.width.value != width:
             pane.styles.width = width
