@@ -8,6 +8,7 @@ import io
 from trajtui.core.compare import Comparison, Rate, Side, SourceComparison, difference
 from trajtui.core.compare.align import Op
 from trajtui.core.io.sanitize import html_text, md_fence, md_text, visible
+from trajtui.core.io.text import flat
 from trajtui.core.model import RunSummary, Step
 from trajtui.core.units import share
 from trajtui.render import fmt
@@ -69,9 +70,10 @@ def deltas(c: Comparison) -> list[str]:
     ]
 
 
-def step_label(step: Step | None) -> str:
-    """``step-N``, or ``·`` for the side that has no step."""
-    return "·" if step is None else f"step-{step.number}"
+def step_label(side: Side, index: int | None) -> str:
+    """Step ``index`` of ``side`` by its name in the side (``step-N``, ``trial-T/step-N``
+    in a whole trials record), or ``·`` for the side that has no step."""
+    return "·" if index is None else side.step_name(index)
 
 
 def describe(step: Step, *, newline: str = "\u23ce") -> str:
@@ -85,9 +87,10 @@ def describe(step: Step, *, newline: str = "\u23ce") -> str:
     return f"{name}  {title}" if title and title != name else name
 
 
-def comparison_text(c: Comparison) -> str:
-    """The comparison as ``trajtui diff`` prints it: both sides' figures, the first
-    divergence, one line per aligned pair."""
+def comparison_text(c: Comparison, width_of: int | None = None) -> str:
+    """The comparison as ``trajtui diff`` prints it: both sides' figures, each grader's
+    reasoning on a line of ``width_of`` characters, the first divergence, one line per
+    aligned pair."""
     out = io.StringIO()
     refs = [visible(c.a.ref, keep_newlines=False), visible(c.b.ref, keep_newlines=False)]
     rows = figure_rows(c)
@@ -95,15 +98,19 @@ def comparison_text(c: Comparison) -> str:
     widths = [max(len(r[k]) for r in rows) for k in range(4)]
     for r in rows:
         out.write("  ".join(cell.ljust(widths[k]) for k, cell in enumerate(r)).rstrip() + "\n")
+    for line in reasoning_lines(c, REASONING_WIDTH if width_of is None else width_of):
+        out.write(line + "\n")
     al = c.alignment
     out.write("\n" + divergence_line(c) + "\n\n")
+    width = max([10, *(len(step_label(s, k)) for s in (c.a, c.b) for k in range(len(s.steps)))])
     for p in al.pairs:
         a = c.a.steps[p.a] if p.a is not None else None
         b = c.b.steps[p.b] if p.b is not None else None
         step = a if a is not None else b
         assert step is not None
         why = f"  [{visible(p.why, keep_newlines=False)}]" if p.why else ""
-        out.write(f"{p.op.value}  {step_label(a):<10} {step_label(b):<10} {describe(step)}{why}\n")
+        la, lb = step_label(c.a, p.a), step_label(c.b, p.b)
+        out.write(f"{p.op.value}  {la:<{width}} {lb:<{width}} {describe(step)}{why}\n")
     return out.getvalue()
 
 
@@ -123,18 +130,63 @@ def divergence_line(c: Comparison) -> str:
     if al.first_divergence is None:
         return f"the timelines are the same: {len(al.pairs):,} steps, step for step"
     p = al.pairs[al.first_divergence]
-    a, b = pair_steps(c, al.first_divergence)
     return (
-        f"first divergence: A {step_label(a)} / B {step_label(b)}"
+        f"first divergence: A {step_label(c.a, p.a)} / B {step_label(c.b, p.b)}"
         + (f" ({visible(p.why, keep_newlines=False)})" if p.why else "")
         + f"; {al.count(Op.SAME):,} same, {al.count(Op.CHANGED):,} changed, "
         f"{al.count(Op.ONLY_A):,} only in A, {al.count(Op.ONLY_B):,} only in B"
     )
 
 
+REASONING_WIDTH = 100
+"""Characters of a grader's reasoning line in ``diff``'s text where the width is not known."""
+
+
 def reasoning_rows(c: Comparison) -> list[tuple[str, str]]:
-    """``(side, its grader's reasoning)`` for each side that has one (A, then B)."""
-    return [(name, s.reasoning) for name, s in (("A", c.a), ("B", c.b)) if s.reasoning]
+    """``(whose, the grader's reasoning)`` for each side that has one, A's then B's: ``A``,
+    or ``A trial-2`` for each trial of a whole trials record."""
+    return [
+        (name + _judged_part(side, ref), why)
+        for name, side in (("A", c.a), ("B", c.b))
+        for ref, why in side.reasoning
+    ]
+
+
+def _judged_part(side: Side, ref: str) -> str:
+    """`` trial-2`` when ``ref`` is a trial of the side's whole trials record, else ""."""
+    if side.trials and ref.startswith(side.ref + "/"):
+        return " " + ref[len(side.ref) + 1 :]
+    return ""
+
+
+def reasoning_line(name: str, why: str, width: int) -> str:
+    """``grader A  the reasoning…``: one line of ``width`` characters at most (its line
+    breaks as ``⏎``, cut with ``…``)."""
+    head = f"grader {name}  "
+    return head + flat(why, limit=max(20, width - len(head)))
+
+
+def judged_lines(
+    ref: str, a: list[tuple[str, str]], b: list[tuple[str, str]], width: int
+) -> list[str]:
+    """A prompt's graders' reasoning in a source comparison, a line each (``grader A``,
+    ``grader B trial-2``), from each side's ``(judged reference, reasoning)`` pairs."""
+    lines = []
+    for name, judged in (("A", a), ("B", b)):
+        for whose, why in judged:
+            part = whose[len(ref) + 1 :] if whose.startswith(ref + "/") else ""
+            label = visible(f"{name} {part}" if part else name, keep_newlines=False)
+            lines.append(reasoning_line(label, why, width))
+    return lines
+
+
+def reasoning_lines(c: Comparison, width: int) -> list[str]:
+    """Each grader's reasoning of the comparison, a line each (:func:`reasoning_line`)."""
+    lines = [
+        reasoning_line(visible(name, keep_newlines=False), why, width)
+        for name, why in reasoning_rows(c)
+    ]
+    return ["", *lines] if lines else []
 
 
 def figure_rows(c: Comparison) -> list[list[str]]:
@@ -157,7 +209,7 @@ def comparison_markdown(c: Comparison) -> str:
     lines.append("|---|---|---|---|")
     lines += ["| " + " | ".join(_md(x) for x in r) + " |" for r in rows[1:]]
     for name, why in reasoning_rows(c):
-        lines += ["", f"**{md_text(name)}'s grader:**", "", md_fence(why)]
+        lines += ["", f"**grader {md_text(name)}:**", "", md_fence(why)]
     lines += [
         "",
         md_text(divergence_line(c)),
@@ -170,9 +222,8 @@ def comparison_markdown(c: Comparison) -> str:
         step = a if a is not None else b
         assert step is not None
         op = p.op.value if p.op.value not in "+-" else "\\" + p.op.value
-        lines.append(
-            f"| {op} | {step_label(a)} | {step_label(b)} | {_md(describe(step, newline=' '))} | {_md(p.why)} |"
-        )
+        la, lb = step_label(c.a, p.a), step_label(c.b, p.b)
+        lines.append(f"| {op} | {la} | {lb} | {_md(describe(step, newline=' '))} | {_md(p.why)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -186,9 +237,9 @@ def comparison_html(c: Comparison) -> str:
         a, b = pair_steps(c, k)
         cells = [
             p.op.value,
-            step_label(a),
+            step_label(c.a, p.a),
             describe(a, newline=" ") if a else "",
-            step_label(b),
+            step_label(c.b, p.b),
             describe(b, newline=" ") if b else "",
             p.why,
         ]
@@ -209,7 +260,7 @@ def comparison_html(c: Comparison) -> str:
         f"<title>{html_text(c.a.ref)} vs {html_text(c.b.ref)}</title><style>{css}</style></head><body>"
         f"<h1>{html_text(c.a.ref)} vs {html_text(c.b.ref)}</h1><table>{table}</table>"
         + "".join(
-            f"<p><strong>{html_text(name)}'s grader:</strong></p><pre>{html_text(why)}</pre>"
+            f"<p><strong>grader {html_text(name)}:</strong></p><pre>{html_text(why)}</pre>"
             for name, why in reasoning_rows(c)
         )
         + f"<p>{html_text(divergence_line(c))}</p><table>{''.join(steps)}</table>"

@@ -182,13 +182,18 @@ REASONING_LINES = 2
 
 def reasoning_lines(c: Comparison, width: int) -> Text:
     """Each side's grader's reasoning, on one line each (its line breaks as ``⏎``), cut to
-    :data:`REASONING_LINES` lines of ``width`` with an ellipsis; empty when neither has one."""
+    :data:`REASONING_LINES` lines of ``width`` with an ellipsis (one line each when a side
+    is a whole trials record, whose every trial has its grader); empty when neither has
+    one."""
     out = Text()
-    for name, why in words.reasoning_rows(c):
+    rows = words.reasoning_rows(c)
+    lines = REASONING_LINES if len(rows) <= 2 else 1
+    for name, why in rows:
         if out:
             out.append("\n")
-        out.append(f"{name} grader  ", style="bold")
-        room = max(20, REASONING_LINES * (width - 2) - 10)
+        head = f"grader {visible(name, keep_newlines=False)}  "
+        out.append(head, style="bold")
+        room = max(20, lines * (width - 2) - len(head))
         out.append(flat(why, limit=room))
     return out
 

@@ -26,7 +26,7 @@ from textual.worker import get_current_worker
 from trajtui.core.compare import Row, SourceComparison, compare_sources
 from trajtui.core.io.text import visible
 from trajtui.core.model import RunSummary
-from trajtui.core.search.texts import grader_reasoning
+from trajtui.core.search.texts import graders_reasoning
 from trajtui.core.source import LoadError
 from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
@@ -293,19 +293,25 @@ class SourcesScreen(Screen[None]):
             ("A", self.a, r.a, self.where[0]),
             ("B", self.b, r.b, self.where[1]),
         ):
-            text.append(f"\n{name} grader  ", style="bold")
             if summary is None:
+                text.append(f"\ngrader {name}  ", style="bold")
                 text.append("(no run of this prompt)", style="dim")
                 continue
             try:
                 run = self.ws.sources[s].run(where[r.ref])
             except (LoadError, OSError) as err:
+                text.append(f"\ngrader {name}  ", style="bold")
                 text.append(f"(could not be read: {err})", style="dim")
                 continue
-            why = grader_reasoning(run.fields)
-            text.append(
-                visible(why) if why else "(the file gives no reasoning)", style="" if why else "dim"
-            )
+            judged = graders_reasoning(run)
+            if not judged:
+                text.append(f"\ngrader {name}  ", style="bold")
+                text.append("(the file gives no reasoning)", style="dim")
+            for whose, why in judged:
+                part = whose[len(run.summary.ref) + 1 :] if "/" in whose else ""
+                head = f"{name} {visible(part, keep_newlines=False)}" if part else name
+                text.append(f"\ngrader {head}  ", style="bold")
+                text.append(visible(why))
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._why_read, r, text)
 

@@ -90,9 +90,9 @@ class PairScreen(Screen[None]):
         self.unfold = False
 
     def compose(self) -> ComposeResult:
-        a, b = words.pair_steps(self.comparison, self.index)
-        p = self.pair
-        title = f" {p.op.value}  {WHAT[p.op]}: A {words.step_label(a)} · B {words.step_label(b)}"
+        c, p = self.comparison, self.pair
+        la, lb = words.step_label(c.a, p.a), words.step_label(c.b, p.b)
+        title = f" {p.op.value}  {WHAT[p.op]}: A {la} · B {lb}"
         yield Static(literal(title), id="pair-title")
         yield Static(literal(visible(p.why, keep_newlines=False) if p.why else ""), id="pair-why")
         with Horizontal():
