@@ -70,6 +70,29 @@ def deltas(c: Comparison) -> list[str]:
     ]
 
 
+def title_lines(what: str, a: str, b: str, width: int) -> list[str]:
+    """The title of a comparison in ``width`` characters: `` compare  A x  ·  B y`` on one
+    line when it fits, else A and B on a line each, aligned, their names cut by what they
+    share (:func:`fmt.elide_pair`): which is B is always said. ``a`` and ``b`` are made
+    visible."""
+    a, b = visible(a, keep_newlines=False), visible(b, keep_newlines=False)
+    one = f" {what}  A {a}  ·  B {b}"
+    if len(one) <= width:
+        return [one]
+    pad = " " * (len(what) + 3)
+    x, y = fmt.elide_pair(a, b, max(1, width - len(pad) - 2))
+    return [f" {what}  A {x}", f"{pad}B {y}"]
+
+
+def side_heads(a: str, b: str, width: int) -> tuple[str, str]:
+    """`` A x`` and `` B y`` in ``width`` characters each (over each side's half of the
+    aligned rows), cut by what the names share (:func:`fmt.elide_pair`)."""
+    x, y = fmt.elide_pair(
+        visible(a, keep_newlines=False), visible(b, keep_newlines=False), max(1, width - 3)
+    )
+    return f" A {x}".ljust(width), f" B {y}".ljust(width)
+
+
 def step_label(side: Side, index: int | None) -> str:
     """Step ``index`` of ``side`` by its name in the side (``step-N``, ``trial-T/step-N``
     in a whole trials record), or ``·`` for the side that has no step."""

@@ -162,3 +162,71 @@ def elide_ref(ref: str, width: int, shared: str = "") -> str:
     tail = min(TAIL, (width - 1) // 3)
     head = width - 1 - tail
     return ref[:head] + "…" + ref[len(ref) - tail :]
+
+
+def _shared_end(a: str, b: str) -> str:
+    """The end ``a`` and ``b`` share, from a separator on (``_scored.jsonl::web-7``), so
+    that what differs keeps whole words; "" when they share no such end."""
+    n = 0
+    while n < min(len(a), len(b)) and a[len(a) - 1 - n] == b[len(b) - 1 - n]:
+        n += 1
+    end = a[len(a) - n :] if n else ""
+    cut = min((end.find(c) for c in REF_SEPARATORS if c in end), default=-1)
+    return end[cut:] if cut >= 0 else ""
+
+
+NAME_SEPARATORS = ":/#@ "
+"""What parts a name (``file.jsonl::web-26``, ``dir/run``) into the names it is made of."""
+
+
+def _from_a_word(end: str) -> str:
+    """``end`` from the first name it holds whole on (``l::web-26`` gives ``web-26``);
+    ``end`` itself when it holds none."""
+    cut = min((end.find(c) for c in NAME_SEPARATORS if c in end), default=-1)
+    rest = end[cut:].lstrip(NAME_SEPARATORS) if cut >= 0 else end
+    return rest or end
+
+
+def _last_name(text: str) -> str:
+    """The last name ``text`` is made of (``web-26`` of ``x.jsonl::web-26``)."""
+    cut = max(text.rfind(c) for c in NAME_SEPARATORS)
+    return text[cut + 1 :]
+
+
+def elide_pair(a: str, b: str, width: int) -> tuple[str, str]:
+    """Two names (of the two sides of a comparison) in ``width`` characters each, what
+    tells them apart kept: whole when both fit; else the start they share gives way
+    (``…``), then the middle of the end they share (its last characters, a run's id, stay
+    as long as they can), then the middle of what differs (its start and end stay)."""
+    if len(a) <= width and len(b) <= width:
+        return a, b
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    common = a[:n]
+    start = shared_start(common) if a != b else ""
+    head = "…" if start else ""
+    end = _shared_end(a[len(start) :], b[len(start) :]) if a != b else ""
+    parts = [x[len(start) : len(x) - len(end)] for x in (a, b)]
+    widest = max(len(p) for p in parts)
+    if len(head) + widest + len(end) <= width:
+        return head + parts[0] + end, head + parts[1] + end
+    room = width - len(head) - widest
+    if end and room >= min(len(end), TAIL + 1):
+        tail = "…" + _from_a_word(end[len(end) - room + 1 :])
+        return head + parts[0] + tail, head + parts[1] + tail
+    if end:  # what differs, with the shared end's last characters as room allows
+        avail = max(0, width - len(head))
+        last = len(_last_name(end)) + 1
+        keep = min(len(end), max(avail // 3, last if last <= avail // 2 else 0))
+        tail = "…" + _from_a_word(end[len(end) - keep :]) if keep < len(end) else end
+        tail = tail if keep else ""
+    else:
+        tail = ""
+    room = width - len(head) - len(tail)
+    x, y = (head + (p if len(p) <= room else elide_ref(p, room)) + tail for p in parts)
+    if x == y and a != b and n and width > 1:  # they differ within a word: from there on
+        x, y = ("…" + elide_ref(v[n:], width - 1) for v in (a, b))
+    if len(x) > width or len(y) > width:
+        x, y = elide_ref(a, width), elide_ref(b, width)
+    return x, y

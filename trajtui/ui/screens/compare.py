@@ -15,6 +15,7 @@ The words are those of ``trajtui diff`` (:mod:`trajtui.render.compare`).
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from rich.table import Table
@@ -187,14 +188,20 @@ def reasoning_lines(c: Comparison, width: int) -> Text:
     one."""
     out = Text()
     rows = words.reasoning_rows(c)
-    lines = REASONING_LINES if len(rows) <= 2 else 1
+    most = REASONING_LINES if len(rows) <= 2 else 1
+    room = max(20, width - 2)  # (the pane's padding)
     for name, why in rows:
         if out:
             out.append("\n")
         head = f"grader {visible(name, keep_newlines=False)}  "
+        text = flat(why, limit=most * room)
+        lines = textwrap.wrap(head + text, room, break_on_hyphens=False) or [head]
+        if len(lines) > most:
+            lines = lines[:most]
+            lines[-1] = lines[-1][: room - 1] + "…"
+        shown = "\n".join(lines)
         out.append(head, style="bold")
-        room = max(20, lines * (width - 2) - len(head))
-        out.append(flat(why, limit=room))
+        out.append(shown[len(head) :])
     return out
 
 
@@ -212,7 +219,7 @@ class CompareScreen(Screen[None]):
     ]
 
     DEFAULT_CSS = """
-    CompareScreen #compare-title { height: 1; background: $panel; text-style: bold; padding: 0 1; }
+    CompareScreen #compare-title { height: auto; background: $panel; text-style: bold; padding: 0 1; }
     CompareScreen #compare-figures { height: auto; padding: 0 1; }
     CompareScreen #compare-reasoning { height: auto; padding: 0 1; }
     CompareScreen #compare-status { height: auto; padding: 0 1; color: $accent; }
@@ -234,9 +241,7 @@ class CompareScreen(Screen[None]):
         self.error = ""
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            literal(f" compare  A {self.spec_a.ref}  ·  B {self.spec_b.ref}"), id="compare-title"
-        )
+        yield Static(id="compare-title")
         yield Static(id="compare-figures")
         yield Static(id="compare-reasoning")
         yield Static(literal("reading and aligning the two runs…"), id="compare-status")
@@ -250,6 +255,7 @@ class CompareScreen(Screen[None]):
         return self.query_one(PairList)
 
     def on_mount(self) -> None:
+        self._draw_title()
         self.pair_list.focus()
         self._align()
 
@@ -321,8 +327,15 @@ class CompareScreen(Screen[None]):
         self._draw_heads()
 
     def on_resize(self) -> None:
+        self._draw_title()
         self._draw_heads()
         self._draw_figures()
+
+    def _draw_title(self) -> None:
+        """Which run is A and which is B: on one line, or a line each (never B cut off)."""
+        width = max(20, (self.size.width or 80) - 2)
+        lines = words.title_lines("compare", self.spec_a.ref, self.spec_b.ref, width)
+        self.query_one("#compare-title", Static).update(literal("\n".join(lines), lines=True))
 
     def _draw_figures(self) -> None:
         if self.comparison is not None:
@@ -337,8 +350,9 @@ class CompareScreen(Screen[None]):
         width = self.pair_list.scrollable_content_region.width or self.size.width
         side_w, why_w = self.pair_list.widths(width)
         text = Text()
-        text.append(f" A {self.spec_a.ref}"[:side_w].ljust(side_w) + "   ")
-        text.append(f" B {self.spec_b.ref}"[:side_w].ljust(side_w))
+        head_a, head_b = words.side_heads(self.spec_a.ref, self.spec_b.ref, side_w)
+        text.append(head_a + "   ")
+        text.append(head_b)
         if why_w:
             text.append(" what differs"[:why_w])
         self.query_one("#compare-heads", Static).update(literal(text))

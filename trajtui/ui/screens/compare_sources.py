@@ -178,7 +178,7 @@ class SourcesScreen(Screen[None]):
         height: auto; max-height: 12; padding: 0 1; border-top: solid $panel; display: none;
     }
     SourcesScreen #srcs-why.-shown { display: block; }
-    SourcesScreen #srcs-title { height: 1; background: $panel; text-style: bold; padding: 0 1; }
+    SourcesScreen #srcs-title { height: auto; background: $panel; text-style: bold; padding: 0 1; }
     SourcesScreen #srcs-summary { height: auto; padding: 0 1; }
     SourcesScreen #srcs-heads { height: 1; color: $text-muted; text-style: bold; background: $panel; }
     """
@@ -196,8 +196,7 @@ class SourcesScreen(Screen[None]):
         self.where: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def compose(self) -> ComposeResult:
-        la, lb = self.ws.sources[self.a].label, self.ws.sources[self.b].label
-        yield Static(literal(f" compare sources  A {la}  ·  B {lb}"), id="srcs-title")
+        yield Static(id="srcs-title")
         yield Static(literal("reading the runs of both sources…"), id="srcs-summary")
         yield Static(id="srcs-heads")
         yield SourceRows(id="srcs-rows")
@@ -211,11 +210,20 @@ class SourcesScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.rows.focus()
+        self._draw_title()
         self._draw_heads()
         self._read()
 
     def on_resize(self) -> None:
+        self._draw_title()
         self._draw_heads()
+
+    def _draw_title(self) -> None:
+        """Which source is A and which is B: on one line, or a line each (never B cut off)."""
+        la, lb = self.ws.sources[self.a].label, self.ws.sources[self.b].label
+        width = max(20, (self.size.width or 80) - 2)
+        lines = words.title_lines("compare sources", la, lb, width)
+        self.query_one("#srcs-title", Static).update(literal("\n".join(lines), lines=True))
 
     def _draw_heads(self) -> None:
         w = SourceRows.widths(self.rows.scrollable_content_region.width or self.size.width)
