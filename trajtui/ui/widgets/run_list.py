@@ -366,9 +366,15 @@ class RunList(VirtualList):
         if kind == HEADER:
             label = visible(source.label, keep_newlines=False)
             counts = store.summary_line([s])
+            start = store.ref_start(s)
+            refs = ""
+            if start and store.counts[s].ref_width > self.current_columns()["ref"]:
+                # its rows' references are cut by this start: said before the counts
+                refs = f" · refs: … = {visible(start, keep_newlines=False)}"
             return Text.assemble(
                 ("── ", self.cstyle("runs--dim")),
                 (label, self.cstyle("runs--header")),
+                (refs, self.cstyle("runs--dim")),
                 (f" · {source.format.name} · {counts} ", self.cstyle("runs--dim")),
             )
         entry = source.peek(i)
