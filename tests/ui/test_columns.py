@@ -134,15 +134,21 @@ def test_columns_only_ever_gain_as_the_list_widens(
     assert {name for name, w in at_need.items() if w} == {"status", "ref", "title"} | present
 
 
-@given(runs=st.integers(20, 120), steps=st.integers(10, 60), least=st.integers(20, 60))
+@given(
+    runs=st.integers(20, 120),
+    cut=st.integers(0, 30),
+    steps=st.integers(10, 60),
+    least=st.integers(20, 60),
+)
 def test_the_run_list_pane_only_grows_and_keeps_its_columns_beside_the_timeline(
-    runs: int, steps: int, least: int
+    runs: int, cut: int, steps: int, least: int
 ) -> None:
-    widths = [split_width(total, runs, steps, least) for total in range(60, 260)]
+    fewest = max(20, runs - cut)  # references cut by their shared start
+    widths = [split_width(total, runs, steps, least, fewest) for total in range(60, 260)]
     assert widths == sorted(widths)
     for total, width in zip(range(60, 260), widths, strict=True):
-        if total >= runs + 3 + least:  # not one pane at a time: every column beside
-            assert width >= runs + 3, (total, width)
+        if total >= fewest + 3 + least:  # not one pane at a time: every column beside
+            assert width >= fewest + 3, (total, width)
 
 
 async def test_sort_offers_the_columns_the_data_has_and_sorting_shows_the_column(

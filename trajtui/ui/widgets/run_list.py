@@ -97,17 +97,21 @@ def columns(
     return cols
 
 
-def split_width(total: int, runs_fixed: int, steps_fixed: int, steps_least: int) -> int:
+def split_width(
+    total: int, runs_fixed: int, steps_fixed: int, steps_least: int, runs_least: int | None = None
+) -> int:
     """Width of the run list's pane beside the timeline's in ``total`` cells: each pane
     gets the room for its columns and a short title first (the run list first, the
     timeline keeping its own), and what is left is shared evenly between the run titles
     and the step titles (the run list gets at least 40%). Where ``total`` leaves the
-    timeline ``steps_least`` cells beside the run list's columns, the run list has them
-    all: the step titles give way, never a column of the run list."""
+    timeline ``steps_least`` cells beside the run list's least columns (``runs_least``:
+    references cut by their shared start; ``runs_fixed`` has them whole), the run list
+    has them all: the step titles give way, never a column of the run list."""
     runs, steps = runs_fixed + 3, steps_fixed + 3 + TITLE_ROOM  # borders and a scrollbar
+    least = (runs_fixed if runs_least is None else min(runs_least, runs_fixed)) + 3
     width = runs + max(0, total - runs - steps) // 2
     width = max(int(total * 0.4), min(total - steps, width))
-    return max(width, min(runs, total - steps_least))
+    return max(width, min(least, total - steps_least))
 
 
 def fit(text: str, width: int, *, pad: bool = True) -> str:
@@ -338,14 +342,15 @@ class RunList(VirtualList):
             return False
         return self.current_columns()["ref"] < self.store.widths()[1]
 
-    def fixed_width(self) -> int:
+    def fixed_width(self, *, least: bool = True) -> int:
         """Cells the list needs to show every column the runs read so far have, with a
         short title and a sort arrow (the pane beside the timeline is made at least this
-        wide when it can): :func:`columns` drops none of them at this width."""
+        wide when it can): :func:`columns` drops none of them at this width. Not ``least``:
+        with the references whole (up to :data:`REF_ROOM`), as the panes share the room."""
         if self.store is None:
             return 40
         status_width, ref_width = self.store.widths()
-        elided = None if self.store.mixed else self.store.elided_ref_width()
+        elided = None if self.store.mixed or not least else self.store.elided_ref_width()
         cols = columns(10_000, ref_floor(ref_width, elided), status_width, self.store.columns())
         arrow = 1
         return (

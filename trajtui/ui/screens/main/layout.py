@@ -172,9 +172,10 @@ class MainLayout(Screen[None]):
             return
         width = split_width(
             self.size.width,
-            self.run_list.fixed_width(),
+            self.run_list.fixed_width(least=False),
             self.timeline.fixed_width(),
             TIMELINE_ROOM,
+            self.run_list.fixed_width(),
         )
         if pane.styles.width is None or pane.styles.width.value != width:
             pane.styles.width = width
