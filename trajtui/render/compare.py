@@ -18,30 +18,19 @@ TITLE_CELLS = 60
 """Characters of a step's title printed on its line."""
 
 
-def _num(value: float | None, unit: str = "", digits: int = 2) -> str:
-    return "—" if value is None else f"{value:,.{digits}f}{unit}"
-
-
-def _signed(value: float | None, unit: str = "", digits: int = 2) -> str:
-    return "" if value is None or value == 0 else f"{value:+,.{digits}f}{unit}"
-
-
-def _duration(ms: float | None) -> str:
-    return "—" if ms is None else fmt.duration(ms)
-
-
 def figures(s: Side) -> list[str]:
-    """A side's figures, in the order of :data:`HEADS` (the file's status word made visible)."""
+    """A side's figures, in the order of :data:`HEADS`, spelled as the run list and
+    ``show`` spell them (the file's status word made visible)."""
     status = visible(s.status, keep_newlines=False) if s.status else ""
     return [
         s.verdict + (f" ({status})" if status and s.status != s.verdict else ""),
-        _num(s.score, digits=3),
-        _duration(s.duration_ms),
+        fmt.number(s.score),
+        fmt.duration(s.duration_ms),
         fmt.cost(s.cost),
-        "—" if s.tokens_in is None else f"{s.tokens_in:,}",
-        "—" if s.tokens_out is None else f"{s.tokens_out:,}",
+        fmt.number(s.tokens_in),
+        fmt.number(s.tokens_out),
         _calls(s),
-        f"{len(s.steps):,}",
+        fmt.number(len(s.steps)),
     ]
 
 
@@ -55,18 +44,25 @@ def _calls(s: Side) -> str:
 HEADS = ["outcome", "score", "duration", "cost", "tokens in", "tokens out", "tool calls", "steps"]
 
 
+def heads(c: Comparison) -> list[str]:
+    """:data:`HEADS`, the score named as the file names it when both sides' is the same
+    kind (a Harbor trial's ``reward``, as ``show`` says)."""
+    label = c.a.score_label if c.a.score_label == c.b.score_label else None
+    return [label if h == "score" and label else h for h in HEADS]
+
+
 def deltas(c: Comparison) -> list[str]:
+    """B - A of each figure, spelled as the figure is (:func:`fmt.signed`)."""
     a, b = c.a, c.b
-    dur = difference(a.duration_ms, b.duration_ms)
     return [
         "same" if a.verdict == b.verdict else f"{a.verdict} → {b.verdict}",
-        _signed(difference(a.score, b.score), digits=3),
-        "" if not dur else ("+" if dur > 0 else "-") + fmt.duration(abs(dur)),
-        _signed(difference(a.cost, b.cost), digits=4),
-        _signed(difference(a.tokens_in, b.tokens_in), digits=0),
-        _signed(difference(a.tokens_out, b.tokens_out), digits=0),
-        _signed(difference(a.tool_calls, b.tool_calls), digits=0),
-        _signed(len(b.steps) - len(a.steps), digits=0),
+        fmt.signed(difference(a.score, b.score)),
+        fmt.signed(difference(a.duration_ms, b.duration_ms), fmt.duration),
+        fmt.signed(difference(a.cost, b.cost), fmt.cost),
+        fmt.signed(difference(a.tokens_in, b.tokens_in)),
+        fmt.signed(difference(a.tokens_out, b.tokens_out)),
+        fmt.signed(difference(a.tool_calls, b.tool_calls)),
+        fmt.signed(len(b.steps) - len(a.steps)),
     ]
 
 
@@ -215,7 +211,7 @@ def reasoning_lines(c: Comparison, width: int) -> list[str]:
 def figure_rows(c: Comparison) -> list[list[str]]:
     """``[figure, A, B, B - A]`` rows, a header row first."""
     fa, fb, d = figures(c.a), figures(c.b), deltas(c)
-    return [["", "A", "B", "B - A"]] + [[h, fa[k], fb[k], d[k]] for k, h in enumerate(HEADS)]
+    return [["", "A", "B", "B - A"]] + [[h, fa[k], fb[k], d[k]] for k, h in enumerate(heads(c))]
 
 
 def _md(text: str) -> str:
@@ -298,7 +294,7 @@ def run_cell(s: RunSummary | None) -> str:
     """A run's status word and score; ``—`` when the side has no run of that prompt."""
     if s is None:
         return "—"
-    score = "" if s.score is None else f" {fmt.number(s.score, 3)}"
+    score = "" if s.score is None else f" {fmt.number(s.score)}"
     return f"{fmt.status(s.status, s.outcome)}{score}"
 
 
@@ -332,8 +328,9 @@ def sources_summary(c: SourceComparison) -> list[str]:
 
 
 def row_change(score_change: float | None) -> str:
-    """A prompt's change in score (``+0.250``); empty when a side has no score."""
-    return "" if score_change is None else f"{score_change:+.3f}"
+    """A prompt's change in score (``+0.25``, as the scores are spelled); empty when a side
+    has no score (``0`` when it did not change)."""
+    return "" if score_change is None else fmt.signed(score_change) or "0"
 
 
 def row_note(flip: str | None, in_a: bool, in_b: bool) -> str:

@@ -10,6 +10,7 @@ out.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from trajtui.core.io.sanitize import visible
 from trajtui.core.model import Kind, Outcome, RunSummary
@@ -93,6 +94,17 @@ def score_text(summary: RunSummary) -> str:
     if summary.score is None:
         return NOT_APPLICABLE if summary.score_label else ABSENT
     return number(summary.score)
+
+
+def signed(value: float | None, spell: Callable[[float], str] = number) -> str:
+    """A difference spelled as the quantity is (``spell``: :func:`number`, :func:`cost`,
+    :func:`duration`...) with its sign: ``+0.24``, ``-$0.0481``, ``+21.7s``; "" for none
+    (a side without the figure) or no difference."""
+    if value is None or value == 0:
+        return ""
+    if value != value:  # NaN has no sign
+        return spell(value)
+    return ("+" if value > 0 else "-") + spell(abs(value))
 
 
 def passes_text(summary: RunSummary) -> str | None:

@@ -37,6 +37,7 @@ class Side:
             it judged: the run's or the trial's own, or each trial's of a trials record
             (empty without one).
         trials: The side is a whole trials record: its steps are every trial's.
+        score_label: What its score is, as the file names it (``reward``, ``pass rate``).
     """
 
     ref: str
@@ -52,6 +53,7 @@ class Side:
     failed_tool_calls: int | None
     reasoning: tuple[tuple[str, str], ...] = ()
     trials: bool = False
+    score_label: str | None = None
 
     def step_name(self, index: int) -> str:
         """``step-N`` for step ``index`` of the timeline; ``trial-T/step-N`` when the side
@@ -125,6 +127,7 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
             tool_calls=calls,
             failed_tool_calls=failed,
             reasoning=reasoning,
+            score_label="score" if trial.score is not None else None,
         )
     return Side(
         ref=ref,
@@ -140,6 +143,7 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
         failed_tool_calls=s.failed_tool_calls,
         reasoning=reasoning,
         trials=whole_trials,
+        score_label=s.score_label,
     )
 
 

@@ -160,6 +160,7 @@ def figures_table(c: Comparison, width: int = 120) -> Table:
     :data:`ROOMY` cells, the figures neither side has (``—`` on both) make room for the
     others."""
     fa, fb, deltas = words.figures(c.a), words.figures(c.b), words.deltas(c)
+    names = words.heads(c)
     keep = [
         k
         for k in range(len(words.HEADS))
@@ -168,7 +169,7 @@ def figures_table(c: Comparison, width: int = 120) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False, expand=False)
     table.add_column("", style="bold", no_wrap=True)
     for k in keep:
-        table.add_column(words.HEADS[k], no_wrap=True, overflow="ellipsis", justify="right")
+        table.add_column(names[k], no_wrap=True, overflow="ellipsis", justify="right")
     for name, cells in (("A", fa), ("B", fb)):
         table.add_row(Text(name), *(Text(visible(cells[k], keep_newlines=False)) for k in keep))
     table.add_row(
