@@ -52,3 +52,18 @@ def test_a_harbor_trials_reward_and_cost_difference_read_as_show_spells_them(
     assert _row(lines, "reward")[1:] == ["0", "1", "+1"], lines
     assert _row(lines, "cost")[1:] == ["$0.0529", "$0.0048", "-$0.0481"], lines
     assert not any(line.split()[:1] == ["score"] for line in lines), lines
+
+
+def test_one_task_is_one_task_in_show_and_stats(tmp_path: Path) -> None:
+    job = tmp_path / "job"
+    atif.tb_trial(job, "fix-bug", "Aa1Aa1A", 0.0, None)
+    atif.tb_trial(job, "fix-bug", "Bb2Bb2B", 1.0, None)
+    atif.write_json(job / "config.json", {"job_name": "job", "n_attempts": 2, "agents": []})
+    evals = {"terminus-2__model-x__demo": {"n_trials": 2, "n_errors": 0, "pass_at_k": {"2": 1.0}}}
+    atif.write_json(job / "result.json", {"n_total_trials": 2, "stats": {"evals": evals}})
+    show = " ".join(run("show", str(job), "fix-bug__Aa1Aa1A").stdout.split())
+    assert "trajtui, over the same tasks: 1 task · 2 attempts" in show, show
+    stats = [" ".join(line.split()) for line in run("stats", str(job)).stdout.splitlines()]
+    assert "pass@1 0.500 (mean over 1 task)" in stats, stats
+    assert any(x.startswith("attempts 2 of 1 task · 2 graded · 1 passed") for x in stats), stats
+    assert not any("1 tasks" in line for line in stats), stats

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from trajtui.core.io.sanitize import visible
 from trajtui.core.model import Kind, Outcome, RunSummary
-from trajtui.core.units import ABSENT, HUGE, cost, duration, huge, number, offset
+from trajtui.core.units import ABSENT, HUGE, cost, duration, huge, many, number, offset
 
-__all__ = ["ABSENT", "HUGE", "cost", "duration", "number", "offset"]
+__all__ = ["ABSENT", "HUGE", "cost", "duration", "many", "number", "offset"]
 
 OUTCOME_GLYPH: dict[Outcome, str] = {
     Outcome.PASS: "✓",
