@@ -67,3 +67,22 @@ def test_one_task_is_one_task_in_show_and_stats(tmp_path: Path) -> None:
     assert "pass@1 0.500 (mean over 1 task)" in stats, stats
     assert any(x.startswith("attempts 2 of 1 task · 2 graded · 1 passed") for x in stats), stats
     assert not any("1 tasks" in line for line in stats), stats
+
+
+def test_a_forecast_runs_two_costs_are_both_said_and_named(tmp_path: Path) -> None:
+    """mini-prophet's eval writes 0.0 in summary.json for a run that raised (its ``total_cost``
+    leaves it out) while the run's info.json counts what it spent: the detail says both,
+    each by the file and key it comes from, and which one trajtui counts."""
+    from tests.formats.forecast import builders as fc
+
+    root = tmp_path / "eval"
+    fc.run_dir(root / "runs" / "fed")
+    boom = fc.info("ContextWindowExceededError", total_cost=0.005411)
+    fc.run_dir(root / "runs" / "boom", run_info=boom)
+    runs = [fc.entry("fed"), fc.entry("boom", "ContextWindowExceededError", total=0.0)]
+    fc.write_json(root / "summary.json", fc.summary(runs))
+    show = " ".join(run("show", str(root), "boom").stdout.split())
+    assert "cost $0.0054 (info.json cost_stats.total_cost:" in show, show
+    assert "summary.json cost.total $0" in show, show
+    same = " ".join(run("show", str(root), "fed").stdout.split())
+    assert "summary.json cost.total" not in same, same  # one figure: nothing to tell apart
