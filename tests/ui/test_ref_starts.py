@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.formats.atif.builders import ctrf_test, tb_job, tb_trial, write_json
-from tests.helpers.ui import running, screen_lines
+from tests.helpers.ui import running, screen_lines, settle
 
 OTHER_TASK = "swe-bench-astropy-units-quantity"
 
@@ -38,3 +38,19 @@ async def test_each_source_says_the_start_its_cut_references_share(
         assert any("…Ha1bC2d" in line for line in lines), lines  # cut by their shared start
         assert f"refs: … = {OTHER_TASK}__" in lines[swe], lines[swe]
         assert "refs: … = terminal-bench-html-js-" in lines[tb], lines[tb]
+
+
+async def test_the_line_under_the_list_says_a_start_only_while_references_are_cut() -> None:
+    """A trials file whose references fit their column once the panes are laid out: the line
+    under the list said ``refs: … = search-`` from a moment the pane was narrower (the
+    demo's trials screenshot), while every row showed its whole reference."""
+    from trajtui.demo import DATA
+
+    path = DATA / "acp" / "websearch-trials.jsonl"
+    async with running([str(path)], size=(120, 40)) as (pilot, app, screen):
+        for key in ("j", "enter"):
+            await pilot.press(key)
+            await settle(pilot)
+        lines = screen_lines(app)
+        assert any(" search-101 " in line for line in lines), lines  # whole
+        assert not any("refs: …" in line for line in lines), lines
