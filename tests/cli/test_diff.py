@@ -48,7 +48,7 @@ def test_diff_prints_figures_first_divergence_and_aligned_steps(tmp_path: Path) 
     lines = out.output.splitlines()
     assert lines[0] == "A  good" and lines[1] == "B  bad"
     score = next(line for line in lines if line.startswith("score"))
-    assert score.split() == ["score", "0.900", "0.400", "-0.500"]
+    assert score.split() == ["score", "0.9", "0.4", "-0.5"]
     assert "first divergence: A step-3 / B step-3 (input differs: url)" in out.output
     steps = [line.split()[:3] for line in lines if line[:1] in "=~+-" and line[1:3] == "  "]
     assert steps == [
@@ -188,7 +188,7 @@ def test_diff_as_markdown_and_html_says_the_same_escaped(tmp_path: Path) -> None
     path = _file(tmp_path)
     md = CliRunner().invoke(cli, ["diff", str(path), "good", "bad", "-f", "markdown"])
     assert md.exit_code == 1
-    assert "| score | 0.900 | 0.400 | -0.500 |" in md.output
+    assert "| score | 0.9 | 0.4 | -0.5 |" in md.output
     assert "| ~ | step-3 | step-3 | WebFetch | input differs: url |" in md.output
     page = CliRunner().invoke(cli, ["diff", str(path), "good", "bad", "-f", "html"]).output
     assert page.startswith("<!doctype html>") and "<script" not in page

@@ -10,10 +10,21 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.widgets import OptionList
 
-from tests.formats.acp.builders import capture, step_tool, write_jsonl
+from tests.formats.acp.builders import capture, step_tool, trials, write_jsonl
+from tests.formats.atif.builders import tb_job
 from tests.helpers.ui import capture_fixture, running, screen_lines, settle
+from trajtui.ui.widgets.run_list import (
+    DROP_ORDER,
+    TITLE_ROOM,
+    columns,
+    ref_floor,
+    split_width,
+)
 
 NAMES = ("status", "ref", "steps", "calls", "tool err", "time", "score", "cost", "title")
 
@@ -42,27 +53,102 @@ def _codex_like(directory: Path) -> Path:
     return write_jsonl(directory / "codex.jsonl", recs)
 
 
-async def _columns_by_width(path: Path) -> dict[int, list[str]]:
+def _trials_like(directory: Path) -> Path:
+    """Trials records as acp-harness writes them for codex (k=5, ids ``websearch-NNNN``):
+    at exactly 120x40 the list beside the timeline dropped its calls column."""
+    recs = [
+        trials(f"websearch-{n}", [n % 2 == 0, True, n % 3 == 0, False, True])
+        for n in (1506, 120, 1182, 77, 1302)
+    ]
+    for rec in recs:
+        for trial in rec["trials"]:
+            for step in trial["trajectory"]:
+                step.setdefault("duration", 0)  # codex writes 0 on a completed call
+    return write_jsonl(directory / "trials_codex.jsonl", recs)
+
+
+async def _columns_by_width(paths: list[Path], widths: range) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
-    async with running([str(path)], size=(80, 24)) as (pilot, app, _screen):
-        out[80] = _shown(app)
-        for width in range(100, 201, 10):
+    async with running([str(p) for p in paths], size=(widths[0], 40)) as (pilot, app, _screen):
+        for width in widths:
             await pilot.resize_terminal(width, 40)
-            await settle(pilot, pause=0.01)
+            await pilot.pause()
             out[width] = _shown(app)
     return out
 
 
-async def test_a_wider_terminal_never_shows_fewer_columns(tmp_path: Path) -> None:
-    for path in (capture_fixture(tmp_path), _codex_like(tmp_path)):
-        shown = await _columns_by_width(path)
-        narrow = shown[80]
-        assert {"steps", "tool err"} <= set(narrow), narrow
-        widths = sorted(shown)
-        for smaller, wider in pairwise(widths):
-            lost = set(shown[smaller]) - set(shown[wider])
-            assert not lost, f"{path.name}: {lost} shown at {smaller} columns, not at {wider}"
-        assert "title" in shown[120], shown[120]
+def _never_fewer(shown: dict[int, list[str]], what: str) -> None:
+    for smaller, wider in pairwise(sorted(shown)):
+        lost = set(shown[smaller]) - set(shown[wider])
+        assert not lost, f"{what}: {lost} shown at {smaller} columns, not at {wider}"
+
+
+SHAPES = {
+    "codex capture": lambda d: [_codex_like(d)],
+    "trials": lambda d: [_trials_like(d)],
+    "Harbor job": lambda d: [tb_job(d / "job")],
+    "two files": lambda d: [capture_fixture(d), _trials_like(d)],
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+async def test_a_wider_terminal_never_shows_fewer_columns(tmp_path: Path, shape: str) -> None:
+    """Every width from 80 to 220: the columns shown (the title among them) never lose one
+    as the terminal widens."""
+    (tmp_path / "job").mkdir()
+    shown = await _columns_by_width(SHAPES[shape](tmp_path), range(80, 221))
+    if shape != "Harbor job":  # (its trials count no tool errors)
+        assert {"steps", "calls", "tool err"} <= set(shown[80]), shown[80]
+    _never_fewer(shown, shape)
+    assert "title" in shown[120], shown[120]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ref_width=st.integers(1, 80),
+    shared=st.integers(0, 60),
+    status_width=st.integers(1, 20),
+    present=st.sets(st.sampled_from(DROP_ORDER)),
+    keep=st.sampled_from([None, "ref", *DROP_ORDER]),
+)
+def test_columns_only_ever_gain_as_the_list_widens(
+    ref_width: int, shared: int, status_width: int, present: set[str], keep: str | None
+) -> None:
+    """The layout rule itself, over every shape of data: a list one cell wider shows every
+    column the narrower one shows, and at the width the pane asks for it shows them all."""
+    elided = max(1, ref_width - shared)
+    shown = {
+        width: {
+            name
+            for name, w in columns(width, ref_width, status_width, present, keep, elided).items()
+            if w
+        }
+        for width in range(20, 200)
+    }
+    for width in range(20, 199):
+        assert shown[width] <= shown[width + 1], (width, shown[width], shown[width + 1])
+    floor = ref_floor(ref_width, elided)
+    fixed = columns(10_000, floor, status_width, present, elided=elided)
+    need = 1 + sum(w + 1 for name, w in fixed.items() if w and name != "title") + 1 + TITLE_ROOM
+    at_need = columns(need, ref_width, status_width, present, keep, elided)
+    assert {name for name, w in at_need.items() if w} == {"status", "ref", "title"} | present
+
+
+@given(
+    runs=st.integers(20, 120),
+    cut=st.integers(0, 30),
+    steps=st.integers(10, 60),
+    least=st.integers(20, 60),
+)
+def test_the_run_list_pane_only_grows_and_keeps_its_columns_beside_the_timeline(
+    runs: int, cut: int, steps: int, least: int
+) -> None:
+    fewest = max(20, runs - cut)  # references cut by their shared start
+    widths = [split_width(total, runs, steps, least, fewest) for total in range(60, 260)]
+    assert widths == sorted(widths)
+    for total, width in zip(range(60, 260), widths, strict=True):
+        if total >= fewest + 3 + least:  # not one pane at a time: every column beside
+            assert width >= fewest + 3, (total, width)
 
 
 async def test_sort_offers_the_columns_the_data_has_and_sorting_shows_the_column(

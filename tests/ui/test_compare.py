@@ -202,7 +202,7 @@ async def test_C_lists_flips_first_with_the_summary_and_enter_compares_the_promp
         assert "flips: pass→fail 1 · fail→pass 1" in text
         assert "paired difference" in text and "95% CI [" in text
         first = next(line for line in screen_lines(app) if " p1 " in line)
-        assert "pass→fail" in first and "-0.800" in first
+        assert "pass→fail" in first and "-0.8 " in first
         await pilot.press("G")
         await pilot.press("enter")  # only in B: nothing to compare
         await settle(pilot)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.cli.test_whole_runs import trials_file
 from tests.formats.acp.builders import capture, write_jsonl
 from tests.helpers.ui import running, screen_lines, settle
 from tests.ui.test_compare import open_compare
@@ -60,3 +61,31 @@ async def test_C_shows_the_reasoning_of_the_row_under_the_cursor_on_w(tmp_path: 
         await pilot.press("w")  # hidden again
         await settle(pilot)
         assert "before: no answer" not in _text(app)
+
+
+async def test_C_w_gives_each_trials_reasoning_of_a_trials_record(tmp_path: Path) -> None:
+    """A trials record's grader judges each trial: ``w`` said "(the file gives no
+    reasoning)" for every trials record."""
+    (tmp_path / "b").mkdir()
+    before, after = trials_file(tmp_path), trials_file(tmp_path / "b")
+    async with running([str(before), str(after)]) as (pilot, app, _screen):
+        await pilot.press("C")
+        await settle(pilot)
+        assert isinstance(app.screen, SourcesScreen)
+        await pilot.press("w")
+        await settle(pilot)
+        text = _text(app)
+        assert "gives no reasoning" not in text, text
+        for trial in (1, 2, 3):
+            assert f"trial {trial} judged: " in text, text
+
+
+async def test_the_compare_header_of_two_trials_records_gives_every_trials_reasoning(
+    tmp_path: Path,
+) -> None:
+    path = trials_file(tmp_path)
+    async with running([str(path)]) as (pilot, app, screen):
+        await open_compare(pilot, app, screen, 0, 1)
+        text = _text(app)
+        assert "grader A trial-3  trial 3 judged: cites a source" in text, text
+        assert "grader B trial-2  trial 2 judged: cites a source" in text, text

@@ -6,6 +6,7 @@ differ, 2 on trouble (a reference that names nothing, a file that cannot be read
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -31,7 +32,8 @@ from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.text import visible
 from trajtui.core.model import RunSummary
 from trajtui.core.refs import RefError
-from trajtui.core.source import LoadError, Target
+from trajtui.core.search.texts import graders_reasoning
+from trajtui.core.source import LoadError, Source, Target
 from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
 from trajtui.render.compare import comparison_html, comparison_markdown, comparison_text
@@ -79,6 +81,7 @@ def _side_json(s: Side) -> dict[str, Any]:
         "tool_calls": s.tool_calls,
         "failed_tool_calls": s.failed_tool_calls,
         "steps": len(s.steps),
+        "reasoning": [{"ref": ref, "text": why} for ref, why in s.reasoning],
     }
 
 
@@ -118,7 +121,9 @@ def diff_cmd(
     run); the paths are the files or directories to find them in (one file for two runs of
     it, two files for a run of each: use SOURCE::REF when a reference is in both).
     Prints both sides' outcome, score, duration, cost, tokens and tool calls with their
-    differences, the first divergence, then one line per aligned pair of steps:
+    differences, each grader's reasoning (a line each; --json: whole), the first
+    divergence, then one line per aligned pair of steps (a whole trials record: every
+    trial's steps, trial-2/step-3):
 
     \b
       =  the same step (same tool and input, or same text; same output and status)
@@ -136,7 +141,8 @@ def diff_cmd(
     reference (the same prompt ids run by two agents, or before and after a change), and a
     table lists each prompt's outcome and score on both sides, flips first (pass to fail,
     then fail to pass), after a summary: pass rate of each side over the prompts both
-    graded, flips each way, and the paired difference in mean score with its 95% interval.
+    graded, flips each way, and the paired difference in mean score with its 95% interval;
+    under each prompt's row, its graders' reasoning, a line each.
 
     \b
       trajtui diff codex.jsonl claude.jsonl
@@ -185,39 +191,60 @@ def diff_cmd(
         elif form == "html":
             sys.stdout.write(comparison_html(c))
         else:
-            sys.stdout.write(comparison_text(c))
+            sys.stdout.write(comparison_text(c, _width()))
     finally:
         ws.close()
     sys.exit(0 if c.same else 1)
 
 
+def _width() -> int:
+    """Characters of a line of reasoning: the terminal's width (``COLUMNS`` when set)."""
+    return shutil.get_terminal_size((words.REASONING_WIDTH, 24)).columns
+
+
 # -- two sources ---------------------------------------------------------------------------
 
+Judged = list[tuple[str, str]]
+"""A run's graders' reasoning: ``(the reference judged, the reasoning)`` pairs."""
 
-def _runs_of(path: str, keep: Callable[[RunSummary], bool] | None) -> list[RunSummary] | None:
-    """Every run of the sources under ``path`` (the first of a reference seen twice);
-    None when nothing there could be read."""
-    from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
 
-    ws = open_workspace([path])
-    if not ws.sources:
-        return None
-    seen: set[str] = set()
-    runs: list[RunSummary] = []
-    try:
-        for _, entry in drive(ws):
-            if isinstance(entry, RunSummary) and entry.ref not in seen:
+class _Runs:
+    """Every run of the sources under one path (the first of a reference seen twice), and
+    each one's graders' reasoning, read when asked for."""
+
+    def __init__(self, path: str, keep: Callable[[RunSummary], bool] | None) -> None:
+        from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
+
+        self.ws = open_workspace([path])
+        self.runs: list[RunSummary] = []
+        self._where: dict[str, Source] = {}
+        for source, entry in drive(self.ws) if self.ws.sources else ():
+            if isinstance(entry, RunSummary) and entry.ref not in self._where:
                 if keep is not None and not keep(entry):
                     continue
-                seen.add(entry.ref)
-                runs.append(entry)
-    finally:
-        ws.close()
-    return runs
+                self._where[entry.ref] = source
+                self.runs.append(entry)
+
+    def judged(self, s: RunSummary | None) -> Judged:
+        """The graders' reasoning of run ``s`` (none when it cannot be read: its row then
+        says what it says, and the line reading it was reported when it was listed)."""
+        if s is None:
+            return []
+        source = self._where[s.ref]
+        index = source.find(s.ref)
+        if index is None:
+            return []
+        try:
+            return graders_reasoning(source.run(index))
+        except (LoadError, OSError):
+            return []
 
 
-def _print_sources(path_a: str, path_b: str, c: SourceComparison, na: int, nb: int) -> None:
+def _print_sources(
+    path_a: str, path_b: str, c: SourceComparison, sides: tuple[_Runs, _Runs]
+) -> None:
     out = sys.stdout
+    na, nb = len(sides[0].runs), len(sides[1].runs)
     out.write(f"A  {visible(path_a, keep_newlines=False)} ({na:,} runs)\n")
     out.write(f"B  {visible(path_b, keep_newlines=False)} ({nb:,} runs)\n\n")
     for line in words.sources_summary(c):
@@ -235,20 +262,31 @@ def _print_sources(path_a: str, path_b: str, c: SourceComparison, na: int, nb: i
             )
         )
     widths = [max(len(row[k]) for row in rows) for k in range(5)]
-    for row in rows:
+    width = _width() - 2
+    for k, row in enumerate(rows):
         out.write("  ".join(cell.ljust(widths[k]) for k, cell in enumerate(row)).rstrip() + "\n")
+        if k:
+            r = c.rows[k - 1]
+            a, b = sides[0].judged(r.a), sides[1].judged(r.b)
+            for line in words.judged_lines(r.ref, a, b, width):
+                out.write("  " + line + "\n")
 
 
-def _row_json(r: Row) -> dict[str, Any]:
-    def one(s: RunSummary | None) -> dict[str, Any] | None:
+def _row_json(r: Row, sides: tuple[_Runs, _Runs]) -> dict[str, Any]:
+    def one(s: RunSummary | None, runs: _Runs) -> dict[str, Any] | None:
         if s is None:
             return None
-        return {"status": s.status, "verdict": s.outcome.verdict.value, "score": s.score}
+        return {
+            "status": s.status,
+            "verdict": s.outcome.verdict.value,
+            "score": s.score,
+            "reasoning": [{"ref": ref, "text": why} for ref, why in runs.judged(s)],
+        }
 
     return {
         "ref": r.ref,
-        "a": one(r.a),
-        "b": one(r.b),
+        "a": one(r.a, sides[0]),
+        "b": one(r.b, sides[1]),
         "flip": r.flip,
         "score_change": r.score_change,
     }
@@ -259,9 +297,18 @@ def diff_sources(
 ) -> int:
     """Compare the runs under two paths; returns the exit status (0 same, 1 differ, 2
     trouble)."""
-    runs_a, runs_b = _runs_of(path_a, keep), _runs_of(path_b, keep)
-    if runs_a is None or runs_b is None:
+    sides = (_Runs(path_a, keep), _Runs(path_b, keep))
+    try:
+        return _diff_sources(path_a, path_b, as_json, sides)
+    finally:
+        for runs in sides:
+            runs.ws.close()
+
+
+def _diff_sources(path_a: str, path_b: str, as_json: bool, sides: tuple[_Runs, _Runs]) -> int:
+    if not sides[0].ws.sources or not sides[1].ws.sources:
         return 2
+    runs_a, runs_b = sides[0].runs, sides[1].runs
     c = compare_sources(runs_a, runs_b)
     if as_json:
         paired = None
@@ -284,10 +331,10 @@ def diff_sources(
                     "mean_score_a": c.mean_a,
                     "mean_score_b": c.mean_b,
                     "paired_score_difference": paired,
-                    "rows": [_row_json(r) for r in c.rows],
+                    "rows": [_row_json(r, sides) for r in c.rows],
                 }
             )
         )
     else:
-        _print_sources(path_a, path_b, c, len(runs_a), len(runs_b))
+        _print_sources(path_a, path_b, c, sides)
     return 0 if c.same else 1

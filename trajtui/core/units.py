@@ -150,6 +150,11 @@ def cost(value: float | None) -> str:
     return f"${value:,.2f}"
 
 
+def many(n: int, noun: str) -> str:
+    """``1 task``, ``2 tasks``: a count and its noun, singular for exactly one."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def share(value: float | None) -> str:
     """A share (0 to 1) in percent with one decimal, the same spelling on every surface
     (``96.7%``); ``100.0%`` and ``0.0%`` only for exactly all and none (``99.96%`` is

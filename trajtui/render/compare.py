@@ -8,6 +8,7 @@ import io
 from trajtui.core.compare import Comparison, Rate, Side, SourceComparison, difference
 from trajtui.core.compare.align import Op
 from trajtui.core.io.sanitize import html_text, md_fence, md_text, visible
+from trajtui.core.io.text import flat
 from trajtui.core.model import RunSummary, Step
 from trajtui.core.units import share
 from trajtui.render import fmt
@@ -17,30 +18,19 @@ TITLE_CELLS = 60
 """Characters of a step's title printed on its line."""
 
 
-def _num(value: float | None, unit: str = "", digits: int = 2) -> str:
-    return "—" if value is None else f"{value:,.{digits}f}{unit}"
-
-
-def _signed(value: float | None, unit: str = "", digits: int = 2) -> str:
-    return "" if value is None or value == 0 else f"{value:+,.{digits}f}{unit}"
-
-
-def _duration(ms: float | None) -> str:
-    return "—" if ms is None else fmt.duration(ms)
-
-
 def figures(s: Side) -> list[str]:
-    """A side's figures, in the order of :data:`HEADS` (the file's status word made visible)."""
+    """A side's figures, in the order of :data:`HEADS`, spelled as the run list and
+    ``show`` spell them (the file's status word made visible)."""
     status = visible(s.status, keep_newlines=False) if s.status else ""
     return [
         s.verdict + (f" ({status})" if status and s.status != s.verdict else ""),
-        _num(s.score, digits=3),
-        _duration(s.duration_ms),
+        fmt.number(s.score),
+        fmt.duration(s.duration_ms),
         fmt.cost(s.cost),
-        "—" if s.tokens_in is None else f"{s.tokens_in:,}",
-        "—" if s.tokens_out is None else f"{s.tokens_out:,}",
+        fmt.number(s.tokens_in),
+        fmt.number(s.tokens_out),
         _calls(s),
-        f"{len(s.steps):,}",
+        fmt.number(len(s.steps)),
     ]
 
 
@@ -54,24 +44,55 @@ def _calls(s: Side) -> str:
 HEADS = ["outcome", "score", "duration", "cost", "tokens in", "tokens out", "tool calls", "steps"]
 
 
+def heads(c: Comparison) -> list[str]:
+    """:data:`HEADS`, the score named as the file names it when both sides' is the same
+    kind (a Harbor trial's ``reward``, as ``show`` says)."""
+    label = c.a.score_label if c.a.score_label == c.b.score_label else None
+    return [label if h == "score" and label else h for h in HEADS]
+
+
 def deltas(c: Comparison) -> list[str]:
+    """B - A of each figure, spelled as the figure is (:func:`fmt.signed`)."""
     a, b = c.a, c.b
-    dur = difference(a.duration_ms, b.duration_ms)
     return [
         "same" if a.verdict == b.verdict else f"{a.verdict} → {b.verdict}",
-        _signed(difference(a.score, b.score), digits=3),
-        "" if not dur else ("+" if dur > 0 else "-") + fmt.duration(abs(dur)),
-        _signed(difference(a.cost, b.cost), digits=4),
-        _signed(difference(a.tokens_in, b.tokens_in), digits=0),
-        _signed(difference(a.tokens_out, b.tokens_out), digits=0),
-        _signed(difference(a.tool_calls, b.tool_calls), digits=0),
-        _signed(len(b.steps) - len(a.steps), digits=0),
+        fmt.signed(difference(a.score, b.score)),
+        fmt.signed(difference(a.duration_ms, b.duration_ms), fmt.duration),
+        fmt.signed(difference(a.cost, b.cost), fmt.cost),
+        fmt.signed(difference(a.tokens_in, b.tokens_in)),
+        fmt.signed(difference(a.tokens_out, b.tokens_out)),
+        fmt.signed(difference(a.tool_calls, b.tool_calls)),
+        fmt.signed(len(b.steps) - len(a.steps)),
     ]
 
 
-def step_label(step: Step | None) -> str:
-    """``step-N``, or ``·`` for the side that has no step."""
-    return "·" if step is None else f"step-{step.number}"
+def title_lines(what: str, a: str, b: str, width: int) -> list[str]:
+    """The title of a comparison in ``width`` characters: `` compare  A x  ·  B y`` on one
+    line when it fits, else A and B on a line each, aligned, their names cut by what they
+    share (:func:`fmt.elide_pair`): which is B is always said. ``a`` and ``b`` are made
+    visible."""
+    a, b = visible(a, keep_newlines=False), visible(b, keep_newlines=False)
+    one = f" {what}  A {a}  ·  B {b}"
+    if len(one) <= width:
+        return [one]
+    pad = " " * (len(what) + 3)
+    x, y = fmt.elide_pair(a, b, max(1, width - len(pad) - 2))
+    return [f" {what}  A {x}", f"{pad}B {y}"]
+
+
+def side_heads(a: str, b: str, width: int) -> tuple[str, str]:
+    """`` A x`` and `` B y`` in ``width`` characters each (over each side's half of the
+    aligned rows), cut by what the names share (:func:`fmt.elide_pair`)."""
+    x, y = fmt.elide_pair(
+        visible(a, keep_newlines=False), visible(b, keep_newlines=False), max(1, width - 3)
+    )
+    return f" A {x}".ljust(width), f" B {y}".ljust(width)
+
+
+def step_label(side: Side, index: int | None) -> str:
+    """Step ``index`` of ``side`` by its name in the side (``step-N``, ``trial-T/step-N``
+    in a whole trials record), or ``·`` for the side that has no step."""
+    return "·" if index is None else side.step_name(index)
 
 
 def describe(step: Step, *, newline: str = "\u23ce") -> str:
@@ -85,9 +106,10 @@ def describe(step: Step, *, newline: str = "\u23ce") -> str:
     return f"{name}  {title}" if title and title != name else name
 
 
-def comparison_text(c: Comparison) -> str:
-    """The comparison as ``trajtui diff`` prints it: both sides' figures, the first
-    divergence, one line per aligned pair."""
+def comparison_text(c: Comparison, width_of: int | None = None) -> str:
+    """The comparison as ``trajtui diff`` prints it: both sides' figures, each grader's
+    reasoning on a line of ``width_of`` characters, the first divergence, one line per
+    aligned pair."""
     out = io.StringIO()
     refs = [visible(c.a.ref, keep_newlines=False), visible(c.b.ref, keep_newlines=False)]
     rows = figure_rows(c)
@@ -95,15 +117,19 @@ def comparison_text(c: Comparison) -> str:
     widths = [max(len(r[k]) for r in rows) for k in range(4)]
     for r in rows:
         out.write("  ".join(cell.ljust(widths[k]) for k, cell in enumerate(r)).rstrip() + "\n")
+    for line in reasoning_lines(c, REASONING_WIDTH if width_of is None else width_of):
+        out.write(line + "\n")
     al = c.alignment
     out.write("\n" + divergence_line(c) + "\n\n")
+    width = max([10, *(len(step_label(s, k)) for s in (c.a, c.b) for k in range(len(s.steps)))])
     for p in al.pairs:
         a = c.a.steps[p.a] if p.a is not None else None
         b = c.b.steps[p.b] if p.b is not None else None
         step = a if a is not None else b
         assert step is not None
         why = f"  [{visible(p.why, keep_newlines=False)}]" if p.why else ""
-        out.write(f"{p.op.value}  {step_label(a):<10} {step_label(b):<10} {describe(step)}{why}\n")
+        la, lb = step_label(c.a, p.a), step_label(c.b, p.b)
+        out.write(f"{p.op.value}  {la:<{width}} {lb:<{width}} {describe(step)}{why}\n")
     return out.getvalue()
 
 
@@ -123,24 +149,69 @@ def divergence_line(c: Comparison) -> str:
     if al.first_divergence is None:
         return f"the timelines are the same: {len(al.pairs):,} steps, step for step"
     p = al.pairs[al.first_divergence]
-    a, b = pair_steps(c, al.first_divergence)
     return (
-        f"first divergence: A {step_label(a)} / B {step_label(b)}"
+        f"first divergence: A {step_label(c.a, p.a)} / B {step_label(c.b, p.b)}"
         + (f" ({visible(p.why, keep_newlines=False)})" if p.why else "")
         + f"; {al.count(Op.SAME):,} same, {al.count(Op.CHANGED):,} changed, "
         f"{al.count(Op.ONLY_A):,} only in A, {al.count(Op.ONLY_B):,} only in B"
     )
 
 
+REASONING_WIDTH = 100
+"""Characters of a grader's reasoning line in ``diff``'s text where the width is not known."""
+
+
 def reasoning_rows(c: Comparison) -> list[tuple[str, str]]:
-    """``(side, its grader's reasoning)`` for each side that has one (A, then B)."""
-    return [(name, s.reasoning) for name, s in (("A", c.a), ("B", c.b)) if s.reasoning]
+    """``(whose, the grader's reasoning)`` for each side that has one, A's then B's: ``A``,
+    or ``A trial-2`` for each trial of a whole trials record."""
+    return [
+        (name + _judged_part(side, ref), why)
+        for name, side in (("A", c.a), ("B", c.b))
+        for ref, why in side.reasoning
+    ]
+
+
+def _judged_part(side: Side, ref: str) -> str:
+    """`` trial-2`` when ``ref`` is a trial of the side's whole trials record, else ""."""
+    if side.trials and ref.startswith(side.ref + "/"):
+        return " " + ref[len(side.ref) + 1 :]
+    return ""
+
+
+def reasoning_line(name: str, why: str, width: int) -> str:
+    """``grader A  the reasoning…``: one line of ``width`` characters at most (its line
+    breaks as ``⏎``, cut with ``…``)."""
+    head = f"grader {name}  "
+    return head + flat(why, limit=max(20, width - len(head)))
+
+
+def judged_lines(
+    ref: str, a: list[tuple[str, str]], b: list[tuple[str, str]], width: int
+) -> list[str]:
+    """A prompt's graders' reasoning in a source comparison, a line each (``grader A``,
+    ``grader B trial-2``), from each side's ``(judged reference, reasoning)`` pairs."""
+    lines = []
+    for name, judged in (("A", a), ("B", b)):
+        for whose, why in judged:
+            part = whose[len(ref) + 1 :] if whose.startswith(ref + "/") else ""
+            label = visible(f"{name} {part}" if part else name, keep_newlines=False)
+            lines.append(reasoning_line(label, why, width))
+    return lines
+
+
+def reasoning_lines(c: Comparison, width: int) -> list[str]:
+    """Each grader's reasoning of the comparison, a line each (:func:`reasoning_line`)."""
+    lines = [
+        reasoning_line(visible(name, keep_newlines=False), why, width)
+        for name, why in reasoning_rows(c)
+    ]
+    return ["", *lines] if lines else []
 
 
 def figure_rows(c: Comparison) -> list[list[str]]:
     """``[figure, A, B, B - A]`` rows, a header row first."""
     fa, fb, d = figures(c.a), figures(c.b), deltas(c)
-    return [["", "A", "B", "B - A"]] + [[h, fa[k], fb[k], d[k]] for k, h in enumerate(HEADS)]
+    return [["", "A", "B", "B - A"]] + [[h, fa[k], fb[k], d[k]] for k, h in enumerate(heads(c))]
 
 
 def _md(text: str) -> str:
@@ -157,7 +228,7 @@ def comparison_markdown(c: Comparison) -> str:
     lines.append("|---|---|---|---|")
     lines += ["| " + " | ".join(_md(x) for x in r) + " |" for r in rows[1:]]
     for name, why in reasoning_rows(c):
-        lines += ["", f"**{md_text(name)}'s grader:**", "", md_fence(why)]
+        lines += ["", f"**grader {md_text(name)}:**", "", md_fence(why)]
     lines += [
         "",
         md_text(divergence_line(c)),
@@ -170,9 +241,8 @@ def comparison_markdown(c: Comparison) -> str:
         step = a if a is not None else b
         assert step is not None
         op = p.op.value if p.op.value not in "+-" else "\\" + p.op.value
-        lines.append(
-            f"| {op} | {step_label(a)} | {step_label(b)} | {_md(describe(step, newline=' '))} | {_md(p.why)} |"
-        )
+        la, lb = step_label(c.a, p.a), step_label(c.b, p.b)
+        lines.append(f"| {op} | {la} | {lb} | {_md(describe(step, newline=' '))} | {_md(p.why)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -186,9 +256,9 @@ def comparison_html(c: Comparison) -> str:
         a, b = pair_steps(c, k)
         cells = [
             p.op.value,
-            step_label(a),
+            step_label(c.a, p.a),
             describe(a, newline=" ") if a else "",
-            step_label(b),
+            step_label(c.b, p.b),
             describe(b, newline=" ") if b else "",
             p.why,
         ]
@@ -209,7 +279,7 @@ def comparison_html(c: Comparison) -> str:
         f"<title>{html_text(c.a.ref)} vs {html_text(c.b.ref)}</title><style>{css}</style></head><body>"
         f"<h1>{html_text(c.a.ref)} vs {html_text(c.b.ref)}</h1><table>{table}</table>"
         + "".join(
-            f"<p><strong>{html_text(name)}'s grader:</strong></p><pre>{html_text(why)}</pre>"
+            f"<p><strong>grader {html_text(name)}:</strong></p><pre>{html_text(why)}</pre>"
             for name, why in reasoning_rows(c)
         )
         + f"<p>{html_text(divergence_line(c))}</p><table>{''.join(steps)}</table>"
@@ -224,7 +294,7 @@ def run_cell(s: RunSummary | None) -> str:
     """A run's status word and score; ``—`` when the side has no run of that prompt."""
     if s is None:
         return "—"
-    score = "" if s.score is None else f" {fmt.number(s.score, 3)}"
+    score = "" if s.score is None else f" {fmt.number(s.score)}"
     return f"{fmt.status(s.status, s.outcome)}{score}"
 
 
@@ -258,8 +328,9 @@ def sources_summary(c: SourceComparison) -> list[str]:
 
 
 def row_change(score_change: float | None) -> str:
-    """A prompt's change in score (``+0.250``); empty when a side has no score."""
-    return "" if score_change is None else f"{score_change:+.3f}"
+    """A prompt's change in score (``+0.25``, as the scores are spelled); empty when a side
+    has no score (``0`` when it did not change)."""
+    return "" if score_change is None else fmt.signed(score_change) or "0"
 
 
 def row_note(flip: str | None, in_a: bool, in_b: bool) -> str:

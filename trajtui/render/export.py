@@ -31,7 +31,7 @@ from trajtui.core.io.sanitize import (
     visible,
 )
 from trajtui.core.io.text import unflat
-from trajtui.core.model import Attempt, Kind, Run, RunSummary, Step
+from trajtui.core.model import Attempt, Field, Kind, Run, RunSummary, Step
 from trajtui.core.search.texts import grader_reasoning
 from trajtui.core.source import Source
 from trajtui.render import fmt
@@ -228,13 +228,59 @@ def _mark_text(mark: tuple[bool, str] | None, esc: Callable[[str], str] = md_tex
     return (" ★" if bookmarked else "") + (f" — note: {_inline(note, 300, esc)}" if note else "")
 
 
+def _trajectory_md(steps: Sequence[Step], marks: Marks | None) -> list[str]:
+    lines = ["**Trajectory:**"]
+    for step in steps:
+        lines.append(step_line(step, marks))
+        if step.kind is Kind.TOOL_CALL and step.input is not None:
+            lines.append("   " + md_fence(_value_text(step.input), "json").replace("\n", "\n   "))
+    return [*lines, ""]
+
+
+def _verdict_md(
+    status: str | None,
+    duration: float | None,
+    score: float | None,
+    label: str | None = None,
+    duration_label: str | None = None,
+) -> list[str]:
+    lines = [f"**Status:** {md_text(status or '—')}"]
+    if duration is not None:
+        what = f" ({md_text(duration_label)})" if duration_label else ""
+        lines.append(f"**Duration:** {duration:g}ms{what}")
+    if score is not None:
+        what = f" ({md_text(label)})" if label and label != "score" else ""
+        lines.append(f"**Score:** {fmt.number(score)}{what}")
+    return lines
+
+
+def _output_md(fields: Sequence[Field]) -> list[str]:
+    out = next((f.value for f in fields if f.label == "output"), None)
+    return [*_md_value("Output", _value_text(out), 200), ""] if out is not None else []
+
+
+def _trial_md(trial: Attempt, marks: Marks | None) -> list[str]:
+    """One trial of a whole trials record: its timeline, output, verdict and reasoning."""
+    lines = [f"### Trial {trial.number}: {md_text(trial.ref)}", ""]
+    own = (marks or {}).get(trial.ref)
+    if own is not None:
+        lines += [f"**Bookmark:**{_mark_text(own) or ' ★'}", ""]
+    lines += _trajectory_md(trial.steps, marks)
+    lines += _output_md(trial.fields)
+    lines += _verdict_md(trial.status, trial.duration_ms, trial.score)
+    reasoning = grader_reasoning(trial.fields)
+    if reasoning is not None:
+        lines += _md_value("Reasoning", reasoning, 2000)
+    return [*lines, ""]
+
+
 def run_markdown(
     run: Run, ref: str, attempt: Attempt | None = None, marks: Marks | None = None
 ) -> str:
     """A run (or one trial) as an evaluation record (with the user's bookmarks and notes
-    from ``marks``)."""
+    from ``marks``); a whole trials record holds every trial, each with its timeline,
+    output, verdict and grader's reasoning, then the record's own figures."""
     s = run.summary
-    steps = attempt.steps if attempt is not None else run.timeline()
     inp = next((f.value for f in run.fields if f.label == "input"), None)
     lines = [f"## Evaluation Record: {md_text(ref)}", ""]
     if inp is not None:
@@ -242,28 +288,24 @@ def run_markdown(
     own = (marks or {}).get(attempt.ref if attempt is not None else s.ref)
     if own is not None:
         lines += [f"**Bookmark:**{_mark_text(own) or ' ★'}", ""]
-    lines.append("**Trajectory:**")
-    for step in steps:
-        lines.append(step_line(step, marks))
-        if step.kind is Kind.TOOL_CALL and step.input is not None:
-            lines.append("   " + md_fence(_value_text(step.input), "json").replace("\n", "\n   "))
-    lines.append("")
-    out = next((f.value for f in run.fields if f.label == "output"), None)
-    if attempt is not None:
-        out = next((f.value for f in attempt.fields if f.label == "output"), out)
-    if out is not None:
-        lines += [*_md_value("Output", _value_text(out), 200), ""]
+    whole_trials = attempt is None and not run.steps and run.attempts
+    if whole_trials:
+        for trial in run.attempts:
+            lines += _trial_md(trial, marks)
+        lines += [f"### The record: {len(run.attempts):,} trials", ""]
+    else:
+        lines += _trajectory_md(attempt.steps if attempt is not None else run.timeline(), marks)
+        lines += _output_md((*(attempt.fields if attempt else ()), *run.fields))
     if run.metadata:
         meta = ", ".join(f"{k}={v}" for k, v in run.metadata)
         lines.append(f"**Metadata:** {_inline(meta, 2000)}")
-    status = attempt.status if attempt is not None else s.status
-    lines.append(f"**Status:** {md_text(status or '—')}")
-    duration = attempt.duration_ms if attempt is not None else s.duration_ms
-    if duration is not None:
-        lines.append(f"**Duration:** {duration:g}ms")
-    score = attempt.score if attempt is not None else s.score
-    if score is not None:
-        lines.append(f"**Score:** {fmt.number(score)}")
+    if attempt is not None:
+        lines += _verdict_md(attempt.status, attempt.duration_ms, attempt.score)
+    else:
+        lines += _verdict_md(s.status, s.duration_ms, s.score, s.score_label, s.duration_label)
+    passes = fmt.passes_text(s) if whole_trials else None
+    if passes is not None:
+        lines.append(f"**Passes:** {md_text(passes)}")
     reasoning = grader_reasoning(attempt.fields if attempt is not None else run.fields)
     if reasoning is not None:
         lines += _md_value("Reasoning", reasoning, 2000)
@@ -343,19 +385,48 @@ def _step_html(step: Step, marks: Marks | None = None) -> str:
     return f"<details id='{html_text(step.ref)}'><summary>{head}</summary>{values}</details>"
 
 
+def _trial_html(trial: Attempt, marks: Marks | None) -> list[str]:
+    """One trial of a whole trials record: its figures, fields (output, the grader's
+    reasoning) and timeline."""
+    facts = [
+        ("reference", trial.ref),
+        ("status", trial.status or "—"),
+        ("steps", f"{len(trial.steps):,}"),
+        ("duration", fmt.duration(trial.duration_ms)),
+        ("score", fmt.number(trial.score)),
+    ]
+    own = (marks or {}).get(trial.ref)
+    if own is not None:
+        facts.append(("your note", ("★ " if own[0] else "") + own[1]))
+    body = [f"<h2 id='{html_text(trial.ref)}'>trial {trial.number}</h2>", _facts_html(facts)]
+    body += [f"<h3 class='k'>{html_text(f.label)}</h3>{_value_html(f.value)}" for f in trial.fields]
+    body.append(f"<h3>Timeline of trial {trial.number} ({len(trial.steps):,} steps)</h3>")
+    body += [_step_html(step, marks) for step in trial.steps]
+    return body
+
+
 def run_html(run: Run, ref: str, attempt: Attempt | None = None, marks: Marks | None = None) -> str:
     """A run (or one trial) as one self-contained HTML page: facts, fields, the timeline
-    with every step folded."""
+    with every step folded; a whole trials record, every trial so."""
     s = run.summary
+    whole_trials = attempt is None and not run.steps and run.attempts
     steps = attempt.steps if attempt is not None else run.timeline()
+    count = sum(len(t.steps) for t in run.attempts) if whole_trials else len(steps)
     facts = [
         ("reference", ref),
         ("status", (attempt.status if attempt else s.status) or "—"),
-        ("steps", f"{len(steps):,}"),
+        ("steps", f"{count:,}"),
         ("duration", fmt.duration(attempt.duration_ms if attempt else s.duration_ms)),
         ("score", fmt.number(attempt.score if attempt else s.score)),
     ]
     if attempt is None:
+        if s.duration_label:
+            facts[3] = ("duration", f"{facts[3][1]} ({s.duration_label})")
+        if s.score_label and s.score_label != "score":
+            facts[4] = ("score", f"{facts[4][1]} ({s.score_label})")
+        passes = fmt.passes_text(s)
+        if passes is not None:
+            facts.append(("passes", passes))
         facts += [("tool calls", _count(s.tool_calls) or "—"), ("cost", fmt.cost(s.cost))]
     facts += [(k, v) for k, v in run.metadata]
     own = (marks or {}).get(attempt.ref if attempt is not None else s.ref)
@@ -364,8 +435,12 @@ def run_html(run: Run, ref: str, attempt: Attempt | None = None, marks: Marks | 
     fields = attempt.fields if attempt is not None else run.fields
     body = [f"<h1>{html_text(ref)}</h1>", _facts_html(facts)]
     body += [f"<h2 class='k'>{html_text(f.label)}</h2>{_value_html(f.value)}" for f in fields]
-    body.append(f"<h2>Timeline ({len(steps):,} steps)</h2>")
-    body += [_step_html(step, marks) for step in steps]
+    if whole_trials:
+        for trial in run.attempts:
+            body += _trial_html(trial, marks)
+    else:
+        body.append(f"<h2>Timeline ({len(steps):,} steps)</h2>")
+        body += [_step_html(step, marks) for step in steps]
     return html_page(ref, "\n".join(body))
 
 

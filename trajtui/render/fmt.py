@@ -10,12 +10,13 @@ out.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from trajtui.core.io.sanitize import visible
 from trajtui.core.model import Kind, Outcome, RunSummary
-from trajtui.core.units import ABSENT, HUGE, cost, duration, huge, number, offset
+from trajtui.core.units import ABSENT, HUGE, cost, duration, huge, many, number, offset
 
-__all__ = ["ABSENT", "HUGE", "cost", "duration", "number", "offset"]
+__all__ = ["ABSENT", "HUGE", "cost", "duration", "many", "number", "offset"]
 
 OUTCOME_GLYPH: dict[Outcome, str] = {
     Outcome.PASS: "✓",
@@ -95,6 +96,17 @@ def score_text(summary: RunSummary) -> str:
     return number(summary.score)
 
 
+def signed(value: float | None, spell: Callable[[float], str] = number) -> str:
+    """A difference spelled as the quantity is (``spell``: :func:`number`, :func:`cost`,
+    :func:`duration`...) with its sign: ``+0.24``, ``-$0.0481``, ``+21.7s``; "" for none
+    (a side without the figure) or no difference."""
+    if value is None or value == 0:
+        return ""
+    if value != value:  # NaN has no sign
+        return spell(value)
+    return ("+" if value > 0 else "-") + spell(abs(value))
+
+
 def passes_text(summary: RunSummary) -> str | None:
     """``3 of 5 graded``: a trials record's passing trials of its graded ones (None for a
     run that is not one)."""
@@ -162,3 +174,71 @@ def elide_ref(ref: str, width: int, shared: str = "") -> str:
     tail = min(TAIL, (width - 1) // 3)
     head = width - 1 - tail
     return ref[:head] + "…" + ref[len(ref) - tail :]
+
+
+def _shared_end(a: str, b: str) -> str:
+    """The end ``a`` and ``b`` share, from a separator on (``_scored.jsonl::web-7``), so
+    that what differs keeps whole words; "" when they share no such end."""
+    n = 0
+    while n < min(len(a), len(b)) and a[len(a) - 1 - n] == b[len(b) - 1 - n]:
+        n += 1
+    end = a[len(a) - n :] if n else ""
+    cut = min((end.find(c) for c in REF_SEPARATORS if c in end), default=-1)
+    return end[cut:] if cut >= 0 else ""
+
+
+NAME_SEPARATORS = ":/#@ "
+"""What parts a name (``file.jsonl::web-26``, ``dir/run``) into the names it is made of."""
+
+
+def _from_a_word(end: str) -> str:
+    """``end`` from the first name it holds whole on (``l::web-26`` gives ``web-26``);
+    ``end`` itself when it holds none."""
+    cut = min((end.find(c) for c in NAME_SEPARATORS if c in end), default=-1)
+    rest = end[cut:].lstrip(NAME_SEPARATORS) if cut >= 0 else end
+    return rest or end
+
+
+def _last_name(text: str) -> str:
+    """The last name ``text`` is made of (``web-26`` of ``x.jsonl::web-26``)."""
+    cut = max(text.rfind(c) for c in NAME_SEPARATORS)
+    return text[cut + 1 :]
+
+
+def elide_pair(a: str, b: str, width: int) -> tuple[str, str]:
+    """Two names (of the two sides of a comparison) in ``width`` characters each, what
+    tells them apart kept: whole when both fit; else the start they share gives way
+    (``…``), then the middle of the end they share (its last characters, a run's id, stay
+    as long as they can), then the middle of what differs (its start and end stay)."""
+    if len(a) <= width and len(b) <= width:
+        return a, b
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    common = a[:n]
+    start = shared_start(common) if a != b else ""
+    head = "…" if start else ""
+    end = _shared_end(a[len(start) :], b[len(start) :]) if a != b else ""
+    parts = [x[len(start) : len(x) - len(end)] for x in (a, b)]
+    widest = max(len(p) for p in parts)
+    if len(head) + widest + len(end) <= width:
+        return head + parts[0] + end, head + parts[1] + end
+    room = width - len(head) - widest
+    if end and room >= min(len(end), TAIL + 1):
+        tail = "…" + _from_a_word(end[len(end) - room + 1 :])
+        return head + parts[0] + tail, head + parts[1] + tail
+    if end:  # what differs, with the shared end's last characters as room allows
+        avail = max(0, width - len(head))
+        last = len(_last_name(end)) + 1
+        keep = min(len(end), max(avail // 3, last if last <= avail // 2 else 0))
+        tail = "…" + _from_a_word(end[len(end) - keep :]) if keep < len(end) else end
+        tail = tail if keep else ""
+    else:
+        tail = ""
+    room = width - len(head) - len(tail)
+    x, y = (head + (p if len(p) <= room else elide_ref(p, room)) + tail for p in parts)
+    if x == y and a != b and n and width > 1:  # they differ within a word: from there on
+        x, y = ("…" + elide_ref(v[n:], width - 1) for v in (a, b))
+    if len(x) > width or len(y) > width:
+        x, y = elide_ref(a, width), elide_ref(b, width)
+    return x, y

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from trajtui.core.compare.align import Alignment, align
 from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step
-from trajtui.core.search.texts import grader_reasoning
+from trajtui.core.search.texts import graders_reasoning
 from trajtui.core.stats.estimators import Interval, bounded_mean_interval, mean_interval
 
 
@@ -21,7 +21,8 @@ class Side:
 
     Attributes:
         ref: The run's or trial's reference, as ``show`` takes it.
-        steps: Its timeline.
+        steps: Its timeline: a run's, a trial's, or every trial of a trials record one
+            after the other.
         status: Its status word, as the file says.
         verdict: Its neutral verdict (pass, fail, error, timeout, unknown).
         score: Its score, as the file says.
@@ -32,7 +33,11 @@ class Side:
         tool_calls: Tool calls it made, as the run list counts them (a call's two halves
             once); None when the format does not record tool calls.
         failed_tool_calls: Those that failed; None when the file does not tell.
-        reasoning: Its grader's reasoning, as the file says it (None without one).
+        reasoning: Its grader's reasoning, as the file says it, with the reference of what
+            it judged: the run's or the trial's own, or each trial's of a trials record
+            (empty without one).
+        trials: The side is a whole trials record: its steps are every trial's.
+        score_label: What its score is, as the file names it (``reward``, ``pass rate``).
     """
 
     ref: str
@@ -46,7 +51,18 @@ class Side:
     tokens_out: int | None
     tool_calls: int | None
     failed_tool_calls: int | None
-    reasoning: str | None = None
+    reasoning: tuple[tuple[str, str], ...] = ()
+    trials: bool = False
+    score_label: str | None = None
+
+    def step_name(self, index: int) -> str:
+        """``step-N`` for step ``index`` of the timeline; ``trial-T/step-N`` when the side
+        is a whole trials record (each trial numbers its steps from 1)."""
+        step = self.steps[index]
+        if self.trials and "/trial-" in step.ref:
+            trial = step.ref.rsplit("/trial-", 1)[1].split("/", 1)[0]
+            return f"trial-{trial}/step-{step.number}"
+        return f"step-{step.number}"
 
 
 def _tokens(own: int | None, steps: tuple[Step, ...], attr: str) -> int | None:
@@ -75,11 +91,27 @@ def _failed(steps: tuple[Step, ...], number: int) -> bool:
     return any(s.number == number and s.outcome is Outcome.ERROR for s in steps)
 
 
+def _judged(ref: str, run: Run, attempt: int | None) -> tuple[tuple[str, str], ...]:
+    """Each grader's reasoning of the side, named as the side is (``LABEL::RUN/trial-2``
+    when the side's reference names its source)."""
+    out = []
+    base = ref.split("/trial-")[0] if attempt is not None else ref
+    for judged, why in graders_reasoning(run, attempt):
+        rest = judged[len(run.summary.ref) :]
+        out.append((base + rest, why))
+    return tuple(out)
+
+
 def side(run: Run, ref: str, attempt: int | None = None) -> Side:
-    """The side for ``run``, or for its trial ``attempt``."""
+    """The side for ``run``, or for its trial ``attempt``. A trials record as a whole is
+    every trial's timeline, one after the other (not its first trial's)."""
     s = run.summary
     steps = run.timeline(attempt)
+    whole_trials = attempt is None and not run.steps and len(run.attempts) > 1
+    if whole_trials:
+        steps = tuple(step for trial in run.attempts for step in trial.steps)
     trial = run.attempt(attempt) if attempt is not None else None
+    reasoning = _judged(ref, run, attempt)
     if trial is not None:
         calls, failed = _tool_counts(steps)
         return Side(
@@ -94,7 +126,8 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
             tokens_out=_tokens(None, steps, "tokens_out"),
             tool_calls=calls,
             failed_tool_calls=failed,
-            reasoning=grader_reasoning(trial.fields),
+            reasoning=reasoning,
+            score_label="score" if trial.score is not None else None,
         )
     return Side(
         ref=ref,
@@ -108,7 +141,9 @@ def side(run: Run, ref: str, attempt: int | None = None) -> Side:
         tokens_out=_tokens(run.run_tokens_out, steps, "tokens_out"),
         tool_calls=s.tool_calls,  # the row's count, unknown where the row's is
         failed_tool_calls=s.failed_tool_calls,
-        reasoning=grader_reasoning(run.fields),
+        reasoning=reasoning,
+        trials=whole_trials,
+        score_label=s.score_label,
     )
 
 
@@ -128,7 +163,7 @@ class Comparison:
 
 def compare(a: Side, b: Side) -> Comparison:
     """Align the two sides' timelines."""
-    return Comparison(a, b, align(a.steps, b.steps))
+    return Comparison(a, b, align(a.steps, b.steps, (a.step_name, b.step_name)))
 
 
 def difference(x: float | None, y: float | None) -> float | None:

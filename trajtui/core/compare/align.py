@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -252,8 +252,18 @@ def _in_order(ab: _Both, i1: int, i2: int, j1: int, j2: int) -> list[Pair]:
     return out
 
 
-def _mark_moves(pairs: list[Pair], a: Sequence[Step], b: Sequence[Step]) -> list[Pair]:
-    """A gap whose step the other run has, unpaired, at another place: say where."""
+def _step_n(steps: Sequence[Step]) -> Callable[[int], str]:
+    return lambda k: f"step-{steps[k].number}"
+
+
+def _mark_moves(
+    pairs: list[Pair],
+    a: Sequence[Step],
+    b: Sequence[Step],
+    names: tuple[Callable[[int], str], Callable[[int], str]],
+) -> list[Pair]:
+    """A gap whose step the other run has, unpaired, at another place: say where (by the
+    step's name in its side, ``names``)."""
     only_a: dict[tuple[str, str, str], list[int]] = {}
     only_b: dict[tuple[str, str, str], list[int]] = {}
     for p in pairs:
@@ -266,17 +276,22 @@ def _mark_moves(pairs: list[Pair], a: Sequence[Step], b: Sequence[Step]) -> list
         if p.op is Op.ONLY_A and p.a is not None:
             there = only_b.get(step_key(a[p.a]))
             if there:
-                p = Pair(p.op, p.a, None, 0.0, f"moved: B step-{b[there[0]].number}")
+                p = Pair(p.op, p.a, None, 0.0, f"moved: B {names[1](there[0])}")
         elif p.op is Op.ONLY_B and p.b is not None:
             there = only_a.get(step_key(b[p.b]))
             if there:
-                p = Pair(p.op, None, p.b, 0.0, f"moved: A step-{a[there[0]].number}")
+                p = Pair(p.op, None, p.b, 0.0, f"moved: A {names[0](there[0])}")
         out.append(p)
     return out
 
 
-def align(a: Sequence[Step], b: Sequence[Step]) -> Alignment:
-    """Align timeline ``a`` with timeline ``b`` (see the module's docstring)."""
+def align(
+    a: Sequence[Step],
+    b: Sequence[Step],
+    names: tuple[Callable[[int], str], Callable[[int], str]] | None = None,
+) -> Alignment:
+    """Align timeline ``a`` with timeline ``b`` (see the module's docstring); ``names``
+    name a step of each by its index (``step-N`` when not given)."""
     ab = _Both(a, b, [_look(s) for s in a], [_look(s) for s in b])
     keys_a = [x.key for x in ab.la]
     keys_b = [x.key for x in ab.lb]
@@ -287,6 +302,6 @@ def align(a: Sequence[Step], b: Sequence[Step]) -> Alignment:
             pairs.extend(_pair(a, b, i1 + k, j1 + k, 1.0) for k in range(i2 - i1))
         else:
             pairs.extend(_fill(ab, i1, i2, j1, j2))
-    pairs = _mark_moves(pairs, a, b)
+    pairs = _mark_moves(pairs, a, b, names or (_step_n(a), _step_n(b)))
     first = next((k for k, p in enumerate(pairs) if p.op is not Op.SAME), None)
     return Alignment(tuple(pairs), first)

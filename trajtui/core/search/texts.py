@@ -102,6 +102,25 @@ def grader_reasoning(fields: tuple[Field, ...]) -> str | None:
     return None
 
 
+def graders_reasoning(run: Run, attempt: int | None = None) -> list[tuple[str, str]]:
+    """Every grader's reasoning of a run, each with the reference of what it judged: the
+    run's own (``[(RUN, text)]``), else each trial's (``[(RUN/trial-1, text), ...]``: a
+    trials record's grader judges each trial); of trial ``attempt`` only, when given."""
+    if attempt is not None:
+        trial = run.attempt(attempt)
+        why = grader_reasoning(trial.fields) if trial is not None else None
+        return [(trial.ref, why)] if trial is not None and why is not None else []
+    own = grader_reasoning(run.fields)
+    if own is not None:
+        return [(run.summary.ref, own)]
+    out = []
+    for trial in run.attempts:
+        why = grader_reasoning(trial.fields)
+        if why is not None:
+            out.append((trial.ref, why))
+    return out
+
+
 def leaves(value: Any, depth: int = 0) -> Iterator[str]:
     """The texts of a value as in the file: a string itself; an object's keys and values and
     an array's items, leaf by leaf; numbers and booleans as JSON writes them."""

@@ -14,6 +14,7 @@ from trajtui.core.stats.lines import num as _num
 from trajtui.core.stats.lines import picks as _picks
 from trajtui.core.stats.lines import refs as _refs
 from trajtui.core.stats.tasks import OwnFigures, tally
+from trajtui.core.units import many
 
 
 def attempt_figures(
@@ -37,7 +38,7 @@ def attempt_figures(
             e = t.estimate(hat, k)
             if e is None:
                 continue
-            detail = f"(mean over {e.tasks:,} tasks"
+            detail = f"(mean over {many(e.tasks, 'task')}"
             if e.excluded:
                 detail += f"; {e.excluded:,} with fewer than {k} graded attempts left out"
             sec.lines.append(Line(e.name, _num(e.value), detail + ")", e.value, picks))
@@ -49,7 +50,7 @@ def attempt_figures(
         Line(
             "attempts",
             f"{counted.attempts:,}",
-            f"of {counted.tasks:,} tasks · {counted.graded:,} graded · {counted.passed:,} passed"
+            f"of {many(counted.tasks, 'task')} · {counted.graded:,} graded · {counted.passed:,} passed"
             f" · {counted.ungraded:,} without a reward (left out)",
             None,
             picks,

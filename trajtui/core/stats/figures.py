@@ -28,7 +28,7 @@ from trajtui.core.stats.passk import PassTally
 from trajtui.core.stats.tools import tool_figures
 from trajtui.core.units import cost as _cost
 from trajtui.core.units import duration as _duration
-from trajtui.core.units import share
+from trajtui.core.units import many, share
 
 __all__ = ["Figures", "Line", "Pick", "Rate", "Section", "figures"]
 
@@ -148,7 +148,7 @@ def _trials(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, A
             if k == 1 and same_n is not None:
                 detail = f"({tally.passed:,}/{tally.trials:,} trials)"
             else:
-                detail = f"(mean over {e.tasks:,} tasks)"
+                detail = f"(mean over {many(e.tasks, 'task')})"
             if e.excluded:
                 detail += f"; {e.excluded:,} with fewer than {k} trials left out"
             sec.lines.append(Line(e.name, share(e.value), detail, e.value, picks))
@@ -171,7 +171,7 @@ def _trials(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, A
             Line(
                 f"file {key}",
                 share(mean),
-                f"(the file's own, mean over {len(having):,} tasks)",
+                f"(the file's own, mean over {many(len(having), 'task')})",
                 mean,
                 _picks([r for r, _ in having]),
             )
@@ -194,7 +194,7 @@ def _trials(runs: Sequence[RunFacts], sections: list[Section], data: dict[str, A
         Line(
             "trials disagree",
             f"{len(disagree):,}",
-            f"({len(disagree):,}/{len(counted):,} tasks){': ' + shown if shown else ''}",
+            f"({len(disagree):,}/{many(len(counted), 'task')}){': ' + shown if shown else ''}",
             rate.value,
             _picks(disagree),
         )

@@ -107,7 +107,7 @@ def _estimates(counted: AttemptTally) -> str:
             e = t.estimate(hat, k)
             if e is None:
                 continue
-            of = f" ({e.tasks} of {e.tasks + e.excluded} tasks)" if e.excluded else ""
+            of = f" ({e.tasks} of {fmt.many(e.tasks + e.excluded, 'task')})" if e.excluded else ""
             parts.append(f"{e.name} {_share(e.value)}{of}")
     return " · ".join(parts)
 
@@ -197,7 +197,7 @@ def job_block(detail: AtifRun) -> list[Text]:
     out.append(
         Text.assemble(
             ("trajtui, over the same tasks", LABEL),
-            f": {fmt.count(counted.tasks)} tasks · {_attempt_counts(counted)} · "
+            f": {fmt.many(counted.tasks, 'task')} · {_attempt_counts(counted)} · "
             f"{fmt.count(errors)} with an exception{mean}",
         )
     )

@@ -9,6 +9,7 @@ from typing import Any
 from trajtui.core.io.text import flat
 from trajtui.core.model import Field, Outcome, Run, RunSummary
 from trajtui.core.source import FormatInfo
+from trajtui.core.units import cost
 from trajtui.core.values import fields, mapping, num, sequence, string
 from trajtui.formats.forecast.board import SourceBoard
 from trajtui.formats.forecast.detail import ForecastRun
@@ -101,6 +102,22 @@ def _cost(entry: dict[str, Any] | None, info: dict[str, Any] | None) -> float | 
     return None
 
 
+def _two_costs(entry: dict[str, Any] | None, info: dict[str, Any] | None) -> Field | None:
+    """Both costs of a run whose summary.json entry and info.json disagree, each named by
+    its file and key, the one the run list counts first (mini-prophet's eval writes 0.0 in
+    summary.json for a run that raised, while its info.json counts what it spent); None
+    when they agree or one is missing."""
+    own = num(mapping(info.get("cost_stats")).get("total_cost")) if info is not None else None
+    listed = num(mapping(entry.get("cost")).get("total")) if entry is not None else None
+    if own is None or listed is None or own == listed:
+        return None
+    return Field(
+        "cost",
+        f"{cost(own)} (info.json cost_stats.total_cost: the run's cost in the run list, "
+        f"stats and exports) · summary.json cost.total {cost(listed)} (what its total_cost counts)",
+    )
+
+
 def _score(entry: dict[str, Any] | None, info: dict[str, Any] | None) -> float | None:
     score = _brier(entry.get("evaluation")) if entry is not None else None
     if score is None and info is not None:
@@ -174,10 +191,20 @@ def run_fields(entry: dict[str, Any] | None, files: RunFiles | None) -> tuple[Fi
     holds the Brier score, for example).
     """
     out: list[Field] = []
-    if entry is not None:
-        out.extend(fields(entry, ENTRY_ORDER, skip=("run_id", "task_id")))
-    shown = {f.label: f.value for f in out}
     info = files.info if files is not None else None
+    both = _two_costs(entry, info)
+    if entry is not None:
+        listed = fields(entry, ENTRY_ORDER, skip=("run_id", "task_id"))
+        if both is not None:  # said once, named: the entry's own object under its file's name
+            k = next(k for k, f in enumerate(listed) if f.label == "cost")
+            listed = (
+                *listed[:k],
+                both,
+                replace(listed[k], label="summary.json cost"),
+                *listed[k + 1 :],
+            )
+        out.extend(listed)
+    shown = {f.label: f.value for f in out}
     tail: list[Field] = []
     if info is not None:
         for f in fields(info, INFO_ORDER, skip=("board",)):

@@ -15,6 +15,7 @@ The words are those of ``trajtui diff`` (:mod:`trajtui.render.compare`).
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from rich.table import Table
@@ -159,6 +160,7 @@ def figures_table(c: Comparison, width: int = 120) -> Table:
     :data:`ROOMY` cells, the figures neither side has (``—`` on both) make room for the
     others."""
     fa, fb, deltas = words.figures(c.a), words.figures(c.b), words.deltas(c)
+    names = words.heads(c)
     keep = [
         k
         for k in range(len(words.HEADS))
@@ -167,7 +169,7 @@ def figures_table(c: Comparison, width: int = 120) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False, expand=False)
     table.add_column("", style="bold", no_wrap=True)
     for k in keep:
-        table.add_column(words.HEADS[k], no_wrap=True, overflow="ellipsis", justify="right")
+        table.add_column(names[k], no_wrap=True, overflow="ellipsis", justify="right")
     for name, cells in (("A", fa), ("B", fb)):
         table.add_row(Text(name), *(Text(visible(cells[k], keep_newlines=False)) for k in keep))
     table.add_row(
@@ -182,14 +184,25 @@ REASONING_LINES = 2
 
 def reasoning_lines(c: Comparison, width: int) -> Text:
     """Each side's grader's reasoning, on one line each (its line breaks as ``⏎``), cut to
-    :data:`REASONING_LINES` lines of ``width`` with an ellipsis; empty when neither has one."""
+    :data:`REASONING_LINES` lines of ``width`` with an ellipsis (one line each when a side
+    is a whole trials record, whose every trial has its grader); empty when neither has
+    one."""
     out = Text()
-    for name, why in words.reasoning_rows(c):
+    rows = words.reasoning_rows(c)
+    most = REASONING_LINES if len(rows) <= 2 else 1
+    room = max(20, width - 2)  # (the pane's padding)
+    for name, why in rows:
         if out:
             out.append("\n")
-        out.append(f"{name} grader  ", style="bold")
-        room = max(20, REASONING_LINES * (width - 2) - 10)
-        out.append(flat(why, limit=room))
+        head = f"grader {visible(name, keep_newlines=False)}  "
+        text = flat(why, limit=most * room)
+        lines = textwrap.wrap(head + text, room, break_on_hyphens=False) or [head]
+        if len(lines) > most:
+            lines = lines[:most]
+            lines[-1] = lines[-1][: room - 1] + "…"
+        shown = "\n".join(lines)
+        out.append(head, style="bold")
+        out.append(shown[len(head) :])
     return out
 
 
@@ -207,7 +220,7 @@ class CompareScreen(Screen[None]):
     ]
 
     DEFAULT_CSS = """
-    CompareScreen #compare-title { height: 1; background: $panel; text-style: bold; padding: 0 1; }
+    CompareScreen #compare-title { height: auto; background: $panel; text-style: bold; padding: 0 1; }
     CompareScreen #compare-figures { height: auto; padding: 0 1; }
     CompareScreen #compare-reasoning { height: auto; padding: 0 1; }
     CompareScreen #compare-status { height: auto; padding: 0 1; color: $accent; }
@@ -229,9 +242,7 @@ class CompareScreen(Screen[None]):
         self.error = ""
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            literal(f" compare  A {self.spec_a.ref}  ·  B {self.spec_b.ref}"), id="compare-title"
-        )
+        yield Static(id="compare-title")
         yield Static(id="compare-figures")
         yield Static(id="compare-reasoning")
         yield Static(literal("reading and aligning the two runs…"), id="compare-status")
@@ -245,6 +256,7 @@ class CompareScreen(Screen[None]):
         return self.query_one(PairList)
 
     def on_mount(self) -> None:
+        self._draw_title()
         self.pair_list.focus()
         self._align()
 
@@ -316,8 +328,15 @@ class CompareScreen(Screen[None]):
         self._draw_heads()
 
     def on_resize(self) -> None:
+        self._draw_title()
         self._draw_heads()
         self._draw_figures()
+
+    def _draw_title(self) -> None:
+        """Which run is A and which is B: on one line, or a line each (never B cut off)."""
+        width = max(20, (self.size.width or 80) - 2)
+        lines = words.title_lines("compare", self.spec_a.ref, self.spec_b.ref, width)
+        self.query_one("#compare-title", Static).update(literal("\n".join(lines), lines=True))
 
     def _draw_figures(self) -> None:
         if self.comparison is not None:
@@ -332,8 +351,9 @@ class CompareScreen(Screen[None]):
         width = self.pair_list.scrollable_content_region.width or self.size.width
         side_w, why_w = self.pair_list.widths(width)
         text = Text()
-        text.append(f" A {self.spec_a.ref}"[:side_w].ljust(side_w) + "   ")
-        text.append(f" B {self.spec_b.ref}"[:side_w].ljust(side_w))
+        head_a, head_b = words.side_heads(self.spec_a.ref, self.spec_b.ref, side_w)
+        text.append(head_a + "   ")
+        text.append(head_b)
         if why_w:
             text.append(" what differs"[:why_w])
         self.query_one("#compare-heads", Static).update(literal(text))

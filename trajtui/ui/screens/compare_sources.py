@@ -26,7 +26,7 @@ from textual.worker import get_current_worker
 from trajtui.core.compare import Row, SourceComparison, compare_sources
 from trajtui.core.io.text import visible
 from trajtui.core.model import RunSummary
-from trajtui.core.search.texts import grader_reasoning
+from trajtui.core.search.texts import graders_reasoning
 from trajtui.core.source import LoadError
 from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
@@ -178,7 +178,7 @@ class SourcesScreen(Screen[None]):
         height: auto; max-height: 12; padding: 0 1; border-top: solid $panel; display: none;
     }
     SourcesScreen #srcs-why.-shown { display: block; }
-    SourcesScreen #srcs-title { height: 1; background: $panel; text-style: bold; padding: 0 1; }
+    SourcesScreen #srcs-title { height: auto; background: $panel; text-style: bold; padding: 0 1; }
     SourcesScreen #srcs-summary { height: auto; padding: 0 1; }
     SourcesScreen #srcs-heads { height: 1; color: $text-muted; text-style: bold; background: $panel; }
     """
@@ -196,8 +196,7 @@ class SourcesScreen(Screen[None]):
         self.where: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def compose(self) -> ComposeResult:
-        la, lb = self.ws.sources[self.a].label, self.ws.sources[self.b].label
-        yield Static(literal(f" compare sources  A {la}  ·  B {lb}"), id="srcs-title")
+        yield Static(id="srcs-title")
         yield Static(literal("reading the runs of both sources…"), id="srcs-summary")
         yield Static(id="srcs-heads")
         yield SourceRows(id="srcs-rows")
@@ -211,11 +210,20 @@ class SourcesScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.rows.focus()
+        self._draw_title()
         self._draw_heads()
         self._read()
 
     def on_resize(self) -> None:
+        self._draw_title()
         self._draw_heads()
+
+    def _draw_title(self) -> None:
+        """Which source is A and which is B: on one line, or a line each (never B cut off)."""
+        la, lb = self.ws.sources[self.a].label, self.ws.sources[self.b].label
+        width = max(20, (self.size.width or 80) - 2)
+        lines = words.title_lines("compare sources", la, lb, width)
+        self.query_one("#srcs-title", Static).update(literal("\n".join(lines), lines=True))
 
     def _draw_heads(self) -> None:
         w = SourceRows.widths(self.rows.scrollable_content_region.width or self.size.width)
@@ -293,19 +301,25 @@ class SourcesScreen(Screen[None]):
             ("A", self.a, r.a, self.where[0]),
             ("B", self.b, r.b, self.where[1]),
         ):
-            text.append(f"\n{name} grader  ", style="bold")
             if summary is None:
+                text.append(f"\ngrader {name}  ", style="bold")
                 text.append("(no run of this prompt)", style="dim")
                 continue
             try:
                 run = self.ws.sources[s].run(where[r.ref])
             except (LoadError, OSError) as err:
+                text.append(f"\ngrader {name}  ", style="bold")
                 text.append(f"(could not be read: {err})", style="dim")
                 continue
-            why = grader_reasoning(run.fields)
-            text.append(
-                visible(why) if why else "(the file gives no reasoning)", style="" if why else "dim"
-            )
+            judged = graders_reasoning(run)
+            if not judged:
+                text.append(f"\ngrader {name}  ", style="bold")
+                text.append("(the file gives no reasoning)", style="dim")
+            for whose, why in judged:
+                part = whose[len(run.summary.ref) + 1 :] if "/" in whose else ""
+                head = f"{name} {visible(part, keep_newlines=False)}" if part else name
+                text.append(f"\ngrader {head}  ", style="bold")
+                text.append(visible(why))
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._why_read, r, text)
 

@@ -91,19 +91,30 @@ class PairScreen(Screen[None]):
         self.unfold = False
 
     def compose(self) -> ComposeResult:
-        a, b = words.pair_steps(self.comparison, self.index)
-        p = self.pair
-        title = f" {p.op.value}  {WHAT[p.op]}: A {words.step_label(a)} · B {words.step_label(b)}"
+        c, p = self.comparison, self.pair
+        la, lb = words.step_label(c.a, p.a), words.step_label(c.b, p.b)
+        title = f" {p.op.value}  {WHAT[p.op]}: A {la} · B {lb}"
         yield Static(literal(title), id="pair-title")
         yield Static(literal(visible(p.why, keep_newlines=False) if p.why else ""), id="pair-why")
         with Horizontal():
-            for name, spec in zip(("A", "B"), self.specs, strict=True):
-                with Vertical(classes="pair-side", id=f"side-{name.lower()}") as box:
-                    box.border_title = literal(f"{name} {spec.ref}")
-                    yield DetailView(id=f"detail-{name.lower()}")
+            for name in ("a", "b"):
+                with Vertical(classes="pair-side", id=f"side-{name}"):
+                    yield DetailView(id=f"detail-{name}")
         yield FittingFooter()
 
+    def on_resize(self) -> None:
+        self._name_sides()
+
+    def _name_sides(self) -> None:
+        """Each half's border names its run, cut by what the two names share (never
+        alike where they differ)."""
+        half = max(12, (self.size.width or 80) // 2 - 6)
+        heads = words.side_heads(self.specs[0].ref, self.specs[1].ref, half)
+        for name, head in zip(("a", "b"), heads, strict=True):
+            self.query_one(f"#side-{name}").border_title = literal(head.strip())
+
     def on_mount(self) -> None:
+        self._name_sides()
         a_view = self.query_one("#detail-a", DetailView)
         b_view = self.query_one("#detail-b", DetailView)
         self.watch(a_view, "scroll_y", lambda y: self._follow(b_view, y), init=False)

@@ -36,16 +36,33 @@ DROP_ORDER = ("cost", "tool calls", "tool errors", "steps", "duration", "score")
 """The columns that make way on a list too narrow for all of them, first to last."""
 
 
+def ref_floor(ref_width: int, elided: int | None = None) -> int:
+    """Cells the reference column keeps before a column makes way: the references whole
+    once their shared start is elided (``elided``, said under the list: nothing is lost),
+    else cut with ``…`` down to :data:`REF_ROOM`."""
+    least = min(REF_ROOM, ref_width if elided is None else elided)
+    return min(max(ref_width, 6), max(least, 6))
+
+
 def columns(
-    width: int, ref_width: int, status_width: int, present: set[str], keep: str | None = None
+    width: int,
+    ref_width: int,
+    status_width: int,
+    present: set[str],
+    keep: str | None = None,
+    elided: int | None = None,
 ) -> dict[str, int]:
     """Column widths for a list ``width`` cells wide (0: the column is hidden).
 
-    Only columns some run has a value for are shown. The title gives way first, down to
-    :data:`TITLE_ROOM` cells; then the columns, in :data:`DROP_ORDER` (never ``keep``, the
-    column the list is sorted by), then the title altogether; the reference is cut down to
-    :data:`REF_ROOM` cells before any column goes. So a wider list never shows fewer columns.
+    Only columns some run has a value for are shown. References too long for their
+    column give way by the start they share (``elided``: the widest of them without it,
+    see :func:`ref_cell`), and the column narrows to the rest. The title gives way first,
+    down to :data:`TITLE_ROOM` cells; then the reference, down to :func:`ref_floor`; then
+    the columns, in :data:`DROP_ORDER` (never ``keep``, the column the list is sorted by),
+    then the title altogether. Each step only ever takes cells from a narrower list, so a
+    wider list never shows fewer columns.
     """
+    elided = ref_width if elided is None else min(elided, ref_width)
     cols = {
         "status": min(max(status_width, 8), 14),
         "ref": min(max(ref_width, 6), 28, max(12, int(width * 0.36))),
@@ -62,29 +79,39 @@ def columns(
     def used() -> int:
         return 1 + sum(w + 1 for w in cols.values() if w)
 
-    if width - used() < TITLE_ROOM:  # the reference is cut (with …) before a column goes
-        cols["ref"] = max(min(cols["ref"], REF_ROOM), cols["ref"] - (TITLE_ROOM - width + used()))
+    if width - used() < TITLE_ROOM:  # the reference is cut before a column goes
+        floor = min(cols["ref"], ref_floor(ref_width, elided))
+        cols["ref"] = max(floor, cols["ref"] - (TITLE_ROOM - width + used()))
+    if cols["ref"] < ref_width and elided < cols["ref"]:
+        cols["ref"] = max(elided, 6)  # cut references give way by their shared start
     for name in DROP_ORDER:
         if width - used() >= TITLE_ROOM:
             break
         if name != keep:
             cols[name] = 0
-    if width - used() < 12:
+    if width - used() < 12:  # a long status word gives way to the title, down to 10 cells
         spare = width - used() - 12
-        cols["status"] = max(10, cols["status"] + spare)
+        cols["status"] = max(min(cols["status"], 10), cols["status"] + spare)
     room = width - used()
     cols["title"] = room if room >= 6 else 0
     return cols
 
 
-def split_width(total: int, runs_fixed: int, steps_fixed: int) -> int:
+def split_width(
+    total: int, runs_fixed: int, steps_fixed: int, steps_least: int, runs_least: int | None = None
+) -> int:
     """Width of the run list's pane beside the timeline's in ``total`` cells: each pane
     gets the room for its columns and a short title first (the run list first, the
     timeline keeping its own), and what is left is shared evenly between the run titles
-    and the step titles (the run list gets at least 40%)."""
+    and the step titles (the run list gets at least 40%). Where ``total`` leaves the
+    timeline ``steps_least`` cells beside the run list's least columns (``runs_least``:
+    references cut by their shared start; ``runs_fixed`` has them whole), the run list
+    has them all: the step titles give way, never a column of the run list."""
     runs, steps = runs_fixed + 3, steps_fixed + 3 + TITLE_ROOM  # borders and a scrollbar
+    least = (runs_fixed if runs_least is None else min(runs_least, runs_fixed)) + 3
     width = runs + max(0, total - runs - steps) // 2
-    return max(int(total * 0.4), min(total - steps, width))
+    width = max(int(total * 0.4), min(total - steps, width))
+    return max(width, min(least, total - steps_least))
 
 
 def fit(text: str, width: int, *, pad: bool = True) -> str:
@@ -295,12 +322,10 @@ class RunList(VirtualList):
         if self.store is None:
             return columns(width, 12, 10, set())
         status_width, ref_width = self.store.widths()
-        cols = columns(width, ref_width, status_width, self.store.columns(), self.store.sort)
-        elided = self.store.elided_ref_width()
-        if not self.store.mixed and cols["ref"] < ref_width and elided < cols["ref"]:
-            # cut references give way by their shared start: each then shows whole
-            cols["title"] += cols["ref"] - max(elided, 6)
-            cols["ref"] = max(elided, 6)
+        elided = None if self.store.mixed else self.store.elided_ref_width()
+        cols = columns(
+            width, ref_width, status_width, self.store.columns(), self.store.sort, elided
+        )
         if self.store.mixed and cols["ref"] < ref_width:
             # Mixed rows name their source: the reference takes up to half the row.
             wider = min(ref_width, max(cols["ref"], width // 2))
@@ -317,14 +342,20 @@ class RunList(VirtualList):
             return False
         return self.current_columns()["ref"] < self.store.widths()[1]
 
-    def fixed_width(self) -> int:
+    def fixed_width(self, *, least: bool = True) -> int:
         """Cells the list needs to show every column the runs read so far have, with a
-        short title (the pane beside the timeline is made at least this wide when it can)."""
+        short title and a sort arrow (the pane beside the timeline is made at least this
+        wide when it can): :func:`columns` drops none of them at this width. Not ``least``:
+        with the references whole (up to :data:`REF_ROOM`), as the panes share the room."""
         if self.store is None:
             return 40
         status_width, ref_width = self.store.widths()
-        cols = columns(10_000, min(ref_width, REF_ROOM), status_width, self.store.columns())
-        return 1 + sum(w + 1 for name, w in cols.items() if w and name != "title") + TITLE_ROOM
+        elided = None if self.store.mixed or not least else self.store.elided_ref_width()
+        cols = columns(10_000, ref_floor(ref_width, elided), status_width, self.store.columns())
+        arrow = 1
+        return (
+            1 + sum(w + 1 for name, w in cols.items() if w and name != "title") + arrow + TITLE_ROOM
+        )
 
     def render_row(self, index: int, width: int) -> Text:
         store = self.store
@@ -340,9 +371,15 @@ class RunList(VirtualList):
         if kind == HEADER:
             label = visible(source.label, keep_newlines=False)
             counts = store.summary_line([s])
+            start = store.ref_start(s)
+            refs = ""
+            if start and store.counts[s].ref_width > self.current_columns()["ref"]:
+                # its rows' references are cut by this start: said before the counts
+                refs = f" · refs: … = {visible(start, keep_newlines=False)}"
             return Text.assemble(
                 ("── ", self.cstyle("runs--dim")),
                 (label, self.cstyle("runs--header")),
+                (refs, self.cstyle("runs--dim")),
                 (f" · {source.format.name} · {counts} ", self.cstyle("runs--dim")),
             )
         entry = source.peek(i)

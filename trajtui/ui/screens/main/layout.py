@@ -170,7 +170,11 @@ class MainLayout(Screen[None]):
             pane.styles.clear_rule("width")
             return
         width = split_width(
-            self.size.width, self.run_list.fixed_width(), self.timeline.fixed_width()
+            self.size.width,
+            self.run_list.fixed_width(least=False),
+            self.timeline.fixed_width(),
+            TIMELINE_ROOM,
+            self.run_list.fixed_width(),
         )
         if pane.styles.width is None or pane.styles.width.value != width:
             pane.styles.width = width
@@ -302,6 +306,14 @@ class MainLayout(Screen[None]):
             title += f" · behind {self.store.pinned.label} (esc: all)"
         runs_pane = self.query_one("#runs-pane")
         runs_pane.border_title = literal(title)
+        self._say_elided()
+        # the split may have changed the list's width: what is cut is known once laid out
+        self.call_after_refresh(self._say_elided)
+
+    def _say_elided(self) -> None:
+        """The line under the run list: the starts its titles and references give way by
+        (said only while they do), and its keys."""
+        runs_pane = self.query_one("#runs-pane")
         prefix = self.store.prefix.value.strip(" ⏎")
         said = [f"titles: … = {prefix}"] if prefix else []
         starts = {self.store.ref_start(s) for s in range(len(self.ws.sources))}
