@@ -14,7 +14,7 @@ import click
 
 from trajtui.cli.args import names_a_run, split_args
 from trajtui.cli.cache import no_cache_option, use_cache
-from trajtui.cli.output import open_workspace, print_err
+from trajtui.cli.output import open_workspace, print_err, workspace_rows
 from trajtui.cli.show import resolve_streaming
 from trajtui.cli.where import row_predicate, where_option
 from trajtui.core.compare import (
@@ -197,15 +197,13 @@ def diff_cmd(
 def _runs_of(path: str, keep: Callable[[RunSummary], bool] | None) -> list[RunSummary] | None:
     """Every run of the sources under ``path`` (the first of a reference seen twice);
     None when nothing there could be read."""
-    from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
-
     ws = open_workspace([path])
     if not ws.sources:
         return None
     seen: set[str] = set()
     runs: list[RunSummary] = []
     try:
-        for _, entry in drive(ws):
+        for _, entry in workspace_rows(ws):
             if isinstance(entry, RunSummary) and entry.ref not in seen:
                 if keep is not None and not keep(entry):
                     continue

@@ -22,7 +22,16 @@ from trajtui.core.jsonl.reader import JsonlReader, Record
 from trajtui.core.jsonl.rowpool import Row, RowFiller
 from trajtui.core.jsonl.table import SummaryTable
 from trajtui.core.model import Problem, Run, RunSummary, Severity
-from trajtui.core.source import Entry, FormatInfo, LoadError, RunCache, Source, Target
+from trajtui.core.source import (
+    Entry,
+    FormatInfo,
+    LiteInput,
+    LoadError,
+    RowDecoder,
+    RunCache,
+    Source,
+    Target,
+)
 
 
 class RecordFormat(Protocol):
@@ -60,6 +69,8 @@ class RecordFormat(Protocol):
 
 class JsonlSource(Source):
     """A JSONL file whose records are runs, read through a :class:`LineIndex`."""
+
+    follows_appends = True
 
     def __init__(self, path: str, fmt: RecordFormat, label: str | None = None) -> None:
         """Open ``path`` for reading (nothing is read until :meth:`scan` runs).
@@ -317,6 +328,22 @@ class JsonlSource(Source):
     def decodes_rows(self) -> bool:
         """Rows are decoded on every core (:meth:`filler` gives a reader)."""
         return getattr(self.fmt, "lite", None) is not None
+
+    def row_decoder(self) -> RowDecoder | None:
+        return self if self.decodes_rows() else None
+
+    def line_of(self, i: int) -> int | None:
+        return self.index.line_of(i)
+
+    def record_index(self) -> LineIndex:
+        return self.index
+
+    def lite_input(self) -> LiteInput | None:
+        lite = getattr(self.fmt, "lite", None)
+        text = getattr(self.fmt, "input_text", None)
+        if lite is None or not callable(text):
+            return None
+        return LiteInput(lite, text)
 
     def filler(self, start: int = 0) -> RowFiller | None:
         """A reader of this source's rows in file order from record ``start``, decoding
