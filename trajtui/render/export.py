@@ -175,9 +175,9 @@ def record_jsonl(source: Source, index: int, run: Run) -> str:
     the source keeps records as lines (every dangerous character inside a string written as
     its JSON escape, the same value when parsed; bytes that are not UTF-8 kept for the
     writer: :func:`~trajtui.core.io.sanitize.json_record`), else its value encoded."""
-    raw = getattr(getattr(source, "reader", None), "raw", None)
-    if raw is not None:
-        return json_record(raw(index).rstrip(b"\r\n")) + "\n"
+    records = source.record_index()
+    if records is not None:
+        return json_record(records.read(index).rstrip(b"\r\n")) + "\n"
     return dumps_line(run.raw) + "\n"
 
 

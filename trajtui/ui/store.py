@@ -666,11 +666,10 @@ class RunStore:
         for s, source in enumerate(self.ws.sources[:HEAD_SOURCES]):
             known = self._head_refs.get(s)
             if known is None:
-                ref_of = getattr(source, "ref_of", None)
                 n = min(len(source), HEAD_ROWS)
-                if ref_of is None or n == 0:
+                if n == 0:
                     continue
-                known = max(len(ref_of(i) or "") for i in range(n))
+                known = max(len(source.ref_of(i) or "") for i in range(n))
                 if n == HEAD_ROWS:
                     self._head_refs[s] = known
             widest = max(widest, known)

@@ -17,7 +17,6 @@ from textual.message import Message
 from textual.widgets import Static
 
 from trajtui.core.io.text import visible
-from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.query import elsewhere
 from trajtui.core.refs import SOURCE_SEP
@@ -348,7 +347,7 @@ class RunList(VirtualList):
         entry = source.peek(i)
         if entry is None:
             store.request(s, i)
-            line = source.index.line_of(i) if isinstance(source, JsonlSource) else None
+            line = source.line_of(i)
             where = f"line {line:,}" if line else f"#{i + 1}"
             return Text(f" ⋯ reading {where}", style=self.cstyle("runs--placeholder"))
         if isinstance(entry, Problem):
