@@ -8,7 +8,7 @@ import shlex
 import shutil
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import click
 
@@ -29,6 +29,7 @@ from trajtui.core.rows import warm_up
 from trajtui.core.source import LoadError, Source
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
+from trajtui.render.columns import NUMBERS, Column
 
 
 def _facts(source: Source, entry: RunSummary, label: str, *, whole: bool) -> Facts:
@@ -62,6 +63,12 @@ def _columns(summaries: Sequence[RunSummary], refs: Sequence[str], tty: bool) ->
     return {"ref": min(ref_w, 64), "status": status_w}
 
 
+def _shown_columns(with_cost: bool) -> tuple[Column, ...]:
+    """The columns of counts and figures ``ls`` shows (cost only for a source that has
+    costs), as the column table has them."""
+    return tuple(c for c in NUMBERS if with_cost or c.key != "cost")
+
+
 def _row(
     ws: Workspace,
     source: Source,
@@ -69,21 +76,14 @@ def _row(
     widths: dict[str, int],
     width: int | None,
     with_cost: bool,
-    cells_of: tuple[Callable[[RunSummary], str], ...],
 ) -> str:
-    score_text, tool_calls_text, tool_errors_text = cells_of
     ref = visible(ws.ref(source, s.ref), keep_newlines=False)
     status = visible(fmt.status(s.status, s.outcome), keep_newlines=False)
     if width is not None and len(status) > widths["status"]:
         status = status[: widths["status"] - 1] + "…"
-    cells = (
-        f"{ref:<{widths['ref']}}  {status:<{widths['status']}}  "
-        f"{fmt.number(s.steps) if s.steps is not None else fmt.ABSENT:>6}  "
-        f"{tool_calls_text(s):>5}  {tool_errors_text(s):>8}  "
-        f"{fmt.duration(s.duration_ms):>9}  {score_text(s):>7}"
+    cells = f"{ref:<{widths['ref']}}  {status:<{widths['status']}}  " + "  ".join(
+        f"{c.cell(s) if c.cell else '':>{c.ls_width}}" for c in _shown_columns(with_cost)
     )
-    if with_cost:
-        cells += f"  {fmt.cost(s.cost):>8}"
     title = s.title
     if width is not None:
         room = width - len(cells) - 2
@@ -95,12 +95,9 @@ def _row(
 
 
 def _header(widths: dict[str, int], with_cost: bool) -> str:
-    head = (
-        f"{'REF':<{widths['ref']}}  {'STATUS':<{widths['status']}}  {'STEPS':>6}  "
-        f"{'CALLS':>5}  {'TOOL ERR':>8}  {'DURATION':>9}  {'SCORE':>7}"
+    head = f"{'REF':<{widths['ref']}}  {'STATUS':<{widths['status']}}  " + "  ".join(
+        f"{c.ls_header:>{c.ls_width}}" for c in _shown_columns(with_cost)
     )
-    if with_cost:
-        head += f"  {'COST':>8}"
     return head + "  TITLE"
 
 
@@ -191,8 +188,7 @@ def ls_cmd(
                     out.write(f"# {visible(src.path, keep_newlines=False)} · {src.format.name}\n")
                 out.write(_header(widths, with_cost) + "\n")
                 last_source = src
-            cells = (fmt.score_text, fmt.tool_calls_text, fmt.tool_errors_text)
-            out.write(_row(ws, src, s, widths, width, with_cost, cells) + "\n")
+            out.write(_row(ws, src, s, widths, width, with_cost) + "\n")
         pending.clear()
 
     last_flush = time.monotonic()

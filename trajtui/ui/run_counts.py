@@ -15,6 +15,10 @@ from trajtui.core.model import Outcome, RunSummary
 from trajtui.core.stats.passk import PassTally
 from trajtui.core.stats.tally import Tally
 from trajtui.core.units import share
+from trajtui.render.columns import COLUMNS
+
+_PRESENCE = tuple(c for c in COLUMNS if c.has is not None)
+"""The columns only some runs have a value for."""
 
 
 @dataclass
@@ -110,18 +114,9 @@ def pass_shares(trials: PassTally) -> list[str]:
 def _note_columns(c: SourceCounts, e: RunSummary | CountRow) -> None:
     """Remember which columns have data, and how wide the text columns get."""
     cols = c.columns
-    if e.steps is not None:
-        cols.add("steps")
-    if e.tool_calls is not None:
-        cols.add("tool calls")
-    if e.failed_tool_calls is not None or e.tool_errors is not None:
-        cols.add("tool errors")
-    if e.duration_ms is not None:
-        cols.add("duration")
-    if e.score is not None or e.passes is not None:
-        cols.add("score")
-    if e.cost is not None:
-        cols.add("cost")
+    for column in _PRESENCE:
+        if column.key not in cols and column.has(e):  # type: ignore[misc]
+            cols.add(column.key)
     c.status_width = max(c.status_width, len(e.status or "") + 2)
     c.ref_width = max(c.ref_width, len(e.ref))
     common = c.ref_common

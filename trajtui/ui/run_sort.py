@@ -11,61 +11,24 @@ from itertools import compress
 from typing import Any
 
 from trajtui.core.source import Source
+from trajtui.render.columns import COLUMNS, SORTS, Value
 from trajtui.ui.rows import ENTRY, Rows
-from trajtui.ui.run_filter import Value
-
-
-def _number(value: Any) -> tuple[int, Any]:
-    """A sort key for a number the file gave (NaN first, so it never breaks the order)."""
-    if value is None:
-        return (0, 0)
-    if isinstance(value, float) and value != value:
-        return (1, 0)
-    return (2, value)
-
 
 SORT_KEYS: dict[str, Callable[[Value], Any]] = {
-    "status": lambda v: (v("outcome").value, v("status") or ""),
-    "ref": lambda v: v("ref"),
-    "steps": lambda v: _number(v("steps")),
-    "tool calls": lambda v: _number(v("tool_calls")),
-    "tool errors": lambda v: (v("failed_tool_calls") or 0, v("tool_errors") is True),
-    "duration": lambda v: _number(v("duration_ms")),
-    "score": lambda v: _number(v("score")),
-    "cost": lambda v: _number(v("cost")),
+    c.key: c.sort for c in COLUMNS if c.sort is not None
 }
-"""Columns the run list sorts by (``None`` = file order)."""
+"""Columns the run list sorts by (``None`` = file order): the column table's."""
 
-NUMERIC_SORTS = {
-    "steps": "steps",
-    "tool calls": "tool_calls",
-    "duration": "duration_ms",
-    "score": "score",
-    "cost": "cost",
-}
+NUMERIC_SORTS = {c.key: c.numeric for c in COLUMNS if c.numeric is not None}
 """Sort columns that are one numeric field of a summary (sorted straight from the column)."""
 
 SORT_HAS: dict[str, Callable[[Value], bool]] = {
-    "steps": lambda v: v("steps") is not None,
-    "tool calls": lambda v: v("tool_calls") is not None,
-    # failures not told (—) are not 0: last, unless the file flags the run
-    "tool errors": lambda v: v("failed_tool_calls") is not None or v("tool_errors") is not None,
-    "duration": lambda v: v("duration_ms") is not None,
-    "score": lambda v: v("score") is not None or v("passes") is not None,
-    "cost": lambda v: v("cost") is not None,
+    c.key: c.has_value for c in COLUMNS if c.has_value is not None
 }
 """Whether a run has a value for a sort column (runs without one sort last)."""
 
-SORT_CYCLE: list[str | None] = [
-    None,
-    "status",
-    "ref",
-    "steps",
-    "tool errors",
-    "duration",
-    "score",
-    "cost",
-]
+SORT_CYCLE: list[str | None] = list(SORTS)
+"""What ``s`` cycles through (those the runs have), in the order ``O`` offers them."""
 
 
 def sorted_rows(
