@@ -116,6 +116,7 @@ FORBIDDEN: dict[str, tuple[str, str]] = {
     "headless-readers": ("trajtui/formats/forecast/added.py", "import rich.text"),
     "views-by-name": ("trajtui/formats/forecast/runs.py", "import trajtui.formats.forecast.view"),
     "core-no-format": ("trajtui/core/workspace.py", "import trajtui.formats.registry"),
+    "source-abilities": ("trajtui/ui/store.py", "import trajtui.core.jsonl.source"),
 }
 """For each contract, one import it forbids, and where it is added."""
 

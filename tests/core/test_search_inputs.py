@@ -13,7 +13,6 @@ from tests.formats.acp.builders import capture, write_jsonl
 from tests.helpers.workspace import open_paths
 from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.query import parse
-from trajtui.core.search import inputs
 from trajtui.core.search.inputs import InputWords
 
 PREAMBLE = "You are a careful research assistant. " * 8  # past the title's 200 characters
@@ -46,7 +45,7 @@ def test_a_word_is_found_in_the_whole_input_only(
     path: str, lite: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not lite:
-        monkeypatch.setattr(inputs, "_has_lite_input", lambda source: False)
+        monkeypatch.setattr(JsonlSource, "lite_input", lambda self: None)  # cannot: read whole
     # not in an output, not in a step's input; any case; in any turn of a multi-turn input
     assert _rows(path, "vercel") == {0, 2}
     assert _rows(path, '"pricing page"') == {0}

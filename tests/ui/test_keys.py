@@ -495,10 +495,11 @@ async def test_s_and_S_sort(cap: str) -> None:
         await pilot.press("S")
         assert screen.store.reverse
         seen = []
-        for _ in range(6):  # the columns the runs have (none has a cost: not sorted by)
+        for _ in range(7):  # the columns the runs have (none has a cost: not sorted by)
             await pilot.press("s")
             seen.append(screen.store.sort)
-        assert seen == ["ref", "steps", "tool errors", "duration", "score", None]
+        # tool calls too, as O offers it (s used to skip it)
+        assert seen == ["ref", "steps", "tool calls", "tool errors", "duration", "score", None]
 
 
 async def test_m_merges_streamed_chunks(cap: str) -> None:

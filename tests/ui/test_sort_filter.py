@@ -98,3 +98,27 @@ async def test_many_runs_are_sorted_off_the_ui_thread(tmp_path: Path, in_worker:
         await settle(pilot)
         assert listed(screen) == ["r-low", "web-low", "r-mid", "r-high", "r-none"]
         assert in_worker and threading.main_thread().name not in in_worker
+
+
+async def test_s_cycles_through_the_columns_O_offers(tmp_path: Path) -> None:
+    """``s`` and ``O`` read one column table: every column the picker offers, ``s`` visits
+    (it skipped "tool calls"), in the picker's order, then back to file order."""
+    step = {"type": "tool_call", "name": "Bash", "status": "completed", "timestamp": 5}
+    recs = [
+        capture("r-a", [step, step], score={"pass": True, "score": 0.5}),
+        capture("r-b", [step], score={"pass": False, "score": 0.1}),
+    ]
+    path = write_jsonl(tmp_path / "calls.jsonl", recs)
+    async with running([str(path)]) as (pilot, app, screen):
+        await pilot.press("O")
+        await pilot.pause()
+        assert isinstance(app.screen, SortScreen)
+        offered = [c or "file order" for c in app.screen.columns]
+        await pilot.press("escape")
+        visited = ["file order"]
+        for _ in range(len(offered)):
+            await pilot.press("s")
+            await settle(pilot)
+            visited.append(screen.store.sort or "file order")
+        assert "tool calls" in offered
+        assert visited == [*offered, "file order"]

@@ -13,7 +13,9 @@ import pytest
 from tests.formats.acp.builders import capture
 from tests.helpers.workspace import open_paths
 from trajtui.core.workspace import Workspace
-from trajtui.ui.store import ENTRY, HEADER, NUMERIC_SORTS, SORT_CYCLE, Filter, RunStore
+from trajtui.ui import run_sort
+from trajtui.ui.run_sort import NUMERIC_SORTS
+from trajtui.ui.store import ENTRY, HEADER, SORT_CYCLE, Filter, RunStore
 
 
 def _record(rng: random.Random, n: int) -> dict[str, object]:
@@ -72,19 +74,18 @@ def test_sorting_by_column_gives_the_rows_of_sorting_run_by_run(
     store = RunStore(ws)
     store.count_new()
     fast = _rows(store, column, reverse, Filter())
-    monkeypatch.setattr(RunStore, "_sorted_by_column", lambda *a, **k: None)
+    monkeypatch.setattr(run_sort, "_sorted_by_column", lambda *a, **k: None)
     slow = _rows(store, column, reverse, Filter())
     assert fast == slow
     assert len(fast) > 200
 
 
 def test_the_numeric_sorts_are_taken_from_the_columns(ws: Workspace) -> None:
-    store = RunStore(ws)
     runs = [
         (s, array("q", source.table.run_rows(len(source)))) for s, source in enumerate(ws.sources)
     ]
     for column in [*NUMERIC_SORTS, "ref"]:
-        assert store._sorted_by_column(runs, column, False) is not None, column
+        assert run_sort._sorted_by_column(ws.sources, runs, column, False) is not None, column
 
 
 @pytest.mark.parametrize(

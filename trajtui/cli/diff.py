@@ -15,7 +15,7 @@ import click
 
 from trajtui.cli.args import names_a_run, split_args
 from trajtui.cli.cache import no_cache_option, use_cache
-from trajtui.cli.output import open_workspace, print_err
+from trajtui.cli.output import open_workspace, print_err, workspace_rows
 from trajtui.cli.show import resolve_streaming
 from trajtui.cli.where import row_predicate, where_option
 from trajtui.core.compare import (
@@ -213,12 +213,10 @@ class _Runs:
     each one's graders' reasoning, read when asked for."""
 
     def __init__(self, path: str, keep: Callable[[RunSummary], bool] | None) -> None:
-        from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
-
         self.ws = open_workspace([path])
         self.runs: list[RunSummary] = []
         self._where: dict[str, Source] = {}
-        for source, entry in drive(self.ws) if self.ws.sources else ():
+        for source, entry in workspace_rows(self.ws) if self.ws.sources else ():
             if isinstance(entry, RunSummary) and entry.ref not in self._where:
                 if keep is not None and not keep(entry):
                     continue

@@ -11,7 +11,7 @@ import click
 
 from trajtui.cli.args import names_a_run, split_args
 from trajtui.cli.cache import no_cache_option, use_cache
-from trajtui.cli.output import open_workspace, print_err
+from trajtui.cli.output import open_workspace, print_err, workspace_rows
 from trajtui.cli.show import resolve_streaming
 from trajtui.cli.where import row_predicate, where_option
 from trajtui.core.io.jsonutil import dumps_line
@@ -32,10 +32,8 @@ def marks_of(path: str) -> export.Marks:
 
 
 def _table(ws: Workspace, keep: Callable[[RunSummary], bool] | None) -> Iterator[dict[str, Any]]:
-    from trajtui.cli.ls import _drive as drive  # every row, decoded on every core
-
     marks: dict[str, export.Marks] = {}
-    for source, entry in drive(ws):
+    for source, entry in workspace_rows(ws):
         if isinstance(entry, RunSummary) and (keep is None or keep(entry)):
             if source.path not in marks:
                 marks[source.path] = marks_of(source.path)

@@ -8,91 +8,28 @@ import shlex
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 
 import click
 
 from trajtui.cli.cache import no_cache_option, use_cache
-from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
+from trajtui.cli.output import (
+    open_workspace,
+    print_err,
+    report_problems,
+    silence_stdout,
+    workspace_rows,
+)
 from trajtui.cli.where import parse_where
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.text import visible
-from trajtui.core.jsonl import indexcache, rowpool
-from trajtui.core.jsonl.rowpool import RowFiller
-from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Problem, RunSummary
 from trajtui.core.query import Facts, elsewhere, facts_of_run, facts_of_summary
-from trajtui.core.source import Entry, LoadError, Source
+from trajtui.core.rows import warm_up
+from trajtui.core.source import LoadError, Source
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
-
-KEEP_ROWS = 1_000_000
-"""Run summaries of one source ``ls`` keeps for the index cache (the index is cached whole;
-rows beyond these are summarised by the next open that needs them)."""
-
-
-def _drive(ws: Workspace) -> Iterator[tuple[Source, Entry]]:
-    """Scan each source and yield each entry as soon as it is known (read in batches; a
-    JSONL file's rows decoded on every core while the index goes on).
-
-    With the index cache on, the first :data:`KEEP_ROWS` summaries are kept (in the
-    source's compact table, as the TUI keeps them) and saved with the index after the scan,
-    so the next open of the file has them at once; beyond them, and with ``--no-cache``,
-    nothing is kept: memory stays bounded however many runs there are.
-    """
-    cache = indexcache.enabled()
-    for source in ws.sources:
-        jsonl = source if isinstance(source, JsonlSource) else None
-        filler: RowFiller | None = None
-        done = 0
-        if jsonl is not None and jsonl.decodes_rows():
-            jsonl.defer_key_checks()  # every row is decoded: each key is checked then
-        try:
-            for _ in source.scan():
-                if jsonl is not None and filler is None:
-                    filler = jsonl.filler(jsonl.known_prefix())  # rows restored: not again
-                if jsonl is not None and filler is not None:
-                    yield from _rows(jsonl, filler, done, cache, wait=False)
-                    done = filler.done
-                    continue
-                n = len(source)
-                while done < n:
-                    for entry in source.entries(done, n, keep=cache and done < KEEP_ROWS):
-                        yield source, entry
-                        done += 1
-            if jsonl is not None and filler is not None:
-                yield from _rows(jsonl, filler, done, cache, wait=True)
-                done = filler.done
-        except OSError as err:
-            print_err(f"{source.path}: {err.strerror or err}")
-        finally:
-            if filler is not None:
-                filler.close()
-        n = len(source)
-        while done < n:
-            for entry in source.entries(done, n, keep=cache and done < KEEP_ROWS):
-                yield source, entry
-                done += 1
-        if cache:
-            source.save_index()
-
-
-def _rows(
-    source: JsonlSource, filler: RowFiller, done: int, cache: bool, *, wait: bool
-) -> Iterator[tuple[Source, Entry]]:
-    """The rows from ``done`` on: those known already (restored from the cache), then
-    those the filler's workers decode (without ``wait``, only those finished)."""
-    start = filler.done
-    while done < start:
-        for entry in source.entries(done, start, keep=True):
-            yield source, entry
-            done += 1
-    for first, rows in filler.fill(len(source), wait=wait):
-        for notice in rowpool.notices():  # a worker died: said once, its rows read again
-            print_err(f"trajtui: {notice}")
-        for k, row in enumerate(rows):
-            i = first + k
-            yield source, source.take(i, row, keep=cache and i < KEEP_ROWS)
+from trajtui.render.columns import NUMBERS, Column
 
 
 def _facts(source: Source, entry: RunSummary, label: str, *, whole: bool) -> Facts:
@@ -126,6 +63,12 @@ def _columns(summaries: Sequence[RunSummary], refs: Sequence[str], tty: bool) ->
     return {"ref": min(ref_w, 64), "status": status_w}
 
 
+def _shown_columns(with_cost: bool) -> tuple[Column, ...]:
+    """The columns of counts and figures ``ls`` shows (cost only for a source that has
+    costs), as the column table has them."""
+    return tuple(c for c in NUMBERS if with_cost or c.key != "cost")
+
+
 def _row(
     ws: Workspace,
     source: Source,
@@ -133,21 +76,14 @@ def _row(
     widths: dict[str, int],
     width: int | None,
     with_cost: bool,
-    cells_of: tuple[Callable[[RunSummary], str], ...],
 ) -> str:
-    score_text, tool_calls_text, tool_errors_text = cells_of
     ref = visible(ws.ref(source, s.ref), keep_newlines=False)
     status = visible(fmt.status(s.status, s.outcome), keep_newlines=False)
     if width is not None and len(status) > widths["status"]:
         status = status[: widths["status"] - 1] + "…"
-    cells = (
-        f"{ref:<{widths['ref']}}  {status:<{widths['status']}}  "
-        f"{fmt.number(s.steps) if s.steps is not None else fmt.ABSENT:>6}  "
-        f"{tool_calls_text(s):>5}  {tool_errors_text(s):>8}  "
-        f"{fmt.duration(s.duration_ms):>9}  {score_text(s):>7}"
+    cells = f"{ref:<{widths['ref']}}  {status:<{widths['status']}}  " + "  ".join(
+        f"{c.cell(s) if c.cell else '':>{c.ls_width}}" for c in _shown_columns(with_cost)
     )
-    if with_cost:
-        cells += f"  {fmt.cost(s.cost):>8}"
     title = s.title
     if width is not None:
         room = width - len(cells) - 2
@@ -159,12 +95,9 @@ def _row(
 
 
 def _header(widths: dict[str, int], with_cost: bool) -> str:
-    head = (
-        f"{'REF':<{widths['ref']}}  {'STATUS':<{widths['status']}}  {'STEPS':>6}  "
-        f"{'CALLS':>5}  {'TOOL ERR':>8}  {'DURATION':>9}  {'SCORE':>7}"
+    head = f"{'REF':<{widths['ref']}}  {'STATUS':<{widths['status']}}  " + "  ".join(
+        f"{c.ls_header:>{c.ls_width}}" for c in _shown_columns(with_cost)
     )
-    if with_cost:
-        head += f"  {'COST':>8}"
     return head + "  TITLE"
 
 
@@ -218,7 +151,7 @@ def ls_cmd(
     query = parse_where(where, None) if where is not None else None
     use_cache(no_cache)
     ws = open_workspace(paths)
-    rowpool.warm_up([s for s in ws.sources if isinstance(s, JsonlSource)])
+    warm_up(ws.sources)
     out = sys.stdout
     width = shutil.get_terminal_size((100, 24)).columns if out.isatty() else None
     runs = 0
@@ -255,14 +188,13 @@ def ls_cmd(
                     out.write(f"# {visible(src.path, keep_newlines=False)} · {src.format.name}\n")
                 out.write(_header(widths, with_cost) + "\n")
                 last_source = src
-            cells = (fmt.score_text, fmt.tool_calls_text, fmt.tool_errors_text)
-            out.write(_row(ws, src, s, widths, width, with_cost, cells) + "\n")
+            out.write(_row(ws, src, s, widths, width, with_cost) + "\n")
         pending.clear()
 
     last_flush = time.monotonic()
     keys: set[str] = set()
     try:
-        for source, entry in _drive(ws):
+        for source, entry in workspace_rows(ws):
             if isinstance(entry, Problem):
                 continue
             if query is not None:

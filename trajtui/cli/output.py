@@ -8,13 +8,15 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import click
 
 from trajtui.core.io.text import visible
 from trajtui.core.jsonl import indexcache
 from trajtui.core.model import Problem, Severity
+from trajtui.core.rows import read_rows
+from trajtui.core.source import Entry, Source
 from trajtui.core.workspace import Workspace, open_paths
 from trajtui.formats.registry import formats
 
@@ -42,6 +44,25 @@ def open_workspace(paths: Sequence[str]) -> Workspace:
     ws = open_paths(paths, formats())
     report_problems(ws.problems)
     return ws
+
+
+KEEP_ROWS = 1_000_000
+"""Run summaries of one source a command keeps for the index cache (the index is cached
+whole; rows beyond these are summarised by the next open that needs them)."""
+
+
+def workspace_rows(ws: Workspace) -> Iterator[tuple[Source, Entry]]:
+    """Every row of the workspace's sources, as soon as it is known (read in batches; a
+    JSONL file's rows decoded on every core while the index goes on), errors said on
+    stderr: how ``ls``, ``diff`` of sources and ``export`` of the table read them.
+
+    With the index cache on, the first :data:`KEEP_ROWS` summaries are kept (in the
+    source's compact table, as the TUI keeps them) and saved with the index after the scan,
+    so the next open of the file has them at once; beyond them, and with ``--no-cache``,
+    nothing is kept: memory stays bounded however many runs there are.
+    """
+    cache = indexcache.enabled()
+    return read_rows(ws.sources, keep=KEEP_ROWS if cache else 0, save=cache, say=print_err)
 
 
 def silence_stdout() -> None:

@@ -15,6 +15,9 @@ from trajtui.cli.output import open_workspace, print_err, report_problems, silen
 from trajtui.cli.where import run_predicate, where_option
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.sanitize import visible
+from trajtui.core.jsonl.index import ScanProgress
+from trajtui.core.rows import KEEP_ALL, read_rows
+from trajtui.core.source import Source
 from trajtui.core.stats.collect import NO_VALUE, RunPredicate, collect, grouped
 from trajtui.core.workspace import Workspace
 from trajtui.formats.registry import figures
@@ -60,9 +63,14 @@ def stats_of(
     ws: Workspace, by: str | None, where: RunPredicate | None, progress: _Progress
 ) -> tuple[list[Any], list[Any]]:
     """Scan, read and count; returns (figures of each group, problems)."""
-    for source, p in ws.scan():
+
+    def scanning(source: Source, p: ScanProgress) -> None:
         if p.total:
             progress.scanning(source.path, p.done / p.total)
+
+    # the rows first (decoded on every core, kept: each run is then read whole to count it)
+    for _ in read_rows(ws.sources, keep=KEEP_ALL, say=print_err, progress=scanning):
+        pass
     parts = figures()
     collected = collect(ws.sources, ws.ref, where=where, progress=progress, parts=parts)
     progress.end()

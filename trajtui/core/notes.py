@@ -46,6 +46,7 @@ from trajtui.core.io.jsonutil import JsonError, dumps_line, loads
 from trajtui.core.io.openfiles import FileChanged
 from trajtui.core.io.text import one_line
 from trajtui.core.jsonl.cachedir import private_dir
+from trajtui.core.noteid import fingerprint, real, starts_with
 from trajtui.core.refs import RefError
 from trajtui.core.source import Source
 
@@ -57,10 +58,6 @@ MAX_FILE = 1 << 20
 """A notes file bigger than this is not read."""
 MAX_ENTRIES = 10_000
 """Entries kept per source."""
-HASHED = 64 << 10
-"""Bytes hashed at each end of a file for its fingerprint."""
-MAX_LISTED = 10_000
-"""Directory entries a directory's fingerprint looks at."""
 
 
 class NotesError(Exception):
@@ -131,63 +128,6 @@ def usable_dir(create: bool) -> Path | None:
     """The notes directory when it is ours (a real directory of this user, private; made
     0700 when ``create``), else None."""
     return private_dir(directory(), create)
-
-
-# -- identity --------------------------------------------------------------------------------
-
-
-def real(path: str) -> str:
-    """``path`` with links resolved (as it is recorded)."""
-    return os.path.realpath(path)
-
-
-def fingerprint(path: str) -> dict[str, Any] | None:
-    """What identifies the source at ``path`` when it moves: for a file its size and the
-    BLAKE2b hashes of its first and last :data:`HASHED` bytes; for a directory a hash of
-    its top-level names and sizes. None when it cannot be read."""
-    try:
-        if os.path.isdir(path):
-            h = hashlib.blake2b(digest_size=16)
-            with os.scandir(path) as it:
-                names = []
-                for k, e in enumerate(it):
-                    if k >= MAX_LISTED:
-                        break
-                    try:
-                        size = e.stat(follow_symlinks=False).st_size if e.is_file() else -1
-                    except OSError:
-                        size = -2
-                    names.append(f"{e.name}\0{size}")
-            for line in sorted(names):
-                h.update(line.encode("utf-8", "surrogateescape") + b"\n")
-            return {"kind": "dir", "size": len(names), "head": h.hexdigest(), "tail": ""}
-        with safeio.open_regular(path) as f:
-            fd = f.fd
-            size = os.fstat(fd).st_size
-            head = os.pread(fd, HASHED, 0)
-            tail = os.pread(fd, HASHED, max(0, size - HASHED))
-    except OSError:
-        return None
-    return {"kind": "file", "size": size, "head": _hash(head), "tail": _hash(tail)}
-
-
-def _hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-def _starts_with(path: str, recorded: dict[str, Any]) -> bool:
-    """The file at ``path`` is at least as long as the recorded one and begins with the
-    same bytes (a moved file that grew since)."""
-    size = recorded.get("size")
-    if recorded.get("kind") != "file" or type(size) is not int or size <= 0:
-        return False
-    try:
-        with safeio.open_regular(path) as f:
-            if os.fstat(f.fd).st_size < size:
-                return False
-            return _hash(os.pread(f.fd, min(size, HASHED), 0)) == recorded.get("head")
-    except OSError:
-        return False
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -291,7 +231,7 @@ def find_book(path: str, shelf: Sequence[Book] | None = None) -> Book:
             now = fingerprint(path)
             if now is None:
                 break
-        if now == fp or (now.get("kind") == "file" and _starts_with(path, fp)):
+        if now == fp or (now.get("kind") == "file" and starts_with(path, fp)):
             return book
     return Book(None, here)
 

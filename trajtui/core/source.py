@@ -13,14 +13,18 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from trajtui.core.jsonl.index import ScanProgress
+from trajtui.core.jsonl.index import LineIndex, ScanProgress
 from trajtui.core.jsonl.table import SummaryTable
 from trajtui.core.model import Problem, Run, RunSummary, Step
 from trajtui.core.refs import NoSuchRun, RefError, RefParts, nearby, readings
+
+if TYPE_CHECKING:
+    from trajtui.core.jsonl.rowjobs import Row
+    from trajtui.core.jsonl.rowpool import RowFiller
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,46 @@ class LoadError(Exception):
 Entry = RunSummary | Problem
 
 
+class RowDecoder(Protocol):
+    """A source's ability to decode its run-list rows on every core, in file order
+    (:meth:`Source.row_decoder`; :mod:`trajtui.core.rows` drives it).
+
+    Attributes:
+        misread_key: The first record whose key, taken from its line's head while checks
+            were deferred without correction, proved wrong (None: none did).
+    """
+
+    misread_key: int | None
+
+    def defer_key_checks(self, *, correct: bool = True) -> None:
+        """Check each record's key when its row is read rather than while indexing (for a
+        reader of every row in file order); ``correct``: a wrong key found then renames the
+        records from it on (else :attr:`misread_key` says which, and nothing changes)."""
+        ...
+
+    def filler(self, start: int = 0) -> RowFiller | None:
+        """A reader of the rows from record ``start`` on, decoding on every core."""
+        ...
+
+    def take(self, i: int, row: Row, *, keep: bool = True) -> Entry:
+        """Entry ``i`` from a row the filler decoded (``keep``: remember it)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class LiteInput:
+    """A source's ability to give a record's whole input without building its run
+    (:meth:`Source.lite_input`): the run-list filter's words are looked for in it.
+
+    Attributes:
+        struct: The ``msgspec.Struct`` type decoding just the fields the input is in.
+        text: The input as text, from those fields decoded (a dict).
+    """
+
+    struct: Any
+    text: Callable[[dict[str, Any]], str]
+
+
 class Source(ABC):
     """One opened file or directory of one format.
 
@@ -98,6 +142,41 @@ class Source(ABC):
     path: str
     format: FormatInfo
     label: str
+
+    # -- optional abilities (a source that has one overrides its default) --------------
+
+    follows_appends: ClassVar[bool] = False
+    """Records appended to the file are read by scanning again from where the last scan
+    stopped (:meth:`changed` says ``appended``): the source is followed as it grows,
+    rather than read again whole."""
+
+    def line_of(self, i: int) -> int | None:
+        """The line of the file entry ``i`` starts on, known without reading it (sources
+        of one record a line); None where entries are not lines of one file."""
+        return None
+
+    def ref_of(self, i: int) -> str | None:
+        """The reference of entry ``i`` known without reading it (from an index of keys);
+        None when it is not known until the entry is read."""
+        return None
+
+    def row_decoder(self) -> RowDecoder | None:
+        """Its rows decoded on every core, in file order (None: read with
+        :meth:`entries`)."""
+        return None
+
+    def record_index(self) -> LineIndex | None:
+        """Where each record lies in one file (byte ranges: a search reads blocks of
+        records and looks in their raw bytes before parsing any); None when the runs are
+        not records of one file."""
+        return None
+
+    def lite_input(self) -> LiteInput | None:
+        """Each record's whole input, decoded without the rest of the record (None: the
+        run is built to find its input)."""
+        return None
+
+    # -- reading -------------------------------------------------------------------------
 
     def scan(self) -> Iterator[ScanProgress]:
         """Do the source's reading work, yielding progress. Small sources finish at once."""

@@ -35,6 +35,7 @@ from trajtui.core.model import Attempt, Field, Kind, Run, RunSummary, Step
 from trajtui.core.search.texts import grader_reasoning
 from trajtui.core.source import Source
 from trajtui.render import fmt
+from trajtui.render.columns import NUMBERS
 
 PREVIEW = 100
 """Characters of a step's text in a Markdown trajectory line (as acp-harness writes it)."""
@@ -130,24 +131,37 @@ def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
     links escaped)."""
     rows = list(rows)
     noted = any(row.get("note") or row.get("bookmarked") for row in rows)
-    heads = ["ref", "status", "steps", "tool calls", "tool errors", "duration", "score", "title"]
+    figures = [c.key for c in NUMBERS if c.key in _MD_CELLS]  # the column table's order
+    heads = ["ref", "status", *figures, "title"]
     heads += ["your note"] if noted else []
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     for row in rows:
         cells = [
             row["ref"],
             row["status"] or "",
-            _count(row["steps"]),
-            _count(row["tool_calls"]),
-            _errors(row),
-            fmt.duration(row["duration_ms"]) if row["duration_ms"] is not None else "",
-            fmt.number(row["score"]) if row["score"] is not None else "",
+            *(_MD_CELLS[key](row) for key in figures),
             row["title"] or "",
         ]
         if noted:
             cells.append(("★ " if row.get("bookmarked") else "") + (row.get("note") or ""))
         lines.append("| " + " | ".join(md_cell(str(c)) for c in cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _md_score(row: dict[str, Any]) -> str:
+    return fmt.number(row["score"]) if row["score"] is not None else ""
+
+
+_MD_CELLS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "steps": lambda row: _count(row["steps"]),
+    "tool calls": lambda row: _count(row["tool_calls"]),
+    "tool errors": lambda row: _errors(row),
+    "duration": lambda row: (
+        fmt.duration(row["duration_ms"]) if row["duration_ms"] is not None else ""
+    ),
+    "score": _md_score,
+}
+"""The cells of the run table's Markdown export, by column (the column table's key)."""
 
 
 def _errors(row: dict[str, Any]) -> str:
@@ -175,9 +189,9 @@ def record_jsonl(source: Source, index: int, run: Run) -> str:
     the source keeps records as lines (every dangerous character inside a string written as
     its JSON escape, the same value when parsed; bytes that are not UTF-8 kept for the
     writer: :func:`~trajtui.core.io.sanitize.json_record`), else its value encoded."""
-    raw = getattr(getattr(source, "reader", None), "raw", None)
-    if raw is not None:
-        return json_record(raw(index).rstrip(b"\r\n")) + "\n"
+    records = source.record_index()
+    if records is not None:
+        return json_record(records.read(index).rstrip(b"\r\n")) + "\n"
     return dumps_line(run.raw) + "\n"
 
 

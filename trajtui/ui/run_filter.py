@@ -1,15 +1,19 @@
-"""The run list's filter (``f``) and the title prefix its rows elide."""
+"""The run list's filter (``f``), the title prefix its rows elide, and the rows of a source
+a filter selects."""
 
 from __future__ import annotations
 
+import heapq
 import os
-from collections.abc import Callable, Collection
+from array import array
+from collections.abc import Callable, Collection, Container
 from dataclasses import dataclass, field
 from typing import Any
 
 from trajtui.core.model import Problem
-from trajtui.core.query import Query, facts_of_problem, facts_of_summary, parse
-from trajtui.core.source import Entry
+from trajtui.core.query import Columns, Query, facts_of_problem, facts_of_summary, parse
+from trajtui.core.query.nodes import Text
+from trajtui.core.source import Entry, Source
 from trajtui.render import fmt
 
 Value = Callable[[str], Any]
@@ -112,3 +116,45 @@ class TitlePrefix:
         if cut == 0:  # one word (task names: ``terminal-bench-html-js-f``): to a separator
             return fmt.shared_start(common) if len(common) >= self.MIN_LENGTH else ""
         return common[:cut] if cut >= self.MIN_LENGTH else ""
+
+
+def selected(
+    source: Source,
+    n: int,
+    filt: Filter,
+    grouped: bool,
+    prefix: TitlePrefix,
+    stopped: Callable[[], bool],
+    hays: Callable[[], list[str]],
+    *,
+    sorting: bool,
+    pinned: frozenset[int] | None = None,
+    inputs: Callable[[Text, str], Container[int] | None] | None = None,
+) -> tuple[array[int], array[int]] | None:
+    """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
+    rest (problems; and every entry when not ``sorting``), by index. None when
+    ``stopped()`` turned true. Runs are judged a column at a time where the query allows
+    (:meth:`Query.select`: statuses by their palette code, numbers from their columns,
+    words in ``hays()``: each row's ``ref title label``, casefolded, or in the whole input
+    of the rows ``inputs`` gives for a word once it was searched)."""
+    table = source.table
+    label = source.label if grouped else ""
+    runs = table.run_rows(n)
+    if pinned is not None:
+        runs = [i for i in runs if i in pinned]
+    if runs and filt.active:
+        if stopped():
+            return None
+        runs = filt.query.select(Columns(table, hays, label, inputs), runs)
+    if stopped():
+        return None
+    titles = table.titles()
+    prefix.add_all([titles[i] for i in runs])
+    problems = []
+    for i in table.problem_rows(n) if pinned is None else ():
+        e = source.peek(i)
+        if e is not None and filt.accepts(e, label):
+            problems.append(i)
+    if sorting:
+        return array("q", runs), array("q", problems)
+    return array("q"), array("q", heapq.merge(runs, problems))

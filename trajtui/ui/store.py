@@ -9,30 +9,30 @@ whose summary is not read yet are drawn as placeholders, and requested from the 
 
 from __future__ import annotations
 
-import heapq
-import os
 import time
 from array import array
-from collections import Counter, deque
-from collections.abc import Callable, Container, Iterator
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
-from itertools import compress
-from typing import Any
 
 from trajtui.core.jsonl.table import EMPTY, RUN, CountRow
-from trajtui.core.model import Outcome, Problem, RunSummary, grade
-from trajtui.core.query import Columns
+from trajtui.core.model import Problem
 from trajtui.core.query.nodes import Text
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.search.inputs import InputWords
-from trajtui.core.source import Entry, Source
-from trajtui.core.stats.passk import PassTally
-from trajtui.core.units import share
+from trajtui.core.source import Entry
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 from trajtui.ui.rows import ENTRY, HEADER, OPEN_PROBLEM, Row, Rows
-from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix, Value
+from trajtui.ui.run_counts import SourceCounts, summary_line
+from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix, selected
+from trajtui.ui.run_sort import SORT_CYCLE, sorted_rows
+
+HEAD_SOURCES = 16
+HEAD_ROWS = 32
+"""References of this many first rows of this many first sources set the reference
+column's width before the rows are counted."""
 
 FRESH_MAX = 8192
 """Entries read and not counted yet that the store holds on to (beyond them, counting
@@ -52,93 +52,6 @@ __all__ = [
     "SourceCounts",
     "TitlePrefix",
 ]
-
-
-def _number(value: Any) -> tuple[int, Any]:
-    """A sort key for a number the file gave (NaN first, so it never breaks the order)."""
-    if value is None:
-        return (0, 0)
-    if isinstance(value, float) and value != value:
-        return (1, 0)
-    return (2, value)
-
-
-SORT_KEYS: dict[str, Callable[[Value], Any]] = {
-    "status": lambda v: (v("outcome").value, v("status") or ""),
-    "ref": lambda v: v("ref"),
-    "steps": lambda v: _number(v("steps")),
-    "tool calls": lambda v: _number(v("tool_calls")),
-    "tool errors": lambda v: (v("failed_tool_calls") or 0, v("tool_errors") is True),
-    "duration": lambda v: _number(v("duration_ms")),
-    "score": lambda v: _number(v("score")),
-    "cost": lambda v: _number(v("cost")),
-}
-"""Columns the run list sorts by (``None`` = file order)."""
-
-HEAD_SOURCES = 16
-HEAD_ROWS = 32
-"""References of this many first rows of this many first sources set the reference
-column's width before the rows are counted."""
-
-NUMERIC_SORTS = {
-    "steps": "steps",
-    "tool calls": "tool_calls",
-    "duration": "duration_ms",
-    "score": "score",
-    "cost": "cost",
-}
-"""Sort columns that are one numeric field of a summary (sorted straight from the column)."""
-
-SORT_HAS: dict[str, Callable[[Value], bool]] = {
-    "steps": lambda v: v("steps") is not None,
-    "tool calls": lambda v: v("tool_calls") is not None,
-    # failures not told (—) are not 0: last, unless the file flags the run
-    "tool errors": lambda v: v("failed_tool_calls") is not None or v("tool_errors") is not None,
-    "duration": lambda v: v("duration_ms") is not None,
-    "score": lambda v: v("score") is not None or v("passes") is not None,
-    "cost": lambda v: v("cost") is not None,
-}
-"""Whether a run has a value for a sort column (runs without one sort last)."""
-
-SORT_CYCLE: list[str | None] = [
-    None,
-    "status",
-    "ref",
-    "steps",
-    "tool errors",
-    "duration",
-    "score",
-    "cost",
-]
-
-
-@dataclass
-class SourceCounts:
-    """Counts over the summaries of one source read so far."""
-
-    runs: int = 0
-    problems: int = 0
-    tool_error_runs: int = 0
-    """Runs with at least one tool error (a failed tool call)."""
-    flagged_runs: int = 0
-    """Runs whose file flags ``toolErrors: true``."""
-    outcomes: Counter[Outcome] = field(default_factory=Counter)
-    graded: int = 0
-    """Runs that are not trials records (those count in ``trials``) that the file grades
-    pass or fail (:func:`~trajtui.core.model.grade`), whatever else they are."""
-    passed: int = 0
-    """Those of ``graded`` that passed."""
-    trials: PassTally = field(default_factory=PassTally)
-    """pass@1, pass@k and pass^k counts of the trials records."""
-    seen: int = 0
-    """Entries counted (a prefix of the source's entries)."""
-    columns: set[str] = field(default_factory=set)
-    """Run-list columns some run of the source has a value for."""
-    status_width: int = 0
-    ref_width: int = 0
-    ref_common: str | None = None
-    """The start every reference counted has (None: none counted yet)."""
-    ref_differ: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,48 +80,6 @@ class Layout:
     mixed_ref_width: int
     headers: int
     shown: list[int]
-
-
-def _selected(
-    source: Source,
-    n: int,
-    filt: Filter,
-    grouped: bool,
-    prefix: TitlePrefix,
-    stopped: Callable[[], bool],
-    hays: Callable[[], list[str]],
-    *,
-    sorting: bool,
-    pinned: frozenset[int] | None = None,
-    inputs: Callable[[Text, str], Container[int] | None] | None = None,
-) -> tuple[array[int], array[int]] | None:
-    """Entries of ``source`` read so far that pass the filter: the runs to sort, and the
-    rest (problems; and every entry when not ``sorting``), by index. None when
-    ``stopped()`` turned true. Runs are judged a column at a time where the query allows
-    (:meth:`Query.select`: statuses by their palette code, numbers from their columns,
-    words in ``hays()``: each row's ``ref title label``, casefolded, or in the whole input
-    of the rows ``inputs`` gives for a word once it was searched)."""
-    table = source.table
-    label = source.label if grouped else ""
-    runs = table.run_rows(n)
-    if pinned is not None:
-        runs = [i for i in runs if i in pinned]
-    if runs and filt.active:
-        if stopped():
-            return None
-        runs = filt.query.select(Columns(table, hays, label, inputs), runs)
-    if stopped():
-        return None
-    titles = table.titles()
-    prefix.add_all([titles[i] for i in runs])
-    problems = []
-    for i in table.problem_rows(n) if pinned is None else ():
-        e = source.peek(i)
-        if e is not None and filt.accepts(e, label):
-            problems.append(i)
-    if sorting:
-        return array("q", runs), array("q", problems)
-    return array("q"), array("q", heapq.merge(runs, problems))
 
 
 class RunStore:
@@ -302,7 +173,7 @@ class RunStore:
                 seen = source.table.run_rows(min(self.counts[s].seen, n))
                 prefix.add_all([titles[i] for i in seen])
                 continue
-            found = _selected(
+            found = selected(
                 source,
                 n,
                 filt,
@@ -327,14 +198,14 @@ class RunStore:
                 rows.append((HEADER, s, -1))
                 headers += 1
             if mine:
-                packed = self._sorted([(s, mine)], sort, reverse, stopped)
+                packed = sorted_rows(self.ws.sources, [(s, mine)], sort, reverse, stopped)
                 if packed is None:
                     return None
                 rows.extend_packed(packed)
             rows.extend_entries(s, others)
         mixed_ref_width = 0
         if mixed:
-            packed = self._sorted(runs, sort, reverse, stopped)
+            packed = sorted_rows(self.ws.sources, runs, sort, reverse, stopped)
             if packed is None:
                 return None
             rows.extend_packed(packed)
@@ -415,86 +286,6 @@ class RunStore:
     def mixed(self) -> bool:
         """Rows of several sources are sorted together: each row names its source."""
         return self.grouped and self.sort is not None
-
-    def _sorted(
-        self,
-        runs: list[tuple[int, array[int]]],
-        sort: str | None,
-        reverse: bool,
-        stopped: Callable[[], bool],
-    ) -> array[int] | None:
-        """Packed entry rows of ``runs`` (``(source, indices)``) by the sort column; runs
-        without a value for it come last either way. Keys are read one field at a time
-        (:meth:`Source.row_value`): no summary is built. None when ``stopped()``."""
-        column = sort or "ref"
-        fast = self._sorted_by_column(runs, column, reverse)
-        if fast is not None:
-            return fast
-        key, has = SORT_KEYS[column], SORT_HAS.get(column)
-        present: list[tuple[Any, int]] = []
-        absent = array("q")
-        for s, indices in runs:
-            value = self.ws.sources[s].row_value
-            base = Rows.pack((ENTRY, s, 0))
-            for k, i in enumerate(indices):
-                if not k & 4095 and stopped():
-                    return None
-                v = partial(value, i)
-                if has is None or has(v):
-                    present.append((key(v), base + i))
-                else:
-                    absent.append(base + i)
-        if stopped():
-            return None
-        present.sort(key=lambda p: p[0], reverse=reverse)
-        out = array("q", (code for _, code in present))
-        del present
-        out.extend(absent)
-        return out
-
-    def _sorted_by_column(
-        self, runs: list[tuple[int, array[int]]], column: str, reverse: bool
-    ) -> array[int] | None:
-        """The rows of :meth:`_sorted` read straight from the columns (a numeric column
-        whose values are all exact floats, or the reference), at C speed; None when this
-        column or these runs need the general way."""
-        field = NUMERIC_SORTS.get(column)
-        items: list[int] = []  # packed rows
-        keys: list[Any] = []
-        missing: list[int] = []  # rows without a value, in row order
-        for s, indices in runs:
-            table = self.ws.sources[s].table
-            base = Rows.pack((ENTRY, s, 0))
-            if column == "ref":
-                keys.extend(map(table.ref, indices))
-                items.extend(map(base.__add__, indices))
-                continue
-            if field is None:
-                return None
-            numbers = table.exact_numbers(field)
-            if numbers is None:
-                if any(table.value(i, field) is not None for i in indices):
-                    return None  # values kept aside (NaN, huge integers)
-                missing.extend(base + i for i in indices)
-                continue
-            if column == "score":  # trials rows without a score sort by their passes
-                passes = table.exact_numbers("passes")
-                if passes is not None and any(passes[0][i] and not numbers[0][i] for i in indices):
-                    return None
-            kinds, values = numbers
-            flags = bytes(map(kinds.__getitem__, indices))
-            have = list(compress(indices, flags))
-            if len(have) < len(indices):
-                missing.extend(map(base.__add__, compress(indices, map((0).__eq__, flags))))
-            keys.extend(map(values.__getitem__, have))
-            items.extend(map(base.__add__, have))
-        order = sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)
-        out = array("q", map(items.__getitem__, order))
-        if column in SORT_HAS:
-            out.extend(missing)  # without a value: last either way
-            return out
-        # no value sorts first (before every number), last when reversed
-        return array("q", missing) + out if not reverse else out + array("q", missing)
 
     def extend(self) -> bool:
         """Add rows for entries indexed since the last call (file order only).
@@ -605,23 +396,11 @@ class RunStore:
                 if e is None:
                     break
                 if isinstance(e, Problem):
-                    c.problems += 1
-                else:
-                    c.runs += 1
-                    c.outcomes[e.outcome] += 1
-                    if not c.trials.add(e) and e.attempts is None:
-                        graded = grade(e.passed, e.outcome)
-                        if graded is not None:
-                            c.graded += 1
-                            c.passed += graded
-                    if self.ordered:
-                        self.prefix.add(e.title)
-                    if e.failed_tool_calls:
-                        c.tool_error_runs += 1
-                    if e.tool_errors is True:
-                        c.flagged_runs += 1
-                    _note_columns(c, e)
-                c.seen += 1
+                    c.add_problem()
+                    continue
+                c.add(e)
+                if self.ordered:
+                    self.prefix.add(e.title)
         return True
 
     def columns(self) -> set[str]:
@@ -666,11 +445,10 @@ class RunStore:
         for s, source in enumerate(self.ws.sources[:HEAD_SOURCES]):
             known = self._head_refs.get(s)
             if known is None:
-                ref_of = getattr(source, "ref_of", None)
                 n = min(len(source), HEAD_ROWS)
-                if ref_of is None or n == 0:
+                if n == 0:
                     continue
-                known = max(len(ref_of(i) or "") for i in range(n))
+                known = max(len(source.ref_of(i) or "") for i in range(n))
                 if n == HEAD_ROWS:
                     self._head_refs[s] = known
             widest = max(widest, known)
@@ -684,40 +462,11 @@ class RunStore:
         self.count_new()
 
     def summary_line(self, sources: list[int] | None = None) -> str:
-        """``1,204 runs · 87% pass (1,010 of 1,161 graded) · 3 timeout · 31 with tool
-        errors · 2 problems``; for trials records ``pass@1 66.0% · pass@5 90.0% · pass^5
-        43.3%`` (see :mod:`trajtui.core.stats.passk`). A share is called ``pass`` only when it
-        is the share of runs that passed, and says of which runs."""
-        chosen = range(len(self.counts)) if sources is None else sources
-        runs = sum(self.counts[s].runs for s in chosen)
-        problems = sum(self.counts[s].problems for s in chosen) + (
-            len(self.ws.problems) if sources is None else 0
-        )
-        tool = sum(self.counts[s].tool_error_runs for s in chosen)
-        flagged = sum(self.counts[s].flagged_runs for s in chosen)
-        outcomes: Counter[Outcome] = Counter()
-        trials = PassTally()
-        for s in chosen:
-            outcomes.update(self.counts[s].outcomes)
-            trials.merge(self.counts[s].trials)
-        parts = [f"{runs:,} run{'s' if runs != 1 else ''}"]
-        graded = sum(self.counts[s].graded for s in chosen)
-        if graded:
-            # Of the runs the file grades pass or fail, timeouts among them (forecast runs,
-            # ungraded captures have no grade).
-            passed = sum(self.counts[s].passed for s in chosen)
-            parts.append(f"{share(passed / graded)} pass ({passed:,} of {graded:,} graded)")
-        parts.extend(pass_shares(trials))
-        for outcome, word in ((Outcome.ERROR, "error"), (Outcome.TIMEOUT, "timeout")):
-            if outcomes[outcome]:
-                parts.append(f"{outcomes[outcome]:,} {word}")
-        if tool:
-            parts.append(f"{tool:,} with tool errors")
-        if flagged:
-            parts.append(f"{flagged:,} flagged toolErrors")
-        if problems:
-            parts.append(f"{problems:,} problem{'s' if problems != 1 else ''}")
-        return " · ".join(parts)
+        """The title's counts over every source, or over ``sources``
+        (:func:`~trajtui.ui.run_counts.summary_line`)."""
+        if sources is None:
+            return summary_line(self.counts, len(self.ws.problems))
+        return summary_line([self.counts[s] for s in sources])
 
     # -- requests from drawing -------------------------------------------------------------
 
@@ -730,43 +479,3 @@ class RunStore:
     def request(self, s: int, i: int) -> None:
         """Ask the loader to read entry ``i`` of source ``s`` soon (it is on screen)."""
         self.requests.append((s, i))
-
-
-def pass_shares(trials: PassTally) -> list[str]:
-    """``["pass@1 66.0%", "pass@5 90.0%", "pass^5 43.3%"]`` for trials records (none
-    without graded trials)."""
-    at_1, at_k, hat_k = trials.pass_at_1, trials.pass_at_k, trials.pass_hat_k
-    if at_1 is None or at_k is None or hat_k is None:
-        return []
-    at_label, hat_label = trials.labels()
-    return [
-        f"pass@1 {share(at_1)}",
-        f"{at_label} {share(at_k)}",
-        f"{hat_label} {share(hat_k)}",
-    ]
-
-
-def _note_columns(c: SourceCounts, e: RunSummary | CountRow) -> None:
-    """Remember which columns have data, and how wide the text columns get."""
-    cols = c.columns
-    if e.steps is not None:
-        cols.add("steps")
-    if e.tool_calls is not None:
-        cols.add("tool calls")
-    if e.failed_tool_calls is not None or e.tool_errors is not None:
-        cols.add("tool errors")
-    if e.duration_ms is not None:
-        cols.add("duration")
-    if e.score is not None or e.passes is not None:
-        cols.add("score")
-    if e.cost is not None:
-        cols.add("cost")
-    c.status_width = max(c.status_width, len(e.status or "") + 2)
-    c.ref_width = max(c.ref_width, len(e.ref))
-    common = c.ref_common
-    if common is None:
-        c.ref_common = e.ref
-    elif e.ref != common:
-        c.ref_differ = True
-        if not e.ref.startswith(common):
-            c.ref_common = os.path.commonprefix([common, e.ref])  # noqa: RUF071 (characters)

@@ -15,7 +15,8 @@ import json as _stdlib_json
 import math
 from typing import Any
 
-from trajtui.core.io.jsonutil import MAX_DEPTH, JsonError, Overflowed, clip_depth
+from trajtui.core.io.jsonclip import MAX_DEPTH, clip_depth
+from trajtui.core.io.jsonutil import JsonError, Overflowed
 from trajtui.core.io.memory import room
 
 __all__ = ["encoded_size", "read_lean", "write_big"]

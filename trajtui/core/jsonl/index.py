@@ -34,12 +34,13 @@ import os
 import time
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from trajtui.core.io.jsonutil import BOM, line_break
 from trajtui.core.io.openfiles import FileChanged, FileHandle
 from trajtui.core.jsonl.blanklines import BlankLines, BlankRuns
+from trajtui.core.jsonl.changes import ends_hash, how_changed
 from trajtui.core.jsonl.keytable import KeyTable
+from trajtui.core.jsonl.progress import ScanProgress
 from trajtui.core.jsonl.recordkey import RecordKey
 
 __all__ = ["CHUNK", "FileChanged", "LineIndex", "ScanProgress"]
@@ -48,28 +49,6 @@ CHUNK = 4 * 1024 * 1024
 
 _WS = b" \t\r\n\f\v"
 _LEN_MAX = 0xFFFFFFFF
-
-
-@dataclass(frozen=True, slots=True)
-class ScanProgress:
-    """How far a scan has got.
-
-    Attributes:
-        done: Bytes scanned.
-        total: Size of the file when the scan started.
-        records: Records found so far.
-        finished: The scan reached the end of the file.
-    """
-
-    done: int
-    total: int
-    records: int
-    finished: bool = False
-
-    @property
-    def fraction(self) -> float:
-        """Share of the file scanned, 0.0 to 1.0."""
-        return 1.0 if self.total <= 0 else min(1.0, self.done / self.total)
 
 
 class LineIndex:
@@ -110,7 +89,7 @@ class LineIndex:
         self.starts = array("Q")
         self._lens = array("I")
         self._huge: dict[int, int] = {}  # lengths of 4 GiB and more
-        self._keys = KeyTable(self._reread_key)
+        self._keys = KeyTable(self.checked_key)
         self._blank_runs = BlankRuns()
         self.bad: dict[int, str] = {}
         self.bom = False
@@ -227,41 +206,10 @@ class LineIndex:
         return self._cancelled
 
     def stat_changed(self) -> str | None:
-        """How the file changed since it was indexed: None, ``appended``, ``truncated``,
-        ``rewritten`` (in place: longer or as long, but its ends are not what was read) or
-        ``replaced`` (or ``deleted``)."""
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return "deleted"
-        if (st.st_dev, st.st_ino) != self._ident:
-            return "replaced"
-        if st.st_size < self.size:
-            return "truncated"
-        if st.st_size > self.size:
-            sample = self._sample
-            if sample is not None and sample[1] != self._ends_hash(sample[0]):
-                return "rewritten"  # longer, but not by appending: what was read changed
-            return "appended"
-        sample = self._sample
-        touched = st.st_mtime_ns != self.mtime_ns and sample is not None
-        if touched and sample is not None and sample[0] == self.size:
-            return "rewritten" if sample[1] != self._ends_hash(sample[0]) else None
-        return None
-
-    SAMPLE = 64
-    """Bytes at each end of the part scanned that a growing file must still hold for the
-    growth to be an append."""
-
-    def _ends_hash(self, size: int) -> int | None:
-        """A hash of the first and last :data:`SAMPLE` bytes of the file's first ``size``
-        bytes (None when they cannot be read)."""
-        try:
-            head = self._file.pread(min(self.SAMPLE, size), 0)
-            tail = self._file.pread(min(self.SAMPLE, size), max(0, size - self.SAMPLE))
-        except (OSError, FileChanged):
-            return None
-        return hash((head, tail))
+        """How the file changed since it was indexed (see :mod:`trajtui.core.jsonl.changes`)."""
+        return how_changed(
+            self.path, self._ident, self.size, self.mtime_ns, self._sample, self._file.pread
+        )
 
     def scan(self, *, progress_every: float = 0.05) -> Iterator[ScanProgress]:
         """Index the file from where the last scan stopped to its current end.
@@ -353,7 +301,7 @@ class LineIndex:
             # written. It is indexed, and scanned again by the next refresh.
             self._add_tail(pos, size)
         self.complete = True
-        ends = self._ends_hash(size)
+        ends = ends_hash(self._file.pread, size)
         self._sample = None if ends is None else (size, ends)
         yield ScanProgress(size, size, self.count, finished=True)
 
@@ -502,10 +450,6 @@ class LineIndex:
         :meth:`replace_keys_from`. Records indexed meanwhile keep the key of their head."""
         self.checks_deferred = defer
 
-    def checked_key(self, i: int) -> str | None:
-        """Record ``i``'s key read again from the file, checked whole (parser-true)."""
-        return self._reread_key(i)
-
     def replace_keys_from(self, i: int, keys: list[str | None]) -> None:
         """Give records ``i`` onwards the keys ``keys`` (one per record up to the end of
         the index): keys found wrong after a deferred check."""
@@ -544,8 +488,9 @@ class LineIndex:
             buf, start, stop, file_start, file_stop, self._file.pread, CHUNK
         )
 
-    def _reread_key(self, i: int) -> str | None:
-        """Record ``i``'s key, read again from the file (keys too long to keep)."""
+    def checked_key(self, i: int) -> str | None:
+        """Record ``i``'s key read again from the file, checked whole (parser-true: also
+        for keys too long to keep)."""
         try:
             data = self.read(i)
         except (OSError, IndexError):

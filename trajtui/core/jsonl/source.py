@@ -16,13 +16,22 @@ from typing import Any, Protocol
 
 from trajtui.core.io.jsonutil import JsonError, loads_exact
 from trajtui.core.jsonl import indexcache
-from trajtui.core.jsonl.blanklines import BlankLines
 from trajtui.core.jsonl.index import FileChanged, LineIndex, ScanProgress
+from trajtui.core.jsonl.problems import file_problems
 from trajtui.core.jsonl.reader import JsonlReader, Record
 from trajtui.core.jsonl.rowpool import Row, RowFiller
 from trajtui.core.jsonl.table import SummaryTable
 from trajtui.core.model import Problem, Run, RunSummary, Severity
-from trajtui.core.source import Entry, FormatInfo, LoadError, RunCache, Source, Target
+from trajtui.core.source import (
+    Entry,
+    FormatInfo,
+    LiteInput,
+    LoadError,
+    RowDecoder,
+    RunCache,
+    Source,
+    Target,
+)
 
 
 class RecordFormat(Protocol):
@@ -60,6 +69,8 @@ class RecordFormat(Protocol):
 
 class JsonlSource(Source):
     """A JSONL file whose records are runs, read through a :class:`LineIndex`."""
+
+    follows_appends = True
 
     def __init__(self, path: str, fmt: RecordFormat, label: str | None = None) -> None:
         """Open ``path`` for reading (nothing is read until :meth:`scan` runs).
@@ -318,6 +329,22 @@ class JsonlSource(Source):
         """Rows are decoded on every core (:meth:`filler` gives a reader)."""
         return getattr(self.fmt, "lite", None) is not None
 
+    def row_decoder(self) -> RowDecoder | None:
+        return self if self.decodes_rows() else None
+
+    def line_of(self, i: int) -> int | None:
+        return self.index.line_of(i)
+
+    def record_index(self) -> LineIndex:
+        return self.index
+
+    def lite_input(self) -> LiteInput | None:
+        lite = getattr(self.fmt, "lite", None)
+        text = getattr(self.fmt, "input_text", None)
+        if lite is None or not callable(text):
+            return None
+        return LiteInput(lite, text)
+
     def filler(self, start: int = 0) -> RowFiller | None:
         """A reader of this source's rows in file order from record ``start``, decoding
         on every core (None when the format has no lite type: read with :meth:`entries`)."""
@@ -426,29 +453,7 @@ class JsonlSource(Source):
         return [r for r in refs if r is not None]
 
     def problems(self) -> list[Problem]:
-        found: list[Problem] = []
-        if self.index.bom:
-            found.append(
-                Problem(
-                    self.path, 1, "UTF-8 byte-order mark at the start (ignored)", Severity.WARNING
-                )
-            )
-        if self.index.cr_only:
-            found.append(
-                Problem(
-                    self.path,
-                    1,
-                    "line endings are CR only (classic Mac OS): read as line breaks",
-                    Severity.WARNING,
-                )
-            )
-        found.extend(_blank_problems(self.path, self.index.blank_lines()))
-        found.extend(self._entry_problems.values())
-        for i, message in list(self.index.bad.items()):
-            if i not in self._entry_problems:
-                found.append(Problem(self.path, self.index.line_of(i), message))
-        found.sort(key=lambda p: p.line or 0)
-        return found
+        return file_problems(self.path, self.index, self._entry_problems)
 
     def find_stored_step(self, ref: str) -> Target | None:
         """Look through every record for a step whose stored ``stepId`` is ``ref``.
@@ -476,27 +481,6 @@ class JsonlSource(Source):
                             step=position,
                         )
         return None
-
-
-def _blank_problems(path: str, blank: BlankLines) -> list[Problem]:
-    """One warning per run of blank lines, and one for those beyond the listed runs."""
-    out = []
-    for first, last in blank.ranges:
-        if first == last:
-            message = "blank line (skipped)"
-        else:
-            message = f"{last - first + 1:,} blank lines (skipped), lines {first:,}-{last:,}"
-        out.append(Problem(path, first, message, Severity.WARNING))
-    if blank.unlisted:
-        out.append(
-            Problem(
-                path,
-                blank.unlisted_from,
-                f"{blank.unlisted:,} more blank lines from here on (skipped)",
-                Severity.WARNING,
-            )
-        )
-    return out
 
 
 def _keys(obj: dict[str, Any], limit: int = 6) -> str:

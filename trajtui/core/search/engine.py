@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from trajtui.core.jsonl.index import FileChanged, LineIndex
-from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.search.needle import Needle
 from trajtui.core.search.snippet import Snippet, snippet
@@ -169,11 +168,11 @@ class Search:
         self.cancelled = True
 
     def _totals(self) -> tuple[int, int]:
-        total_bytes = sum(
-            s.index.starts[len(s) - 1] + s.index.length(len(s) - 1) if len(s) else 0
-            for s in self.sources
-            if isinstance(s, JsonlSource)
-        )
+        total_bytes = 0
+        for s in self.sources:
+            index = s.record_index()
+            if index is not None and len(s):
+                total_bytes += index.starts[len(s) - 1] + index.length(len(s) - 1)
         return total_bytes, sum(len(s) for s in self.sources)
 
     def progress(self, *, finished: bool = False) -> Progress:
@@ -207,8 +206,9 @@ class Search:
         for position, source in enumerate(self.sources):
             if self.cancelled:
                 break
-            if isinstance(source, JsonlSource):
-                yield from self._jsonl(position, source)
+            index = source.record_index()
+            if index is not None:
+                yield from self._records(position, source, index)
             else:
                 yield from self._runs(position, source, range(len(source)))
         yield self.progress(finished=True)
@@ -237,7 +237,7 @@ class Search:
         kinds = self.kinds
         run_ref = self.qualify(source, run.ref)
         path = run.path or source.path
-        line = entry.line if isinstance(source, JsonlSource) else None
+        line = source.line_of(i)
         hit_here = False
         for text in run_texts(run):
             if kinds is not None and text.kind not in kinds:
@@ -277,10 +277,11 @@ class Search:
             if tick is not None:
                 yield tick
 
-    # -- a JSONL file ----------------------------------------------------------------------
+    # -- records of one file (a JSONL file) -----------------------------------------------
 
-    def _jsonl(self, position: int, source: JsonlSource) -> Iterator[Event]:
-        index = source.index
+    def _records(self, position: int, source: Source, index: LineIndex) -> Iterator[Event]:
+        """The runs of a source whose records lie in one file: read in blocks, each
+        looked at in its raw bytes first (the prefilter), only those that may match parsed."""
         prefilter = self.needle.prefilter
         n = len(source)
         starts = index.starts

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import msgspec
 
-from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.query.facts import owns
 from trajtui.core.query.nodes import Text
 from trajtui.core.search.engine import Hit, Progress, Search, block, candidates
@@ -133,7 +131,7 @@ class InputWords:
                 skip_here = (lambda i, s=s: skip(s, i)) if skip is not None else None
                 found = (
                     _lite_hits(source, needle, first[s], counts[s], stopped, part, skip_here)
-                    if kind == "input" and _has_lite_input(source)
+                    if kind == "input" and source.lite_input() is not None
                     else _run_hits(
                         source, needle, first[s], counts[s], stopped, part, skip_here, kind
                     )
@@ -144,15 +142,6 @@ class InputWords:
                 done += counts[s]
         self._found[key_of(text, kind)] = (counts, hits)
         return True
-
-
-def _has_lite_input(source: Source) -> bool:
-    fmt = getattr(source, "fmt", None)
-    return (
-        isinstance(source, JsonlSource)
-        and getattr(fmt, "lite", None) is not None
-        and callable(getattr(fmt, "input_text", None))
-    )
 
 
 def _run_hits(
@@ -200,10 +189,12 @@ def _lite_hits(
     """:func:`_run_hits` for a JSONL format that names its input among its ``lite`` fields:
     each record the prefilter finds is decoded skipping all but those fields (a record
     that does not decode so is read whole)."""
-    assert isinstance(source, JsonlSource)
-    fmt: Any = source.fmt
-    decode = msgspec.json.Decoder(fmt.lite).decode
-    index = source.index
+    lite = source.lite_input()
+    index = source.record_index()
+    if lite is None or index is None:
+        return _run_hits(source, needle, start, n, stopped, progress, skip)
+    decode = msgspec.json.Decoder(lite.struct).decode
+    input_text = lite.text
     starts = index.starts
     prefilter = needle.prefilter
     hits: set[int] = set()
@@ -227,7 +218,7 @@ def _lite_hits(
             off = starts[k] - begin
             try:
                 obj = msgspec.to_builtins(decode(data[off : off + index.length(k)]))
-                text = fmt.input_text(obj) if isinstance(obj, dict) else ""
+                text = input_text(obj) if isinstance(obj, dict) else ""
             except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
                 found = _run_hits_one(source, needle, k)
             else:

@@ -25,6 +25,7 @@ from trajtui.core.stats.lines import rate_line as _rate_line
 from trajtui.core.stats.lines import refs as _refs
 from trajtui.core.stats.parts import Parts
 from trajtui.core.stats.passk import PassTally
+from trajtui.core.stats.tally import Tally, graded_pass
 from trajtui.core.stats.tools import tool_figures
 from trajtui.core.units import cost as _cost
 from trajtui.core.units import duration as _duration
@@ -88,10 +89,12 @@ def _outcomes(runs: Sequence[RunFacts], sections: list[Section], data: dict[str,
         out[v.value] = {**rate.to_json(), "refs": _refs(members)}
     # The run list's share: of the runs the file grades pass or fail, whatever else they
     # are (a graded timeout is graded); trials records count in the trials section.
-    graded = [r for r in runs if r.summary.attempts is None and r.summary.grade is not None]
-    if graded:
-        passed = [r for r in graded if r.summary.grade]
-        rate = Rate(len(passed), len(graded))
+    tally = Tally()
+    for r in runs:
+        tally.add(r.summary)
+    if tally.graded:
+        passed = [r for r in runs if graded_pass(r.summary)]
+        rate = Rate(tally.passed, tally.graded)
         sec.lines.append(_rate_line(GRADED, rate, "graded runs", [m.pick for m in passed]))
         out["graded"] = {**rate.to_json(), "refs": _refs(passed)}
     sections.append(sec)

@@ -12,23 +12,13 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from trajtui.render.columns import ALWAYS, SORTS
 from trajtui.ui.literal import literal
 
-COLUMNS: tuple[str | None, ...] = (
-    None,
-    "status",
-    "ref",
-    "steps",
-    "tool calls",
-    "tool errors",
-    "duration",
-    "score",
-    "cost",
-)
-"""What the run list can be sorted by, in the picker's order. The picker offers those the
-runs have a value for (file order, status and reference always), numbered from 0: its
-digit keys."""
-ALWAYS = frozenset({None, "status", "ref"})
+COLUMNS: tuple[str | None, ...] = SORTS
+"""What the run list can be sorted by, in the picker's order (the column table's, as ``s``
+cycles). The picker offers those the runs have a value for (file order, status and
+reference always), numbered from 0: its digit keys."""
 
 
 @dataclass(frozen=True, slots=True)

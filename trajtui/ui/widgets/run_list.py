@@ -11,18 +11,18 @@ files: rows not read yet are drawn as placeholders and requested from the loader
 from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
 from trajtui.core.io.text import visible
-from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.query import elsewhere
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.render import fmt
-from trajtui.render.fmt import score_text, tool_calls_text, tool_errors_text
+from trajtui.render.columns import COLUMNS, DROP_ORDER, NUMBERS
 from trajtui.ui.store import ENTRY, HEADER, OPEN_PROBLEM, RunStore
 from trajtui.ui.widgets.vlist import VirtualList
 
@@ -32,8 +32,10 @@ TITLE_ROOM = 8
 (the detail shows the selected run's whole title; a number cut would be lost)."""
 REF_ROOM = 16
 """Cells a reference keeps at the least before a column makes way (cut with ``…``)."""
-DROP_ORDER = ("cost", "tool calls", "tool errors", "steps", "duration", "score")
-"""The columns that make way on a list too narrow for all of them, first to last."""
+
+
+NUMBER_KEYS = frozenset(c.key for c in NUMBERS)
+"""The columns of counts and figures (right-aligned)."""
 
 
 def ref_floor(ref_width: int, elided: int | None = None) -> int:
@@ -66,12 +68,7 @@ def columns(
     cols = {
         "status": min(max(status_width, 8), 14),
         "ref": min(max(ref_width, 6), 28, max(12, int(width * 0.36))),
-        "steps": 5 if "steps" in present else 0,
-        "tool calls": 5 if "tool calls" in present else 0,
-        "tool errors": 8 if "tool errors" in present else 0,
-        "duration": 7 if "duration" in present else 0,
-        "score": 6 if "score" in present else 0,
-        "cost": 8 if "cost" in present else 0,
+        **{c.key: c.width if c.key in present else 0 for c in NUMBERS},
     }
     if keep in DROP_ORDER and cols[keep]:
         cols[keep] += 1  # room for the sort arrow beside the name (``calls▲``, not ``call…``)
@@ -164,15 +161,8 @@ class ColumnHeader(Static):
     def render(self) -> Text:
         store = self.run_list.store
         cols = self.run_list.current_columns()
-        names = [
-            ("status", "status", "status"),
-            ("ref", "ref", "ref"),
-            ("steps", "steps", "steps"),
-            ("tool calls", "calls", "tool calls"),
-            ("tool errors", "tool err", "tool errors"),
-            ("duration", "time", "duration"),
-            ("score", "score", "score"),
-            ("cost", "cost", "cost"),
+        names: list[tuple[str, str, str | None]] = [
+            *((c.key, c.header, c.key if c.sort is not None else None) for c in COLUMNS),
             ("title", "title", None),
         ]
         text = Text(" ")
@@ -186,7 +176,7 @@ class ColumnHeader(Static):
             if store is not None and sort is not None and store.sort == sort:
                 arrow = "▼" if store.reverse else "▲"
             cell = fit(label + arrow, w)
-            if key in ("steps", "tool calls", "tool errors", "duration", "score", "cost"):
+            if key in NUMBER_KEYS:
                 cell = cell.strip().rjust(w)
             text.append(cell + " ")
             self._spans.append((x, x + w, sort))
@@ -385,7 +375,7 @@ class RunList(VirtualList):
         entry = source.peek(i)
         if entry is None:
             store.request(s, i)
-            line = source.index.line_of(i) if isinstance(source, JsonlSource) else None
+            line = source.line_of(i)
             where = f"line {line:,}" if line else f"#{i + 1}"
             return Text(f" ⋯ reading {where}", style=self.cstyle("runs--placeholder"))
         if isinstance(entry, Problem):
@@ -418,28 +408,10 @@ class RunList(VirtualList):
         )
         text.append(ref_cell(s.ref, label, cols["ref"], shared) + " ")
         dim = self.cstyle("runs--dim")
-        if cols["steps"]:
-            text.append(
-                (fmt.number(s.steps) if s.steps is not None else fmt.ABSENT).rjust(cols["steps"])
-                + " ",
-                dim,
-            )
-        if cols["tool calls"]:
-            text.append(tool_calls_text(s).rjust(cols["tool calls"]) + " ", dim)
-        if cols["tool errors"]:
-            errors = tool_errors_text(s)
-            text.append(
-                errors.rjust(cols["tool errors"]) + " ",
-                self.cstyle("runs--problem")
-                if s.failed_tool_calls or s.tool_errors is True  # (``flagged`` by the file)
-                else dim,
-            )
-        if cols["duration"]:
-            text.append(fmt.duration(s.duration_ms).rjust(cols["duration"]) + " ")
-        if cols["score"]:
-            text.append(score_text(s).rjust(cols["score"]) + " ")
-        if cols["cost"]:
-            text.append(fmt.cost(s.cost).rjust(cols["cost"]) + " ", dim)
+        for column in NUMBERS:
+            w = cols[column.key]
+            if w and column.cell is not None:
+                text.append(column.cell(s).rjust(w) + " ", self._cell_style(column.key, s, dim))
         if cols["title"]:
             title = s.title
             prefix = self.store.prefix.value if self.store is not None else ""
@@ -447,6 +419,13 @@ class RunList(VirtualList):
                 title = "…" + title[len(prefix) :]
             text.append(fit(title, cols["title"], pad=False), dim)
         return text
+
+    def _cell_style(self, key: str, s: RunSummary, dim: Style) -> Style | None:
+        """How a number cell is drawn: the counts dim, failed tool calls (or a run the file
+        flags) as a problem, duration and score plain."""
+        if key == "tool errors" and (s.failed_tool_calls or s.tool_errors is True):
+            return self.cstyle("runs--problem")
+        return None if key in ("duration", "score") else dim
 
     def row_text(self, index: int) -> str:
         store = self.store

@@ -15,12 +15,10 @@ from textual import on, work
 from textual.worker import Worker, get_current_worker
 
 from trajtui.core.io.text import visible
-from trajtui.core.jsonl import rowpool
 from trajtui.core.jsonl.index import FileChanged, ScanProgress
-from trajtui.core.jsonl.rowpool import RowFiller
-from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Problem
 from trajtui.core.refs import RefError
+from trajtui.core.rows import SourceRows
 from trajtui.core.source import LoadError, Source
 from trajtui.ui import failures, heap
 from trajtui.ui.messages import AllLoaded, ChangedOnDisk, KeysMisread, Loaded, RunLoaded
@@ -73,36 +71,30 @@ class Loading(Selection):
         for s, source in enumerate(self.ws.sources):
             if only is not None and s not in only:
                 continue
-            read = 0  # summaries already read are kept: starting over only looks them up
-            filler: RowFiller | None = None
-            jsonl = source if isinstance(source, JsonlSource) else None
-            if (
-                jsonl is not None
-                and only is None
-                and jsonl.decodes_rows()
-                and jsonl.path not in strict
-            ):
-                # every row is read (in workers, in file order), each key checked then:
-                # the scan does not read every byte of every line to check them
-                jsonl.defer_key_checks(correct=False)
+            # every row is read (in workers, in file order), each key checked then (the
+            # scan does not read every byte of every line to check them); not corrected:
+            # references are on screen as they are read
+            rows = SourceRows(
+                source,
+                defer_keys=only is None and source.path not in strict,
+                correct_keys=False,
+                skip_known=True,  # restored from the index cache, or read: not again
+                say=self._tell_from_thread,
+            )
+            read = 0
             try:
-                for progress in source.scan():
+                for progress in rows.scan():
                     if worker.is_cancelled:
                         source.cancel()
                         return
-                    if filler is None and jsonl is not None:
-                        # made once the scan began: it first forgets an unfinished last line
-                        filler = jsonl.filler(jsonl.known_prefix())
                     # Until a run is shown, or while a reference is still to find further
                     # on, indexing comes first: only rows on screen are read (the row
                     # workers start after the first screen, not against it).
                     seeking = self._pending_goto is not None or (
                         self.run is None and self.run_problem is None
                     )
-                    read = self._summarise(
-                        s, source, read, SUMMARY_BUDGET, filler, wait=False, more=not seeking
-                    )
-                    if self._misread(s, jsonl):
+                    read = self._summarise(s, rows, SUMMARY_BUDGET, wait=False, more=not seeking)
+                    if self._misread(s, rows):
                         return
                     if posted and self._quiet(progress, posted):
                         continue
@@ -114,11 +106,11 @@ class Loading(Selection):
                         and progress.records
                         and progress.total - progress.done >= FIRST_SCREEN_FROM
                     ):
-                        read = self._first_screen_first(worker, s, source, read, progress)
+                        read = self._first_screen_first(worker, s, rows, progress)
                 while read < len(source) and not worker.is_cancelled:
                     self._goto_first(worker)  # (a reference given with : meanwhile too)
-                    read = self._summarise(s, source, read, 0.05, filler, wait=True)
-                    if self._misread(s, jsonl):
+                    read = self._summarise(s, rows, 0.05, wait=True)
+                    if self._misread(s, rows):
                         return
                     self.post_message(Loaded(s, _done_progress(source), read))
             except (OSError, FileChanged) as err:
@@ -127,8 +119,7 @@ class Loading(Selection):
                 )
                 continue
             finally:
-                if filler is not None:
-                    filler.close()
+                rows.close()
             self.post_message(Loaded(s, _done_progress(source), read, done=True))
             if not worker.is_cancelled:
                 source.save_index()  # for the next open (here, off the UI thread)
@@ -136,7 +127,7 @@ class Loading(Selection):
         self.post_message(AllLoaded())
 
     def _first_screen_first(
-        self, worker: Worker[None], s: int, source: Source, read: int, progress: ScanProgress
+        self, worker: Worker[None], s: int, rows: SourceRows, progress: ScanProgress
     ) -> int:
         """With the first screenful of runs indexed, let the first screen be drawn before
         indexing the rest of a big file (they share the interpreter): wait until a run and
@@ -144,6 +135,7 @@ class Loading(Selection):
         :data:`FIRST_SCREEN_WAIT` (never for a reference to go to). Returns the rows read
         in file order (as :meth:`_summarise`)."""
         deadline = time.monotonic() + FIRST_SCREEN_WAIT
+        read = rows.done
         while (
             not self._first_drawn
             and self._pending_goto is None
@@ -151,7 +143,7 @@ class Loading(Selection):
             and time.monotonic() < deadline
         ):
             if self.store.requests:
-                read = self._summarise(s, source, read, 0.02, more=False)
+                read = self._summarise(s, rows, 0.02, more=False)
                 self.post_message(Loaded(s, progress, read))
             time.sleep(0.005)
         return read
@@ -177,13 +169,18 @@ class Loading(Selection):
             time.sleep(0.005)
             since = self._goto_since
 
-    def _misread(self, s: int, source: JsonlSource | None) -> bool:
+    def _misread(self, s: int, rows: SourceRows) -> bool:
         """A key taken from a line's head proved wrong: say so (the file is read again)."""
-        if source is None or source.misread_key is None:
+        record = rows.misread
+        if record is None:
             return False
-        source.cancel()
-        self.post_message(KeysMisread(s, source.misread_key))
+        rows.source.cancel()
+        self.post_message(KeysMisread(s, record))
         return True
+
+    def _tell_from_thread(self, line: str) -> None:
+        """Say what the row workers' pipeline tells (a worker that died), as a toast."""
+        self.app.call_from_thread(self.notify, line, severity="warning", timeout=10)
 
     def on_keys_misread(self, message: KeysMisread) -> None:
         """Read the files again, this one with every key checked while indexing."""
@@ -193,7 +190,7 @@ class Loading(Selection):
         if strict is None or reload is None:
             return
         strict.add(source.path)
-        line = source.index.line_of(message.record) if isinstance(source, JsonlSource) else 0
+        line = source.line_of(message.record) or 0
         self.notify(
             f"{visible(source.path, keep_newlines=False)}:{line}: a record spells its key "
             "twice; reading the file again with every key checked",
@@ -208,19 +205,12 @@ class Loading(Selection):
         self.call_after_refresh(reload, ref)
 
     def _summarise(
-        self,
-        s: int,
-        source: Source,
-        read: int,
-        budget: float,
-        filler: RowFiller | None = None,
-        *,
-        wait: bool = True,
-        more: bool = True,
+        self, s: int, rows: SourceRows, budget: float, *, wait: bool = True, more: bool = True
     ) -> int:
         """Read summaries for a while: rows on screen first, then (when ``more``) in file
-        order (through ``filler``, on every core, when the source has one; without ``wait``
-        only the rows its workers have finished)."""
+        order (through the row pipeline, on every core when the source can; without
+        ``wait`` only the rows its workers have finished). Returns the rows read in file
+        order."""
         deadline = time.monotonic() + budget
         requests = self.store.requests
         while requests:
@@ -232,28 +222,14 @@ class Loading(Selection):
             if ri < len(src) and src.peek(ri) is None:
                 src.entry(ri)
                 self.store.answered = True
-        n = len(source)
-        read = max(read, source.known_prefix())  # restored from the index cache, or read
         if not more:
-            return read
-        if filler is not None and isinstance(source, JsonlSource):
-            note = self.store.note_read
-            for first, rows in filler.fill(n, wait=wait):
-                for notice in rowpool.notices():  # a worker died: said once, no row lost
-                    self.app.call_from_thread(self.notify, notice, severity="warning", timeout=10)
-                for k, row in enumerate(rows):
-                    note(s, first + k, source.take(first + k, row))
-                if time.monotonic() > deadline:
-                    break
-            return max(read, filler.done)
-        while read < n:
-            source.entry(read)
-            read += 1
-            if not read & 63:
+            return max(rows.done, rows.source.known_prefix())
+        note = self.store.note_read
+        for i, entry in rows.read(wait=wait, until=deadline):
+            note(s, i, entry)
+            if not i & 63:
                 time.sleep(0)  # let the UI thread have the interpreter now and then
-            if time.monotonic() > deadline:
-                break
-        return read
+        return rows.done
 
     def on_loaded(self, message: Loaded) -> None:
         self._progress[message.source] = (message.progress.fraction, message.read, message.done)
@@ -447,7 +423,7 @@ class Loading(Selection):
         again: list[str] = []
         for s, how in message.changes:
             source = self.ws.sources[s]
-            if how == "appended" and isinstance(source, JsonlSource):
+            if how == "appended" and source.follows_appends:
                 if self._loading_done:
                     self._loading_done = False
                     self.run_list.reading = True
