@@ -158,3 +158,30 @@ def test_six_scripts_marking_one_file_at_once_lose_nothing(tmp_path: Path) -> No
         for o in map(json.loads, run("notes", str(path), "--json").stdout.splitlines())
     }
     assert listed == {ref: (ref == "websearch-1", f"n {ref}") for ref in refs}
+
+
+def test_entries_that_cannot_be_read_are_said_and_kept_as_they_are(tmp_path: Path) -> None:
+    path = capture_fixture(tmp_path)
+    for ref in ("websearch-1", "websearch-2", "websearch-3"):
+        notes.set_bookmark(str(path), ref, "run")
+    (file,) = notes.directory().glob("*.json")
+    data = json.loads(file.read_text())
+    data["written_by"] = "trajtui 9"  # a later version's field
+    data["entries"][1]["note"] = 5  # a hand edit
+    data["entries"][2]["colour"] = "red"  # a field this version does not know
+    data["entries"].append({"ref": ["websearch-4"], "bookmarked": True})
+    file.write_text(json.dumps(data))
+    hand_edited = data["entries"][1:]
+
+    out = run("notes", str(path))
+    assert out.stdout.splitlines() == ["websearch-1  ★", "websearch-3  ★"]
+    assert out.stderr.splitlines() == [
+        f"warning: {file}: entry websearch-2: note is not text, kept as it is",
+        f"warning: {file}: entry 4: ref is not text, kept as it is",
+    ]
+    out = run("notes", str(path), "websearch-1", "--note", "look again")
+    assert out.returncode == 0, out.stderr
+    kept = json.loads(file.read_text())
+    assert kept["written_by"] == "trajtui 9"
+    assert all(e in kept["entries"] for e in hand_edited)
+    assert sorted(str(e.get("note")) for e in kept["entries"]) == ["", "5", "None", "look again"]

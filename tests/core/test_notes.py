@@ -232,3 +232,29 @@ def test_files_left_by_sessions_that_raced_are_merged_at_the_next_change(tmp_pat
         "websearch-3": (False, "third"),
     }
     assert len([f for f in notes.directory().iterdir() if f.suffix == ".json"]) == 1
+
+
+def test_what_this_version_does_not_read_is_written_back_as_it_was(tmp_path: Path) -> None:
+    path = str(capture_fixture(tmp_path))
+    notes.set_bookmark(path, "websearch-1", "run")
+    (file,) = notes.directory().glob("*.json")
+    data = json.loads(file.read_text())
+    long_note = "line one\n" + "y" * 600  # written by hand: longer than a note made here
+    data["entries"].append({"ref": "websearch-2", "note": long_note, "created": 3})
+    file.write_text(json.dumps(data))
+    notes.set_bookmark(path, "websearch-3", "run")
+    entries = json.loads(file.read_text())["entries"]
+    assert {"ref": "websearch-2", "note": long_note, "created": 3} in entries
+    assert [n.ref for n in notes.notes_for(path)] == ["websearch-1", "websearch-2", "websearch-3"]
+
+
+def test_a_notes_file_of_another_version_is_never_replaced(tmp_path: Path) -> None:
+    path = str(capture_fixture(tmp_path))
+    notes.set_bookmark(path, "websearch-1", "run")
+    (file,) = notes.directory().glob("*.json")
+    later = json.dumps({"version": 2, "path": os.path.realpath(path), "entries": ["..."]})
+    file.write_text(later)
+    notes.set_bookmark(path, "websearch-2", "run")
+    assert file.read_text() == later
+    assert [n.ref for n in notes.notes_for(path)] == ["websearch-2"]
+    assert any(w.startswith(f"{file}: not a notes file") for w in notes.warnings())

@@ -127,3 +127,48 @@ async def test_the_tui_lists_every_row_when_a_worker_died_and_says_so_once(
 
         await settle(pilot)
         assert listed(screen) == ordinary
+
+
+def _children(pid: int, word: bytes) -> list[int]:
+    """Processes whose parent is ``pid`` and whose command line holds ``word``."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+            command = Path(f"/proc/{name}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and word in command:
+            found.append(int(name))
+    return found
+
+
+def test_killing_the_workers_resource_tracker_prints_no_traceback(tmp_path: Path) -> None:
+    """Spawned workers (the CLI runs threads) have a resource tracker beside them: killed,
+    Python relaunched it with a UserWarning, and the new one printed a traceback for each
+    semaphore freed at exit (B5). No row is lost, nothing but the count goes to stderr."""
+    import subprocess
+    import sys
+
+    path = write_jsonl(
+        tmp_path / "big.jsonl", [capture(f"r{i:05d}", input="x" * 3000) for i in range(6000)]
+    )
+    ls = subprocess.Popen(
+        [sys.executable, "-m", "trajtui", "ls", "--json", "--no-cache", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    trackers: list[int] = []
+    while not trackers and ls.poll() is None and time.monotonic() < deadline:
+        trackers = _children(ls.pid, b"resource_tracker")
+        time.sleep(0.02)
+    assert trackers, "no resource tracker was started"
+    os.kill(trackers[0], signal.SIGKILL)
+    out, err = ls.communicate(timeout=120)
+    assert ls.returncode == 0, err
+    assert len(out.splitlines()) == 6000
+    assert b"Traceback" not in err and b"Warning" not in err, err.decode()
+    assert err == b""

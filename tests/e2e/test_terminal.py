@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,3 +136,43 @@ def test_sigterm_and_sighup_give_the_terminal_back_and_end_the_workers(
     for w in left:
         os.kill(w, signal.SIGKILL)
     assert not left, "row workers outlived trajtui"
+
+
+def _command(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_an_ending_signal_while_the_pager_runs_ends_both_at_once(
+    tmux: Tmux, tmp_path: Path, sig: signal.Signals
+) -> None:
+    """B4: the signal waited until the user quit less (a script's kill, a shutdown, did not
+    end trajtui); it is passed on to the pager, and trajtui ends at once."""
+    import shutil
+
+    less = shutil.which("less")
+    if less is None:
+        pytest.fail("less is not installed: this test needs a real pager (apt-get install less)")
+    data = tmp_path / "data"
+    data.mkdir()
+    _start(tmux, tmp_path, capture_fixture(data), PAGER=less)
+    tmux.wait_for("websearch-4", "4 runs")
+    pid = _trajtui_pid(tmux)
+    tmux.keys("e")
+    deadline = time.monotonic() + 20
+    pagers: list[int] = []
+    while not pagers and time.monotonic() < deadline:
+        pagers = [c for c in _children(pid) if b"less" in _command(c)]
+        time.sleep(0.1)
+    assert pagers, "the pager did not start"
+    time.sleep(0.5)  # less has taken the terminal
+    os.kill(pid, sig)
+    tmux.wait_for(f"exit={128 + sig}", timeout=10)
+    assert tmux.run("display-message", "-p", "-t", tmux.name, MODES).strip() == GIVEN_BACK
+    assert not _running(pagers[0]), "the pager outlived trajtui"
+    tty = tmux.run("display-message", "-p", "-t", tmux.name, "#{pane_tty}").strip()
+    modes = subprocess.run(["stty", "-F", tty], capture_output=True, text=True).stdout.split()
+    assert "-icanon" not in modes and "-echo" not in modes, modes  # lines, echoed: cooked

@@ -185,6 +185,78 @@ async def test_the_tui_search_finds_what_re2_finds(spelled: Path) -> None:
         assert "2 hits in 2 runs" in "\n".join(screen_lines(app))
 
 
+def escape_every_character(value: Any) -> str:
+    """``value`` as JSON with every character of every string written as a ``\\uXXXX``
+    escape, hex letters upper and lower case in turn: JSON allows any character so (B1)."""
+    if isinstance(value, str):
+        units = value.encode("utf-16-be")
+        codes = [f"{int.from_bytes(units[k : k + 2], 'big'):04x}" for k in range(0, len(units), 2)]
+        return '"' + "".join("\\u" + (c.upper() if n % 2 else c) for n, c in enumerate(codes)) + '"'
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ",".join(
+                f"{escape_every_character(k)}:{escape_every_character(v)}" for k, v in value.items()
+            )
+            + "}"
+        )
+    if isinstance(value, list):
+        return "[" + ",".join(escape_every_character(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+@pytest.fixture
+def ascii_escaped(tmp_path: Path) -> Path:
+    """Records whose ASCII letters the file writes as ``\\u`` escapes, whole or in part."""
+    path = tmp_path / "escaped.jsonl"
+    lines = [
+        json.dumps(capture("e1", input="x")).replace('"x"', '"\\u0070assword leaked"'),
+        json.dumps(capture("e2", output="y")).replace('"y"', '"t\\u0065st \\u0061bc1"'),
+        escape_every_character(capture("e3", output="the Secret word")),
+        json.dumps(capture("e4", output="nothing here")),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "found"),
+    [
+        (["password"], ["e1"]),
+        (["-i", "PASSWORD"], ["e1"]),
+        (["-E", "pass(word|phrase)"], ["e1"]),
+        (["test"], ["e2"]),
+        (["abc1"], ["e2"]),
+        (["-E", "\\x{61}bc1"], ["e2"]),
+        (["secret word"], []),
+        (["-i", "secret word"], ["e3"]),
+        (["Secret"], ["e3"]),
+        (["-E", "S[a-z]+ret w"], ["e3"]),
+    ],
+    ids=" ".join,
+)
+def test_grep_finds_ascii_letters_the_file_writes_escaped(
+    ascii_escaped: Path, args: list[str], found: list[str]
+) -> None:
+    out = run("grep", str(ascii_escaped), *args)
+    assert (out.returncode, refs(out)) == (0 if found else 1, found), out.stderr
+
+
+async def test_the_tui_search_finds_ascii_letters_the_file_writes_escaped(
+    ascii_escaped: Path,
+) -> None:
+    async with running([str(ascii_escaped)]) as (pilot, app, screen):
+        await pilot.press("slash", *"password")
+        await settle(pilot, 0.3)
+        assert "1 hit in 1 run" in "\n".join(screen_lines(app))
+        await pilot.press("ctrl+u", *"secret w")  # no capital letter: ignores case
+        await settle(pilot, 0.3)
+        assert "1 hit in 1 run" in "\n".join(screen_lines(app))
+        await pilot.press("ctrl+r", "ctrl+u", *"t[aeiou]st ab")
+        await settle(pilot, 0.3)
+        assert "1 hit in 1 run" in "\n".join(screen_lines(app))
+
+
 # -- the prefilter skips only records that cannot match -----------------------------------
 
 TEXTS = [
@@ -273,8 +345,9 @@ def _hits(ws: Any, needle: Any) -> list[tuple[str, str, int]]:
 
 @pytest.fixture(scope="module")
 def every_spelling(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """Each text in a record written ASCII-escaped (Python), raw (orjson), and with Go's and
-    a slash-escaping writer's escapes; records that match nothing between them."""
+    """Each text in a record written ASCII-escaped (Python), raw (orjson), with Go's and a
+    slash-escaping writer's escapes, and every character escaped; records that match nothing
+    between them."""
     path = tmp_path_factory.mktemp("spellings") / "all.jsonl"
     lines = []
     for n, text in enumerate(TEXTS):
@@ -283,6 +356,7 @@ def every_spelling(tmp_path_factory: pytest.TempPathFactory) -> Any:
         lines.append(json.dumps({**rec, "id": f"u{n}"}, ensure_ascii=False))
         go = json.dumps({**rec, "id": f"g{n}"}).replace("<", "\\u003c").replace("&", "\\u0026")
         lines.append(go.replace("/", "\\/"))
+        lines.append(escape_every_character({**rec, "id": f"e{n}"}))
         lines.append(json.dumps(capture(f"z{n}", output="filler")))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     ws = open_paths([str(path)])

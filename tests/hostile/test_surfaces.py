@@ -374,6 +374,22 @@ def test_csv_prefixes_every_cell_a_spreadsheet_would_run(tmp_path: Path) -> None
     assert refs == ["'\t=1+1", "␍@SUM(A1)", "'\uff1dHYPERLINK(x)", "' =cmd", "-1.5", "ok"]
 
 
+def test_csv_prefixes_a_formula_after_any_leading_unicode_blank_in_every_cell(
+    tmp_path: Path,
+) -> None:
+    """No-break, ideographic, em and other Unicode spaces before ``= + - @`` (or a tab):
+    the ref cell is prefixed as the title cell is, by one rule."""
+    blanks = ["\u00a0", "\u3000", "\u2003", "\u202f", "\u1680", " \u00a0 "]
+    ids = [f"{b}{f}A1" for b in blanks for f in "=+-@\t\uff1d"]
+    _jsonl(tmp_path / "f.jsonl", [capture(i, input=i) for i in ids])
+    text = decoded(trajtui(tmp_path, "export", "f.jsonl", "-f", "csv"))
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == len(ids)
+    unprefixed = [(r["ref"], r["title"]) for r in rows if not r["ref"].startswith("'")]
+    assert unprefixed == []
+    assert {r["title"][:1] for r in rows} == {"'", "A"}  # a title is trimmed: "\tA1" is "A1"
+
+
 def test_bytes_that_are_not_utf8_are_kept_exactly_by_a_jsonl_export(tmp_path: Path) -> None:
     """Text can only spell such a byte: as ``\\udcXX``, which ``surrogateescape`` reads
     back; a file written with -o holds the byte itself. Nothing is replaced by U+FFFD."""

@@ -23,7 +23,11 @@ path and a fingerprint of its content (size, a hash of its first 64 KB and one o
 Each entry is keyed by the reference inside its source (what ``trajtui show PATH REF`` and
 ``--goto`` accept with that one path open). Notes files are untrusted data: read through
 :mod:`trajtui.core.io.safeio` with a size cap, decoded with the project's JSON reader, every
-field type-checked; anything else is ignored with a one-line warning (:func:`warnings`).
+field type-checked; a file that is not a notes file is ignored with a one-line warning
+(:func:`warnings`) and never overwritten. Notes are never lost: an entry that cannot be read
+(a field of another type, from a hand edit or another version) is said in one line and kept
+in the file as it is, and the fields and entries this version does not know are written back
+as they were read.
 """
 
 from __future__ import annotations
@@ -76,6 +80,8 @@ class Note:
         text: The note (one line, at most :data:`MAX_NOTE` characters; "" for none).
         created: When the entry was made (seconds since the epoch).
         updated: When it last changed.
+        raw: The entry as the notes file holds it (its fields this version does not know
+            included), what is written back; None for one made in this session.
     """
 
     ref: str
@@ -85,6 +91,7 @@ class Note:
     text: str = ""
     created: float = 0.0
     updated: float = 0.0
+    raw: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """The entry as a JSON object (what ``trajtui notes --json`` prints)."""
@@ -108,12 +115,17 @@ class Book:
         path: The source's real path when last saved.
         fingerprint: The source's fingerprint when last saved.
         entries: By reference, in the order they were made.
+        kept: Entries that could not be read, as the file holds them (written back as
+            they are).
+        extra: The file's fields this version does not know (written back as they are).
     """
 
     file: Path | None
     path: str
     fingerprint: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, Note] = field(default_factory=dict)
+    kept: list[Any] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 # -- the directory ---------------------------------------------------------------------------
@@ -164,29 +176,58 @@ def _book(file: Path, data: Any) -> Book | None:
     if not isinstance(fp, dict):
         fp = {}
     book = Book(file, path, {k: v for k, v in fp.items() if type(v) in (str, int)})
-    for item in raw[:MAX_ENTRIES]:
+    book.extra = {k: v for k, v in data.items() if k not in _FILE_FIELDS}
+    for n, item in enumerate(raw, 1):
+        if n > MAX_ENTRIES:
+            book.kept.extend(raw[MAX_ENTRIES:])
+            _warned.append(
+                f"{file}: {len(raw) - MAX_ENTRIES:,} entries after the first "
+                f"{MAX_ENTRIES:,} not read, kept as they are"
+            )
+            break
         note = _note(item, path)
-        if note is not None:
+        if isinstance(note, Note):
             book.entries[note.ref] = note
+            continue
+        if note:
+            ref = item.get("ref") if isinstance(item, dict) else None
+            which = one_line(ref)[:80] if type(ref) is str and ref else str(n)
+            _warned.append(f"{file}: entry {which}: {note}, kept as it is")
+        if note or (isinstance(item, dict) and not item.keys() <= _ENTRY_FIELDS):
+            book.kept.append(item)  # not understood, or empty but for fields not known
     return book
 
 
-def _note(item: Any, path: str) -> Note | None:
+_FILE_FIELDS = frozenset({"version", "path", "fingerprint", "entries"})
+_ENTRY_FIELDS = frozenset({"ref", "kind", "bookmarked", "note", "created", "updated"})
+_TYPES: dict[str, tuple[type, ...]] = {
+    "ref": (str,),
+    "kind": (str,),
+    "note": (str,),
+    "bookmarked": (bool,),
+    "created": (int, float),
+    "updated": (int, float),
+}
+_SAID = {str: "text", bool: "true or false", int: "a number"}
+
+
+def _note(item: Any, path: str) -> Note | str | None:
+    """The entry ``item``; else why it cannot be read (``note is not text``), or None when
+    it says nothing (neither bookmarked nor with a note)."""
     if not isinstance(item, dict):
-        return None
-    ref, kind, text = item.get("ref"), item.get("kind", "run"), item.get("note", "")
+        return "not an object"
+    for key, types in _TYPES.items():
+        if key in item and type(item[key]) not in types:
+            return f"{key} is not {_SAID[types[0]]}"
+    ref = item.get("ref")
+    if ref is None or not ref:
+        return "no ref"
+    kind, text = item.get("kind", "run"), clean(item.get("note", ""))
     bookmarked = item.get("bookmarked", False)
     created, updated = item.get("created", 0.0), item.get("updated", 0.0)
-    if type(ref) is not str or not ref or type(kind) is not str or type(text) is not str:
-        return None
-    if type(bookmarked) is not bool:
-        return None
-    if type(created) not in (int, float) or type(updated) not in (int, float):
-        return None
-    text = clean(text)
     if not bookmarked and not text:
         return None
-    return Note(ref, path, kind[:20], bookmarked, text, float(created), float(updated))
+    return Note(ref, path, kind[:20], bookmarked, text, float(created), float(updated), item)
 
 
 def clean(text: str) -> str:
@@ -317,6 +358,7 @@ def _put(
                 text=old.text if text is None else text,
                 updated=now,
             )
+            new = replace(new, raw={**(old.raw or {}), **_fields(new)})
             if new.bookmarked or new.text:
                 book.entries[ref] = new
             else:
@@ -349,8 +391,12 @@ def _one_book(path: str, shelf: Sequence[Book], d: Path) -> tuple[Book, list[Boo
             mine = book.entries.get(ref)
             if mine is None or note.updated > mine.updated:
                 book.entries[ref] = note
+        book.kept.extend(k for k in other.kept if k not in book.kept)
+        book.extra = {**other.extra, **book.extra}
     if book.file is None:
-        book.file = d / f"{hashlib.blake2b(os.fsencode(here), digest_size=12).hexdigest()}{SUFFIX}"
+        name = d / f"{hashlib.blake2b(os.fsencode(here), digest_size=12).hexdigest()}{SUFFIX}"
+        # a file of that name that was not read (another version's, damaged) is not replaced
+        book.file = None if os.path.lexists(name) else name
     return book, others
 
 
@@ -371,12 +417,12 @@ def _save(book: Book, path: str, d: Path) -> None:
     book.path = real(path)
     book.fingerprint = fingerprint(path) or {}
     data = {
+        **book.extra,
         "version": VERSION,
         "path": book.path,
         "fingerprint": book.fingerprint,
-        "entries": [
-            {k: v for k, v in n.to_json().items() if k != "path"} for n in book.entries.values()
-        ],
+        "entries": [n.raw if n.raw is not None else _fields(n) for n in book.entries.values()]
+        + book.kept,
     }
     target = book.file or d / f"{secrets.token_hex(12)}{SUFFIX}"
     try:
@@ -391,6 +437,11 @@ def _save(book: Book, path: str, d: Path) -> None:
     except OSError as err:
         raise NotesError(f"not saved: {target}: {err.strerror or err}") from None
     book.file = target
+
+
+def _fields(note: Note) -> dict[str, Any]:
+    """``note`` as its notes file keeps it."""
+    return {k: v for k, v in note.to_json().items() if k != "path"}
 
 
 def _outside(d: Path, opened: Sequence[str]) -> bool:

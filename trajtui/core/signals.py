@@ -18,7 +18,7 @@ import signal
 import threading
 from collections.abc import Callable
 
-__all__ = ["ENDING", "Ended", "exit_code", "install", "pop", "push", "received"]
+__all__ = ["ENDING", "Ended", "exit_code", "hand_on", "install", "pop", "push", "received"]
 
 ENDING = (
     signal.SIGINT,
@@ -100,3 +100,13 @@ def pop(taker: Callable[[int], object]) -> None:
     with _lock:
         if taker in _takers:
             _takers.remove(taker)
+
+
+def hand_on(signum: int) -> None:
+    """Give ``signum``, which a taker only passed on (to a child process), to the taker now
+    on top, as if it had just arrived; with none, unwind (raise :class:`Ended`)."""
+    with _lock:
+        taker = _takers[-1] if _takers else None
+    if taker is None:
+        raise Ended(signum)
+    taker(signum)

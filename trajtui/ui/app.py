@@ -382,8 +382,25 @@ OPEN_BEFORE_TUI = 1.0
 """Seconds :func:`run_app` waits for the paths to open before it starts the TUI."""
 
 
+def no_terminal() -> str | None:
+    """The first of standard input, output and error that is not a terminal (the viewer
+    reads keys from the first and draws on the last, as Textual does), or None."""
+    for name, stream in (
+        ("standard input", sys.__stdin__),
+        ("standard output", sys.__stdout__),
+        ("standard error", sys.__stderr__),
+    ):
+        try:
+            if stream is None or not os.isatty(stream.fileno()):
+                return name
+        except (OSError, ValueError):
+            return name
+    return None
+
+
 def run_app(paths: Sequence[str], *, goto: str | None = None, follow: bool = False) -> int:
-    """Run the TUI; returns the exit code. Nothing readable: problems on stderr, exit 1.
+    """Run the TUI; returns the exit code. Nothing readable: problems on stderr, exit 1; no
+    terminal to run in (:func:`no_terminal`): one line, exit 2.
 
     The paths are opened in a thread. What opens within :data:`OPEN_BEFORE_TUI` (nearly
     everything) is known before the TUI starts: nothing readable is then said on stderr
@@ -404,6 +421,16 @@ def run_app(paths: Sequence[str], *, goto: str | None = None, follow: bool = Fal
     except TimeoutError:
         ws = None
     if ws is None or ws.sources:
+        missing = no_terminal()
+        if missing:
+            print(
+                f"trajtui: the viewer needs a terminal ({missing} is not one); for output use: "
+                "trajtui ls, show, grep, export, stats (trajtui --help)",
+                file=sys.stderr,
+            )
+            if ws is not None:
+                ws.close()
+            return 2
         # The loader thread parses records while the UI thread draws: hand the interpreter
         # over more often than every 5 ms, so a key press never waits behind a parse.
         sys.setswitchinterval(0.001)

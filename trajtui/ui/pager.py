@@ -7,7 +7,8 @@ never beside the data; control characters are made visible; the file is removed 
 
 A pager that cannot run (not installed, a typo, a directory, not executable) is said in one
 line before anything is suspended; one that fails once started (exits non-zero, killed) is
-said after the TUI is back. Nothing raised while suspended escapes the suspension: Textual
+said after the TUI is back. SIGTERM, SIGHUP (any ending signal) while the pager runs is
+passed on to it, and trajtui ends once the terminal is back. Nothing raised while suspended escapes the suspension: Textual
 resumes only when its block ends normally, and a TUI left suspended echoes keys and never
 quits.
 """
@@ -19,13 +20,18 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
+import termios
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_cache_path
 from textual.app import App
 
+from trajtui.core import signals
 from trajtui.core.io.text import visible
 from trajtui.ui.settings import outside_opened
 
@@ -82,6 +88,58 @@ def _ended(command: list[str], code: int) -> str | None:
     return f"the pager ({name}) exited with status {code}"
 
 
+GRACE = 2.0
+"""Seconds a pager is given to end after an ending signal was passed on to it; then it is
+killed."""
+
+
+def _run(argv: list[str], passed: list[int]) -> int:
+    """Run the pager and wait for it; returns its exit code (``-N``: ended by signal N). An
+    ending signal that reaches trajtui meanwhile (:mod:`trajtui.core.signals`) is passed on
+    to it (noted in ``passed``), so both end at once; a pager still running :data:`GRACE`
+    seconds later is killed. The terminal's modes are put back as they were before it, if
+    it was ended by a signal."""
+    modes = _modes()
+    proc = subprocess.Popen(argv)
+
+    def pass_on(signum: int) -> None:
+        passed.append(signum)
+        try:
+            proc.send_signal(signum)
+        except OSError:
+            pass
+
+    taker = signals.push(pass_on)
+    try:
+        deadline: float | None = None
+        while True:
+            try:
+                code = proc.wait(timeout=0.2)
+                break
+            except subprocess.TimeoutExpired:
+                if passed and deadline is None:
+                    deadline = time.monotonic() + GRACE
+                if deadline is not None and time.monotonic() > deadline:
+                    proc.kill()
+    finally:
+        signals.pop(taker)
+    if code < 0 and modes is not None:
+        try:
+            termios.tcsetattr(modes[0], termios.TCSADRAIN, modes[1])
+        except (OSError, termios.error):
+            pass
+    return code
+
+
+def _modes() -> tuple[int, list[Any]] | None:
+    """The terminal's descriptor and modes, or None when there is no terminal."""
+    try:
+        fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else -1
+        return (fd, termios.tcgetattr(fd)) if fd >= 0 and os.isatty(fd) else None
+    except (OSError, ValueError, termios.error):
+        return None
+
+
 def page(app: App[object], text: str) -> str | None:
     """Show ``text`` in ``$PAGER`` (default ``less``, else ``more``). Returns an error
     message or None."""
@@ -95,6 +153,7 @@ def page(app: App[object], text: str) -> str | None:
     fd, path = made
     outcome: list[str | None] = [None]
     interrupted: list[BaseException] = []
+    passed: list[int] = []
     try:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -105,8 +164,8 @@ def page(app: App[object], text: str) -> str | None:
             with app.suspend():
                 # nothing may be raised in here: Textual would stay suspended
                 try:
-                    done = subprocess.run([*command, path], check=False)
-                    outcome[0] = _ended(command, done.returncode)
+                    code = _run([*command, path], passed)
+                    outcome[0] = _ended(command, code)
                 except Exception as err:  # it could not be started after all
                     outcome[0] = f"cannot open a pager ({visible(command[0])}): {err}"
                 except BaseException as err:  # a signal ending trajtui: once resumed
@@ -115,6 +174,8 @@ def page(app: App[object], text: str) -> str | None:
             return f"cannot open a pager ({' '.join(command)}): {err or type(err).__name__}"
         if interrupted:
             raise interrupted[0]
+        if passed:  # the TUI is back: it ends as the signal says
+            signals.hand_on(passed[0])
     finally:
         try:
             os.unlink(path)

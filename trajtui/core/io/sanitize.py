@@ -311,9 +311,10 @@ def html_text(text: str) -> str:
 
 # -- CSV ---------------------------------------------------------------------------------------
 
-_FORMULA = re.compile("^[=+\\-@\t\r\uff1d\uff0b\uff0d\uff20]|^[ \t\r\n]+[=+\\-@]")
-"""A cell a spreadsheet would run: starting with ``= + - @``, a tab or CR (OWASP), their
-full-width forms, or ``= + - @`` after leading blanks."""
+_FORMULA = re.compile("^\\s*[=+\\-@\t\r\uff1d\uff0b\uff0d\uff20]")
+"""A cell a spreadsheet would run: starting with ``= + - @``, a tab or CR (OWASP) or their
+full-width forms, after any leading blanks (every Unicode white space: a no-break or an
+ideographic space too)."""
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 

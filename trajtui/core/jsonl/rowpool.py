@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from trajtui.core.io.safeio import read_head
+from trajtui.core.jsonl import tracker
 from trajtui.core.jsonl.rowjobs import Job, Row, plain, rows_of
 
 __all__ = ["Job", "Row", "RowFiller", "notices", "plain", "pool", "rows_of", "shutdown"]
@@ -108,6 +109,8 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                 gc.freeze()
             try:
                 context = multiprocessing.get_context("fork" if fork else "spawn")
+                if not fork:
+                    tracker.quiet()
                 with _real_stderr(), _plain_main():
                     started = ProcessPoolExecutor(
                         max_workers=cores(),

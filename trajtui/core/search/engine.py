@@ -13,11 +13,10 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from trajtui.core.jsonl.index import FileChanged, LineIndex
 from trajtui.core.model import Problem, Run, RunSummary
-from trajtui.core.search.needle import Needle
+from trajtui.core.search.needle import Needle, Prefilter
 from trajtui.core.search.snippet import Snippet, snippet
 from trajtui.core.search.texts import run_texts
 from trajtui.core.source import LoadError, Source
@@ -339,7 +338,7 @@ def block(index: LineIndex, i: int, n: int, size: int) -> tuple[int, int, int]:
 
 
 def candidates(
-    data: bytes, begin: int, index: LineIndex, i: int, j: int, prefilter: Any
+    data: bytes, begin: int, index: LineIndex, i: int, j: int, prefilter: Prefilter | None
 ) -> Iterator[int]:
     """Records ``i`` to ``j`` (excluded), read into ``data`` from file offset ``begin``,
     that may hold a match: those the raw-bytes ``prefilter`` finds something in, in order;
@@ -347,10 +346,11 @@ def candidates(
     if prefilter is None:
         yield from range(i, j)
         return
+    pattern = prefilter.pattern_for(data)
     starts = index.starts
     at = 0
     while True:
-        m = prefilter.search(data, at)
+        m = pattern.search(data, at)
         if m is None:
             return
         k = bisect_right(starts, begin + m.start(), i, j) - 1

@@ -7,8 +7,9 @@ hang (Python's ``re`` backtracks, and ``(a+)+$`` on a long line takes forever).
 The prefilter finds the records whose bytes may hold a match, so only those are parsed; it
 may only ever skip records that cannot match. A string with quotes, backslashes, control
 characters or non-ASCII characters is written escaped in a JSON file (``\\"``, ``\\\\``,
-``\\n``, ``\\u00e9``; Go escapes ``<``, ``>`` and ``&`` too): the prefilter of a plain
-string matches every spelling of each such character, and ignoring case, every spelling of
+``\\n``, ``\\u00e9``; Go escapes ``<``, ``>`` and ``&`` too), and a writer may escape any
+other character as well (``\\u0070assword``): the prefilter of a plain string matches every
+spelling of each character, ASCII letters included, and ignoring case, every spelling of
 every character RE2 folds it with (``k`` and the Kelvin sign ``\\u212a``: see
 :mod:`~trajtui.core.search.folds`). A regular expression's prefilter is the longest literal
 run every match must hold (of each top-level alternative), read from the pattern as RE2
@@ -20,7 +21,7 @@ writes it (``100000.0``) also takes the records holding a number the file spells
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,7 @@ import re2
 from trajtui.core.search.folds import case_variants
 from trajtui.core.search.re2syntax import required_literals
 
-__all__ = ["Needle", "PatternError", "compile_needle", "required_literal"]
+__all__ = ["Needle", "PatternError", "Prefilter", "compile_needle", "required_literal"]
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False
@@ -37,7 +38,13 @@ _OPTIONS.log_errors = False
 _SAFE = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 !#$%()*+,-.:;=?@[]^_`{|}~"
 )
-"""Characters no JSON writer escapes: a string of them is in the file as it is."""
+"""Characters no JSON writer must escape: most write a string of them as it is, but any
+writer may escape them too (``\\u0070``)."""
+
+_SAFE_ESCAPE = re2.compile(
+    rb"\\u00(?i:" + b"|".join(sorted({b"%02x" % ord(c) for c in _SAFE})) + rb")", _OPTIONS
+)
+"""The escape of a character no writer must escape (hex letters matched in either case)."""
 
 _SHORT_ESCAPES = {"\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t", '"': '"', "\\": "\\"}
 
@@ -53,6 +60,24 @@ MIN_LITERAL = 2
 """Shortest ordinary run of a regular expression worth prefiltering on."""
 
 
+@dataclass(frozen=True, slots=True)
+class Prefilter:
+    """A pattern on raw JSON bytes that every record holding a match matches.
+
+    Attributes:
+        exact: Every spelling of every character (escapes of letters included).
+        raw: The same without the escapes of characters no writer must escape: as exact on
+            bytes holding no such escape, and several times faster.
+    """
+
+    exact: Any
+    raw: Any
+
+    def pattern_for(self, data: bytes) -> Any:
+        """The pattern that finds every record of ``data`` that may hold a match."""
+        return self.exact if _SAFE_ESCAPE.search(data) else self.raw
+
+
 class PatternError(ValueError):
     """A pattern that cannot be searched for; ``str(err)`` is one line saying why."""
 
@@ -66,15 +91,15 @@ class Needle:
         regex: ``pattern`` is a regular expression (RE2 syntax), not a plain string.
         ignore_case: Letters match either case.
         matcher: The compiled pattern, on text.
-        prefilter: A pattern on raw JSON bytes that every record holding a match matches, or
-            None when there is none (every record is parsed).
+        prefilter: What every record holding a match holds in its raw bytes, or None when
+            there is nothing (every record is parsed).
     """
 
     pattern: str
     regex: bool
     ignore_case: bool
     matcher: Any
-    prefilter: Any
+    prefilter: Prefilter | None
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """The ``(start, end)`` of each match in ``text`` (character offsets, in order; empty
@@ -126,11 +151,9 @@ def compile_needle(pattern: str, *, regex: bool = False, ignore_case: bool = Fal
         prefilter = None
         if required is not None:
             fold = ignore_case or required.fold
-            prefilter = re2.compile(
-                b"|".join(_escaped_forms(text, fold) for text in required.branches), _OPTIONS
-            )
+            prefilter = _prefilter(required.branches, fold)
     else:
-        prefilter = re2.compile(_escaped_forms(pattern, ignore_case), _OPTIONS)
+        prefilter = _prefilter([pattern], ignore_case)
     return Needle(pattern, regex, ignore_case, matcher, prefilter)
 
 
@@ -157,19 +180,33 @@ def _why(err: Exception) -> str:
 # -- plain strings: every spelling in a JSON file ------------------------------------------
 
 
-def _escaped_forms(text: str, ignore_case: bool) -> bytes:
+def _prefilter(texts: Sequence[str], ignore_case: bool) -> Prefilter:
+    """The prefilter of records holding any of ``texts``."""
+    exact, raw = (
+        re2.compile(b"|".join(_escaped_forms(t, ignore_case, every) for t in texts), _OPTIONS)
+        for every in (True, False)
+    )
+    return Prefilter(exact, raw)
+
+
+def _escaped_forms(text: str, ignore_case: bool, every: bool = True) -> bytes:
     """A bytes pattern matching ``text`` as any JSON writer spells it in a string (ignoring
     case: each character as any character RE2 folds it with), or a number the file spells
-    otherwise when ``text`` could be part of one as Python writes it."""
+    otherwise when ``text`` could be part of one as Python writes it; without ``every``, the
+    escapes of characters no writer must escape are left out."""
     folds = case_variants(text) if ignore_case else {}
     parts = []
     for ch in text:
         variants = folds.get(ch, frozenset({ch}))
-        if len(variants) > 1 and all(v in _SAFE for v in variants):
-            variants = frozenset({ch})  # (?i) matches the others as they are
         forms: list[bytes] = []
-        for v in sorted(variants):
-            forms.extend(_forms(v))
+        if len(variants) > 1 and all(v in _SAFE for v in variants):
+            # (?i) matches the others as they are; their escapes are each their own
+            forms.append(re2.escape(ch.encode()))
+            if every:
+                forms.extend(_hex(ord(v)) for v in sorted(variants))
+        else:
+            for v in sorted(variants):
+                forms.extend(_forms(v, every))
         parts.append(forms[0] if len(forms) == 1 else b"(?:" + b"|".join(forms) + b")")
     found = b"".join(parts)
     if set(text.lower() if ignore_case else text) <= _NUMBER_TEXT:
@@ -177,10 +214,11 @@ def _escaped_forms(text: str, ignore_case: bool) -> bytes:
     return (b"(?i)" if ignore_case else b"") + found
 
 
-def _forms(ch: str) -> list[bytes]:
-    """Patterns of the spellings of one character in a JSON string."""
+def _forms(ch: str, every: bool = True) -> list[bytes]:
+    """Patterns of the spellings of one character in a JSON string (without ``every``, not
+    the escape of a character no writer must escape)."""
     if ch in _SAFE:
-        return [re2.escape(ch.encode())]
+        return [re2.escape(ch.encode()), _hex(ord(ch))] if every else [re2.escape(ch.encode())]
     code = ord(ch)
     forms = []
     if ch in _SHORT_ESCAPES:
