@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -238,6 +238,10 @@ class Source(ABC):
         """A step whose id stored in the file is ``ref`` (formats that store step ids)."""
         return None
 
+    follows_appends = False
+    """A file that grew is read on from where the scan stopped (:meth:`refresh`), its
+    entries kept meanwhile; otherwise it is read again whole."""
+
     segments: dict[str, str] = {}
     """Reference segments this source's format resolves (``WORD`` of ``RUN/WORD:KEY``), with
     what each names (forecast: ``{"msg": "message", "src": "source"}``)."""
@@ -321,7 +325,7 @@ def target_in_run(source: Source, index: int, run: Run, parts: RefParts) -> Targ
     return Target(source, index, run.ref)
 
 
-def _step(steps: tuple[Step, ...], number: int, owner: str) -> tuple[int, Step]:
+def _step(steps: Sequence[Step], number: int, owner: str) -> tuple[int, Step]:
     """The step whose number is ``number`` and its 1-based position in ``steps``."""
     if 1 <= number <= len(steps) and steps[number - 1].number == number:
         return number, steps[number - 1]

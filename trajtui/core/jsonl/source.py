@@ -61,6 +61,8 @@ class RecordFormat(Protocol):
 class JsonlSource(Source):
     """A JSONL file whose records are runs, read through a :class:`LineIndex`."""
 
+    follows_appends = True
+
     def __init__(self, path: str, fmt: RecordFormat, label: str | None = None) -> None:
         """Open ``path`` for reading (nothing is read until :meth:`scan` runs).
 

@@ -8,7 +8,7 @@ line; a tool call's pending and completed halves name each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -67,7 +67,7 @@ def build_rows(run: Run, merge: bool, keep: StepTest | None = None) -> list[Time
     """The timeline's rows for a run (``keep``: only the steps it accepts; a merged group
     of chunks when any of them is, a trial's header when any of its steps is)."""
     rows: list[TimelineRow] = []
-    groups: list[tuple[Attempt | None, tuple[Step, ...]]]
+    groups: list[tuple[Attempt | None, Sequence[Step]]]
     if run.attempts and not run.steps:
         groups = [(a, a.steps) for a in run.attempts]
     else:
@@ -231,7 +231,7 @@ class Timeline(VirtualList):
             return [s for a in self.run.attempts for s in a.steps]
         return list(self.run.steps)
 
-    def steps_of(self, attempt: Attempt | None) -> tuple[Step, ...]:
+    def steps_of(self, attempt: Attempt | None) -> Sequence[Step]:
         """Steps of ``attempt`` (or of the run)."""
         if attempt is not None:
             return attempt.steps
