@@ -262,11 +262,11 @@ def session_v0171(thread: str = THREAD_0171, day: str = DAY, cwd: str = "/home/d
     return r
 
 
-def session_v020(thread: str = THREAD_020) -> list[dict[str, Any]]:
+def session_v020(thread: str = THREAD_020, day: str = DAY) -> list[dict[str, Any]]:
     """0.20-shaped flat rollout: header, state lines, bare items; shell calls (argv) with
     JSON-string outputs, the second exiting 1; no times, no tokens."""
     return [
-        {"id": thread, "timestamp": f"{DAY}T08:00:00.000Z", "instructions": None, "git": {}},
+        {"id": thread, "timestamp": f"{day}T08:00:00.000Z", "instructions": None, "git": {}},
         {"record_type": "state"},
         message("user", "List the files and count them"),
         {"record_type": "state"},
@@ -307,7 +307,7 @@ def rollout_path(root: Path, day: str, thread: str, clock: str = "09-00-00") -> 
 def sessions_tree(root: Path) -> Path:
     """A ``~/.codex/sessions`` tree: the 0.20 session on 2026-11-18, the 0.60 one on
     2026-11-19 and the 0.171 one on 2026-11-20 (newest)."""
-    write_lines(rollout_path(root, "2026-11-18", THREAD_020), session_v020())
+    write_lines(rollout_path(root, "2026-11-18", THREAD_020), session_v020(day="2026-11-18"))
     session_v060(day="2026-11-19").write(rollout_path(root, "2026-11-19", THREAD_060))
     session_v0171(day="2026-11-20").write(rollout_path(root, "2026-11-20", THREAD_0171))
     return root

@@ -41,7 +41,9 @@ def test_v060_counts_and_tokens_are_the_files() -> None:
     assert facts.thread_id == b.THREAD_060 and facts.cwd == "/home/dev/proj"
     assert facts.models == ("gpt-5-codex",)
     assert facts.duration_label == "span of line timestamps"
-    assert facts.title == "Fix the failing test in parser.py"
+    # when and where it started, then the first prompt
+    assert facts.title == "2026-11-20 09:00Z · /home/dev/proj · Fix the failing test in parser.py"
+    assert dict(facts.meta)["date"] == "2026-11-20"
 
 
 def test_text_recorded_twice_is_shown_once() -> None:

@@ -13,6 +13,7 @@ Every figure is one the file says or one counted from it:
   one (0.20 and older rollouts write none). No cost: a rollout holds no price;
 * **duration**: the sum of the turns' ``duration_ms`` (0.171 ``task_complete`` /
   ``turn_aborted``) when every ended turn says one, else the span of the line timestamps;
+* **title**: the start time (UTC) and working directory, then the first prompt;
 * **status**, the file's own words: the last turn ``completed`` (``task_complete``, or
   before 0.171 an assistant message after the last prompt), aborted (``turn_aborted``'s
   ``reason``, e.g. ``interrupted``), or ``error`` (an ``error`` event); none when the file
@@ -23,13 +24,21 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from trajtui.core.io.text import one_line
 from trajtui.core.model import Outcome
 from trajtui.core.values import count, mapping, num, string
 from trajtui.formats.codex import items
-from trajtui.formats.codex.lines import EVENT_MSG, RESPONSE_ITEM, SESSION_META, TURN_CONTEXT, Line
+from trajtui.formats.codex.lines import (
+    EVENT_MSG,
+    RESPONSE_ITEM,
+    SESSION_META,
+    TURN_CONTEXT,
+    Line,
+    epoch_ms,
+)
 from trajtui.formats.codex.steps import is_prompt, makes_step
 
 
@@ -78,6 +87,7 @@ class Fold:
     def __init__(self, fallback_id: str | None = None) -> None:
         self.fallback_id = fallback_id
         self.thread_id: str | None = None
+        self.started: float | None = None  # the session_meta's own time
         self.title = ""
         self.steps = 0
         self.turns = 0
@@ -125,6 +135,7 @@ class Fold:
         if self.thread_id is not None:  # a resumed or forked file: the first owns the identity
             return
         self.thread_id = string(p.get("id"))
+        self.started = epoch_ms(p.get("timestamp"))
         self.cwd = string(p.get("cwd")) or self.cwd
         for key in _META_KEYS:
             value = string(p.get(key))
@@ -221,11 +232,14 @@ class Fold:
         meta = dict(self.meta)
         if self.cwd:
             meta["cwd"] = self.cwd
+        start = self._start()
+        if start is not None:
+            meta["date"] = start.strftime("%Y-%m-%d")
         if self.models:
             meta["model"] = ", ".join(self.models)
         return Facts(
             thread_id=self.thread_id or self.fallback_id,
-            title=self.title,
+            title=self._title(),
             steps=self.steps,
             turns=self.turns,
             tool_calls=self.tool_calls,
@@ -243,6 +257,28 @@ class Fold:
             models=tuple(self.models),
             meta=tuple(sorted(meta.items())),
         )
+
+    def _start(self) -> datetime | None:
+        """When the session started (UTC): its session_meta's time, else its first line's."""
+        ms = self.started if self.started is not None else self.first_time
+        if ms is None:
+            return None
+        try:
+            return datetime.fromtimestamp(ms / 1000.0, tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+
+    def _title(self) -> str:
+        """When and where the session started, then the user's first prompt (the run list
+        has no column for either: the title carries them)."""
+        parts = []
+        start = self._start()
+        if start is not None:
+            parts.append(start.strftime("%Y-%m-%d %H:%MZ"))
+        if self.cwd:
+            parts.append(self.cwd)
+        parts.append(self.title)
+        return " · ".join(p for p in parts if p)
 
     def _status(self) -> tuple[str | None, Outcome]:
         state = self.state
