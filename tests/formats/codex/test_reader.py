@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from tests.formats.codex import builders as b
-from trajtui.core.model import Kind, Outcome, Step
+from tests.helpers.workspace import open_paths
+from trajtui.core.model import Kind, Outcome, RunSummary, Step
 from trajtui.formats.codex.fold import Facts, Fold
 from trajtui.formats.codex.lines import normalise
 from trajtui.formats.codex.timeline import answers_of, steps_of
@@ -205,3 +207,45 @@ def test_several_turns_are_numbered() -> None:
 
 def test_fixture_lines_are_json() -> None:
     assert all(json.loads(x) for x in b.session_v0171().text().splitlines())
+
+
+def test_ts_era_document_is_read_whole(tmp_path: Path) -> None:
+    items = [
+        b.message("user", "rename the module"),
+        b.reasoning("**Renaming**"),
+        {
+            "type": "function_call",
+            "name": "shell",
+            "call_id": "c1",
+            "arguments": json.dumps({"command": ["bash", "-lc", "git mv a.py b.py"]}),
+        },
+        b.output("c1", b.json_out(128, "fatal: not under version control\n")),
+        b.message("assistant", "It is not a git repository."),
+    ]
+    doc = {
+        "session": {
+            "timestamp": "2025-05-02T10:00:00.000Z",
+            "id": "ts-1",
+            "instructions": "be brief",
+        },
+        "items": items,
+    }
+    path = tmp_path / "rollout-2025-05-02-ts-1.json"
+    path.write_text(json.dumps(doc, indent=2))
+    ws = open_paths([str(path)])
+    for _ in ws.scan():
+        pass
+    source = ws.sources[0]
+    row = source.entry(0)
+    assert isinstance(row, RunSummary)
+    assert (row.ref, row.tool_calls, row.failed_tool_calls, row.tokens_in) == ("ts-1", 1, 1, None)
+    assert row.title == "2025-05-02 10:00Z · rename the module"
+    steps = source.run(0).steps
+    assert [s.title for s in steps] == [
+        "session · ts-1",
+        "turn 1 · rename the module",
+        "**Renaming**",
+        "shell git mv a.py b.py",
+        "It is not a git repository.",
+    ]
+    assert steps[3].status == "failed"

@@ -27,7 +27,7 @@ from trajtui.core.io.discover import Walked
 from trajtui.core.jsonl.session import SessionSource
 from trajtui.core.source import FormatInfo, Source
 from trajtui.core.values import mapping, string
-from trajtui.formats.codex.document import DocumentSource, is_document
+from trajtui.formats.codex.document import DocumentSource, looks_like_document
 from trajtui.formats.codex.fold import thread_id_of_name
 from trajtui.formats.codex.lines import is_flat_header
 from trajtui.formats.codex.session import RolloutFormat
@@ -77,14 +77,14 @@ class CodexFormat(Format):
 
     def source_of(self, path: str, sniffed: Sniffed, label: str | None) -> Source | None:
         """The source of a rollout file, or None when it is not one."""
-        if sniffed.layout == "json" and is_document(sniffed.first):
+        if sniffed.layout == "json" and looks_like_document(path):
             return DocumentSource(path, ROLLOUT, label)
         if sniffed.layout == "jsonl" and is_rollout_head(sniffed.first) is not None:
             return SessionSource(path, self.session, _ref(path, sniffed.first), label)
         return None
 
     def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
-        if sniffed.layout == "json" and is_document(sniffed.first):
+        if sniffed.layout == "json" and looks_like_document(path):
             return claimed(Certainty.SHAPE, DocumentSource(path, ROLLOUT, label))
         if sniffed.layout != "jsonl":
             return None

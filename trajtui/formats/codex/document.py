@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from trajtui.core.io import safeio
-from trajtui.core.io.jsonutil import loads
+from trajtui.core.io.jsonutil import head_object, loads
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run
 from trajtui.core.source import FormatInfo, LoadError
@@ -23,13 +23,28 @@ from trajtui.formats.codex.fold import Fold, thread_id_of_name
 from trajtui.formats.codex.lines import SESSION_META, Line, epoch_ms, normalise
 from trajtui.formats.codex.timeline import answers_of, steps_of
 
+HEAD = 64 * 1024
+"""Bytes read to tell a document by its top-level keys."""
+
 
 def is_document(first: Any) -> bool:
-    """The parsed document is a TS-era rollout: ``session`` (with ``id``) then ``items``."""
+    """An object (parsed, or its head's top-level keys) is a TS-era rollout: ``session``
+    (an object) then ``items`` (an array), its first two keys."""
     if not isinstance(first, dict):
         return False
     keys = list(first)
-    return keys[:2] == ["session", "items"] and "id" in mapping(first.get("session"))
+    session, items = first.get("session"), first.get("items")
+    return (
+        keys[:2] == ["session", "items"] and isinstance(session, dict) and isinstance(items, list)
+    )
+
+
+def looks_like_document(path: str) -> bool:
+    """The file starts a TS-era rollout document (its head read, nothing else)."""
+    try:
+        return is_document(head_object(safeio.read_head(path, HEAD)))
+    except OSError:
+        return False
 
 
 def _lines(doc: dict[str, Any]) -> list[tuple[Line, Any]]:
@@ -46,7 +61,7 @@ class DocumentSource(StaticSource):
 
     def _read(self) -> tuple[list[tuple[Line, Any]], Problem | None]:
         value, error = loads(safeio.read_bytes(self.path))
-        if error is not None or not is_document(value):
+        if error is not None or not is_document(value) or "id" not in value["session"]:
             return [], Problem(self.label, 1, error or "not a Codex rollout document")
         return _lines(value), None
 

@@ -10,14 +10,12 @@ What is kept per step is three numbers; per line nothing else but the counters o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
-import orjson
-
+from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.jsonl.session import Line as RawLine
 from trajtui.core.jsonl.session import SessionState, StepRow
-from trajtui.core.model import Run, RunSummary, Step
+from trajtui.core.model import Run, RunSummary, Severity, Step
 from trajtui.core.source import FormatInfo
 from trajtui.core.values import mapping, string
 from trajtui.formats.codex import items
@@ -41,9 +39,14 @@ class RolloutFold:
 
     def add(self, raw_line: RawLine, state: SessionState) -> None:
         try:
-            obj = orjson.loads(raw_line.data)
-        except orjson.JSONDecodeError as err:
-            state.problem(raw_line.number, f"not JSON: {err}")
+            obj, warning = loads(raw_line.data)
+        except JsonError as err:
+            state.problem(raw_line.number, str(err))
+            return
+        if warning is not None:
+            state.problem(raw_line.number, warning, Severity.WARNING)
+        if not isinstance(obj, dict):
+            state.problem(raw_line.number, f"a {type(obj).__name__}, not a JSON object: skipped")
             return
         line = normalise(obj)
         fold = self.fold
@@ -119,8 +122,3 @@ class RolloutFormat:
             run_tokens_in=summary.tokens_in,
             run_tokens_out=summary.tokens_out,
         )
-
-
-def with_index(summary: RunSummary, index: int) -> RunSummary:
-    """The row at another index (a directory of rollouts lists several)."""
-    return replace(summary, index=index)
