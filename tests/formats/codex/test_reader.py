@@ -249,3 +249,27 @@ def test_ts_era_document_is_read_whole(tmp_path: Path) -> None:
         "It is not a git repository.",
     ]
     assert steps[3].status == "failed"
+
+
+def test_a_rollout_still_being_written_is_followed(tmp_path: Path) -> None:
+    r = b.Rollout().meta("t-6", "/w", "0.60.1").context()
+    r.item(b.message("user", "first question"))
+    path = r.write(tmp_path / "rollout-live.jsonl")
+    ws = open_paths([str(path)])
+    source = ws.sources[0]
+    for _ in source.scan():
+        pass
+    row = source.entry(0)
+    assert isinstance(row, RunSummary) and row.status is None  # inside its first turn
+    r.item(b.call("call_z", "shell_command", command="make"))
+    r.item(b.output("call_z", b.shell_out(2, "error\n")))
+    r.item(b.message("assistant", "make failed"))
+    r.write(path)
+    assert source.changed() is not None
+    for _ in source.refresh():
+        pass
+    row = source.entry(0)
+    assert isinstance(row, RunSummary)
+    assert (row.status, row.tool_calls, row.failed_tool_calls) == ("completed", 1, 1)
+    assert source.run(0).steps[-1].title == "make failed"
+    ws.close()
