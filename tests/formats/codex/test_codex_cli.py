@@ -124,3 +124,15 @@ def test_a_broken_line_and_a_half_written_last_line(tmp_path: Path) -> None:
     assert problems[0].startswith(f"{path}:6: ")
     assert problems[1].startswith(f"{path}:{len(lines) + 1}: ")
     assert "Traceback" not in out.stderr
+
+
+def test_a_second_open_from_the_index_cache_shows_and_compares(sessions: Path) -> None:
+    """The first ls keeps each rollout's row and steps in the index cache; show and diff on
+    the unchanged files then read nothing again (they hung: the engine's reset after a
+    restore took its own lock twice)."""
+    assert run("ls", str(sessions)).returncode == 0
+    out = run("show", str(sessions), f"{b.THREAD_060}/step-7")
+    assert out.returncode == 0 and "cat missing.txt" in out.stdout
+    out = run("diff", str(sessions), b.THREAD_060, b.THREAD_0171)
+    assert out.returncode in (0, 1), out.stderr
+    assert "Fix the failing test" in out.stdout and "Add a health endpoint" in out.stdout

@@ -297,6 +297,10 @@ class SessionSource(Source):
                 yield ScanProgress(size, size, 1, finished=True)
                 return
         if self._from_cache:
+            if self.index.stat_changed() is None:  # scanned again, unchanged: nothing to read
+                size = self.index.size
+                yield ScanProgress(size, size, 1, finished=True)
+                return
             # restored from the cache and changed since: read it all again
             self._reset()
         for progress in self.index.scan():
@@ -310,7 +314,7 @@ class SessionSource(Source):
             self.index.close()
             self.index = LineIndex(self.path, key=None)
             self._start()
-            self._forget()
+        self._forget()  # takes the lock itself
 
     def _fold_new(self) -> None:
         """Hand the lines indexed since the last call to the fold (not an unfinished last
