@@ -39,7 +39,8 @@ def first_ls_line(path: str) -> tuple[float, float, int]:
     first = None
     peak = 0
     while proc.poll() is None:
-        if first is None and proc.stdout.read(1):
+        got = proc.stdout.read(1 << 20)  # drained: a full pipe would stop ls
+        if first is None and got:
             first = time.perf_counter() - start
         peak = max(peak, sum(_rss_anon_kb(p) for p in _tree(proc.pid)))
         time.sleep(0.005)
