@@ -136,3 +136,16 @@ def test_a_second_open_from_the_index_cache_shows_and_compares(sessions: Path) -
     out = run("diff", str(sessions), b.THREAD_060, b.THREAD_0171)
     assert out.returncode in (0, 1), out.stderr
     assert "Fix the failing test" in out.stdout and "Add a health endpoint" in out.stdout
+
+
+def test_cwd_query_takes_a_path_from_home(sessions: Path) -> None:
+    """``cwd:~/proj`` is the working directory under your home (a shell's ``~``)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "trajtui", "ls", "--json", str(sessions), "--where", "cwd:~/proj"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOME": "/home/dev"},
+    )
+    assert out.returncode == 0, out.stderr
+    assert [json.loads(x)["ref"].split("::")[-1] for x in out.stdout.splitlines()] == [b.THREAD_060]
