@@ -3,6 +3,7 @@ newest first, with the counts the files hold, and a rollout's timeline its turns
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 
 from tests.formats.codex import builders as b
@@ -39,3 +40,22 @@ def runs(screen: MainScreen) -> list[str]:
         if isinstance(entry, RunSummary):
             out.append(entry.ref)
     return out
+
+
+async def test_a_long_session_is_shown_without_holding_every_step(tmp_path: Path) -> None:
+    """The timeline of a session reads its steps on demand: showing it never holds them all
+    at once (a 2 GB rollout's steps were all built into one list: 2.2 GB of private memory)."""
+    r = b.Rollout().meta("t-long", "/w", "0.60.1").context()
+    r.item(b.message("user", "run them all"))
+    for n in range(2000):
+        r.item(b.call(f"c{n}", "shell_command", command=f"job {n}"))
+        r.item(b.output(f"c{n}", b.shell_out(0, f"{n} " + "x" * 30_000)))
+    path = r.write(tmp_path / "rollout-long.jsonl")  # 60 MB
+    tracemalloc.start()  # the run is shown as it opens
+    async with running([str(path)], size=(160, 40)) as (pilot, app, screen):
+        await pilot.press("enter", "G")
+        await settle(pilot)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert "shell_command job 1999" in "\n".join(screen_lines(app))
+        assert peak < 40 * 2**20, f"{peak / 2**20:.0f} MB"
