@@ -3,6 +3,7 @@ says they can be (:attr:`trajtui.render.view.View.validates`)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -29,6 +30,16 @@ def _rules_help() -> list[str]:
     )
 
 
+def _opened(paths: tuple[str, ...], path: str) -> str:
+    """The path given on the command line that holds ``path``."""
+    norm = os.path.abspath(path)
+    for given in paths:
+        top = os.path.abspath(given)
+        if norm == top or norm.startswith(top.rstrip(os.sep) + os.sep):
+            return given
+    return path
+
+
 @click.command("validate", cls=FormatsHelp, lines=_rules_help)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per input judged.")
@@ -50,16 +61,13 @@ def validate_cmd(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     ws = open_workspace(paths)
     out = sys.stdout
     judged = cannot = invalid = 0
+    unjudged: dict[str, list[str]] = {}  # format name -> its sources' paths, said once
     try:
         for source in ws.sources:
             view = view_of(source.format.id)
             if not view.validates:
                 cannot += 1
-                which = ", ".join(validating_formats()) or "none"
-                print_err(
-                    f"{source.path}: {source.format.name} cannot be validated "
-                    f"(validate reads: {which})"
-                )
+                unjudged.setdefault(source.format.name, []).append(source.path)
                 continue
             judged += 1
             for checked in view.validate(source):
@@ -69,6 +77,15 @@ def validate_cmd(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
                 else:
                     out.write(visible(checked.text, keep_newlines=False) + "\n")
         out.flush()
+        which = ", ".join(validating_formats()) or "none"
+        for name, where in unjudged.items():  # a folder of 5,000 sessions: one line
+            if len(where) == 1:
+                print_err(f"{where[0]}: {name} cannot be validated (validate reads: {which})")
+                continue
+            print_err(
+                f"{_opened(paths, where[0])}: {len(where):,} {name} files cannot be validated "
+                f"(validate reads: {which})"
+            )
     finally:
         for source in ws.sources:
             if view_of(source.format.id).validates:

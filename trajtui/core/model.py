@@ -17,7 +17,7 @@ Vocabulary:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -414,7 +414,10 @@ class Run:
 
     Attributes:
         summary: The run-list row.
-        steps: The timeline (empty for trials files: see ``attempts``).
+        steps: The timeline (empty for trials files: see ``attempts``): a tuple, or for a
+            file that is one run (a session log) a lazy sequence that reads its steps from
+            the file on demand (:class:`~trajtui.core.jsonl.session.LazySteps`): index it,
+            slice it or iterate it; never hold it whole.
         attempts: Trials, for formats that have them.
         fields: Labelled values shown in the run's header and detail.
         raw: The run's object as it is in the file.
@@ -432,7 +435,7 @@ class Run:
     """
 
     summary: RunSummary
-    steps: tuple[Step, ...] = ()
+    steps: Sequence[Step] = ()
     attempts: tuple[Attempt, ...] = ()
     fields: tuple[Field, ...] = ()
     raw: Any = None
@@ -468,7 +471,7 @@ class Run:
         for attempt in self.attempts:
             yield from attempt.steps
 
-    def timeline(self, attempt: int | None = None) -> tuple[Step, ...]:
+    def timeline(self, attempt: int | None = None) -> Sequence[Step]:
         """Steps of the run, or of trial ``attempt`` (1-based number) for trials files."""
         if attempt is None:
             if self.steps or not self.attempts:

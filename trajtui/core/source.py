@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -400,7 +400,7 @@ def target_in_run(source: Source, index: int, run: Run, parts: RefParts) -> Targ
     return Target(source, index, run.ref)
 
 
-def _step(steps: tuple[Step, ...], number: int, owner: str) -> tuple[int, Step]:
+def _step(steps: Sequence[Step], number: int, owner: str) -> tuple[int, Step]:
     """The step whose number is ``number`` and its 1-based position in ``steps``."""
     if 1 <= number <= len(steps) and steps[number - 1].number == number:
         return number, steps[number - 1]

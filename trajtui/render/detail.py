@@ -8,7 +8,7 @@ the file; ``lines`` is how many lines a long value keeps before it is folded.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -77,7 +77,7 @@ def step_head(step: Step, ref: str) -> Text:
 def step_detail(
     run: Run,
     view: View,
-    steps: tuple[Step, ...],
+    steps: Sequence[Step],
     first: int,
     last: int,
     ref_of: Callable[[str], str],

@@ -9,6 +9,7 @@ asked to show the subject it already shows keeps its scroll position.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +87,7 @@ def label(subject: Subject, run: Run | None = None) -> str:
     return "detail"
 
 
-def whole_text(run: Run, steps: tuple[Any, ...], subject: Subject) -> str:
+def whole_text(run: Run, steps: Sequence[Any], subject: Subject) -> str:
     """Everything the file holds for ``subject`` (what a detail search looks through when
     nothing shown matches): the object as JSON, or a merged chunk group's text."""
     match subject:
@@ -102,9 +103,7 @@ def whole_text(run: Run, steps: tuple[Any, ...], subject: Subject) -> str:
     return dumps_pretty(run.raw)
 
 
-def subject_object(
-    run: Run, steps: tuple[Any, ...], subject: Subject, raw: bool
-) -> tuple[str, str]:
+def subject_object(run: Run, steps: Sequence[Any], subject: Subject, raw: bool) -> tuple[str, str]:
     """``(reference, text)`` of ``subject`` (what ``y`` copies and ``e`` pages): its text,
     or the object as in the file (``raw``, or when it has no text). ``steps`` is the
     timeline a step subject belongs to."""

@@ -7,6 +7,7 @@ too: nothing is made up for the comparison.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trajtui.core.compare.align import Alignment, align
@@ -41,7 +42,7 @@ class Side:
     """
 
     ref: str
-    steps: tuple[Step, ...]
+    steps: Sequence[Step]
     status: str | None
     verdict: str
     score: float | None
@@ -65,14 +66,14 @@ class Side:
         return f"step-{step.number}"
 
 
-def _tokens(own: int | None, steps: tuple[Step, ...], attr: str) -> int | None:
+def _tokens(own: int | None, steps: Sequence[Step], attr: str) -> int | None:
     if own is not None:
         return own
     counts = [getattr(s, attr) for s in steps if getattr(s, attr) is not None]
     return sum(counts) if counts else None
 
 
-def _tool_counts(steps: tuple[Step, ...]) -> tuple[int, int]:
+def _tool_counts(steps: Sequence[Step]) -> tuple[int, int]:
     """Tool calls (a step paired with an earlier half is that call's other half) and the
     failed ones."""
     calls = failed = 0
@@ -87,7 +88,7 @@ def _tool_counts(steps: tuple[Step, ...]) -> tuple[int, int]:
     return calls, failed
 
 
-def _failed(steps: tuple[Step, ...], number: int) -> bool:
+def _failed(steps: Sequence[Step], number: int) -> bool:
     return any(s.number == number and s.outcome is Outcome.ERROR for s in steps)
 
 

@@ -16,6 +16,7 @@ recursive walks of the tree that judge and compare it).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection
 
 from trajtui.core.query.fields import (
@@ -265,6 +266,8 @@ class Parser:
 
     def _meta(self, key: str, op: str, value: str, quoted: bool, start: int, end: int) -> Node:
         if op in (":", "=", "!="):
+            if value == "~" or value.startswith("~/"):  # a path under your home (cwd:~/src/x)
+                value = os.path.expanduser(value)
             return Meta(key.casefold(), op, Text(value, quoted))
         try:
             number = float(value)

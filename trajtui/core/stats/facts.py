@@ -16,7 +16,7 @@ Everything is read from the neutral model; no format is imported:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,7 +146,7 @@ def _attempt(run: Run) -> TaskAttempt | None:
     return attempt if isinstance(attempt, TaskAttempt) else None
 
 
-def _timelines(run: Run) -> Iterator[tuple[Step, ...]]:
+def _timelines(run: Run) -> Iterator[Sequence[Step]]:
     if run.steps:
         yield run.steps
     for attempt in run.attempts:

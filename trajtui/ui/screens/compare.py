@@ -16,6 +16,7 @@ The words are those of ``trajtui diff`` (:mod:`trajtui.render.compare`).
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.table import Table
@@ -110,7 +111,7 @@ class PairList(VirtualList):
         why = min(30, width // 5) if width >= WHY_MIN_WIDTH else 0
         return max(8, (width - 3 - why) // 2), why
 
-    def _cell(self, step_at: int | None, steps: tuple[Step, ...], width: int) -> Text:
+    def _cell(self, step_at: int | None, steps: Sequence[Step], width: int) -> Text:
         """One side's step in ``width`` cells (a gap: blank)."""
         if step_at is None:
             return Text(" " * width)

@@ -8,7 +8,7 @@ panes), ``tab`` switches sides, ``r`` shows both as in the file, ``o`` unfolds l
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -142,7 +142,7 @@ class PairScreen(Screen[None]):
             )
 
     def _builder(
-        self, run: Run, spec: SideSpec, steps: tuple[Step, ...], at: int
+        self, run: Run, spec: SideSpec, steps: Sequence[Step], at: int
     ) -> Callable[[], RenderableType]:
         """What one side's pane shows: the step as the detail pane shows it."""
         ws, raw = self.ws, self.raw

@@ -8,7 +8,7 @@ line; a tool call's pending and completed halves name each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -67,7 +67,7 @@ def build_rows(run: Run, merge: bool, keep: StepTest | None = None) -> list[Time
     """The timeline's rows for a run (``keep``: only the steps it accepts; a merged group
     of chunks when any of them is, a trial's header when any of its steps is)."""
     rows: list[TimelineRow] = []
-    groups: list[tuple[Attempt | None, tuple[Step, ...]]]
+    groups: list[tuple[Attempt | None, Sequence[Step]]]
     if run.attempts and not run.steps:
         groups = [(a, a.steps) for a in run.attempts]
     else:
@@ -192,7 +192,7 @@ class Timeline(VirtualList):
         self.kept = len(steps) if keep is None else sum(1 for s in steps if keep(s))
         return rows
 
-    def _empty_text(self, steps: list[Step]) -> str:
+    def _empty_text(self, steps: Sequence[Step]) -> str:
         if steps and self.keep is not None:
             return f"no steps match: {self.filter_text} · f, then esc, clears the filter"
         return "this run has no steps"
@@ -224,14 +224,16 @@ class Timeline(VirtualList):
                     target = k
         self.reset(cursor=target)
 
-    def _all_steps(self) -> list[Step]:
+    def _all_steps(self) -> Sequence[Step]:
+        """Every step shown: the run's own sequence (a session's steps are read on demand:
+        never copied whole, which held a 2 GB session's every line)."""
         if self.run is None:
-            return []
+            return ()
         if self.run.attempts and not self.run.steps:
             return [s for a in self.run.attempts for s in a.steps]
-        return list(self.run.steps)
+        return self.run.steps
 
-    def steps_of(self, attempt: Attempt | None) -> tuple[Step, ...]:
+    def steps_of(self, attempt: Attempt | None) -> Sequence[Step]:
         """Steps of ``attempt`` (or of the run)."""
         if attempt is not None:
             return attempt.steps

@@ -297,8 +297,13 @@ class Loading(Selection):
             # The last record was read again (it had no newline): count afresh.
             self.store.recount(s)
             self.run_list.redraw()
-        if self._following and self.run_problem is not None and self.run_key is not None:
-            self._load_run(*self.run_key)
+        key = self.run_key
+        if key is not None and (
+            (self._following and self.run_problem is not None)
+            # the last run of a followed file: it may have grown (a session's steps)
+            or (key[0] in self._following and key[1] == len(self.ws.sources[key[0]]) - 1)
+        ):
+            self._load_run(*key)
         self._following.clear()
         if not self.store.ordered:
             self._refresh_rows(keep=self._cursor_run())

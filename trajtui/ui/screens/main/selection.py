@@ -10,6 +10,7 @@ trial, step, message or source.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual import on
@@ -261,7 +262,7 @@ class Selection(MainLayout):
         self._subject_shown(run)
         self._update_breadcrumb()
 
-    def _steps_for(self, run: Run, subject: Subject) -> tuple[Step, ...]:
+    def _steps_for(self, run: Run, subject: Subject) -> Sequence[Step]:
         """The timeline a step subject belongs to (its trial's, or the run's)."""
         trial = subject.trial if isinstance(subject, StepSubject) else None
         return self.timeline.steps_of(run.attempt(trial) if trial is not None else None)

@@ -1,0 +1,459 @@
+"""Files that are one run each, whose steps are the file's lines (a coding agent's session
+log: Claude Code, Codex CLI), read at any size through the big-file engine.
+
+A format of such files gives a :class:`SessionFormat`; :class:`SessionSource` does the rest:
+
+* **Indexing and the fold.** The file is indexed in the background (:class:`LineIndex`:
+  byte offsets of lines, nothing parsed), and each line indexed is handed once, in file
+  order, to the format's :class:`SessionFold` (``fold.add(line, state)``), which decodes
+  only what it needs and keeps only small facts: counters for the run's summary, and in
+  the :class:`SessionState` the lines it will need again (``state.keep``: offset, size and
+  line number, a few bytes each), one row per step (``state.step``: the kept line it
+  starts at, a part number within that line, a linked kept line such as a tool call's
+  result), and problems (``state.problem``). No parsed line is held by the engine.
+* **The run's row.** ``len(source)`` is 0 until the fold has seen every line, then 1:
+  entry 0 is ``fold.summary(ref, partial=False)`` (its ``index`` set here). While the
+  scan runs, :meth:`SessionSource.partial` gives the summary so far (``partial=True``:
+  the format says so in it).
+* **Steps on demand.** :meth:`SessionSource.run` gives a :class:`~trajtui.core.model.Run`
+  (``fmt.build``) whose ``steps`` is a :class:`LazySteps`: a ``Sequence[Step]`` whose
+  items are built a window of rows at a time (``fmt.steps(ref, rows, read)``, ``read(k)``
+  the parsed JSON of kept line ``k``, through a small cache), the last windows kept. A
+  step's number is its 1-based position (``RUN/step-N``).
+* **Follow and the index cache.** A file that grows is read on from where the scan
+  stopped (a last line without a newline is never folded: it is a problem until it is
+  finished). After a full scan the summary, the kept lines, the step rows and the problems
+  go to the index cache (:mod:`trajtui.core.jsonl.sessioncache`); the next open of the
+  unchanged file reads nothing but that entry.
+
+Every method of a format here gets untrusted data and must never raise on it (a line it
+cannot read is ``state.problem``).
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, overload
+
+from trajtui.core.io.jsonutil import JsonError, loads
+from trajtui.core.jsonl.index import FileChanged, LineIndex, ScanProgress
+from trajtui.core.jsonl.table import SummaryTable
+from trajtui.core.model import Problem, Run, RunSummary, Severity, Step
+from trajtui.core.source import Entry, FormatInfo, LoadError, RunCache, Source
+
+WINDOW = 64
+"""Step rows built at a time."""
+WINDOWS_KEPT = 8
+"""Windows of built steps a run keeps (the rest are built again when asked for)."""
+LINES_KEPT = 256
+"""Parsed lines kept for building steps (each window reads its own few)."""
+LINE_BYTES_KEPT = 16 << 20
+"""Parsed lines kept add up to at most this many bytes (as in the file)."""
+MAX_PROBLEMS = 1000
+"""Problems kept with their line; beyond them, one more says how many were not listed."""
+FOLD_SPAN = 4 << 20
+"""Bytes of lines read at a time for the fold."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the file, as the fold gets it.
+
+    Attributes:
+        index: Its position among the file's non-blank lines (0-based).
+        number: Its 1-based line number.
+        offset: Where it starts in the file.
+        data: Its bytes (no line break).
+    """
+
+    index: int
+    number: int
+    offset: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class StepRow:
+    """One step as the fold noted it.
+
+    Attributes:
+        position: The step's 0-based position in the timeline.
+        line: The kept line (:meth:`SessionState.keep`) it starts at.
+        part: What the format says about it within that line (a content block's index,
+            a count of lines folded into it...).
+        link: Another kept line it needs (a tool call's result), or -1.
+    """
+
+    position: int
+    line: int
+    part: int
+    link: int
+
+
+class SessionState:
+    """What a fold keeps of the lines it reads: the lines it needs again, one row per step,
+    and the problems (arrays of numbers: a few bytes a line kept, none for the others)."""
+
+    def __init__(self) -> None:
+        self.offsets = array("Q")
+        self.sizes = array("Q")
+        self.numbers = array("Q")
+        self.step_line = array("q")
+        self.step_part = array("q")
+        self.step_link = array("q")
+        self.problems: list[Problem] = []
+        self.unlisted = 0
+        self.path = ""
+
+    def keep(self, line: Line) -> int:
+        """Keep ``line`` for building steps; returns its kept number (for :meth:`step`)."""
+        self.offsets.append(line.offset)
+        self.sizes.append(len(line.data))
+        self.numbers.append(line.number)
+        return len(self.offsets) - 1
+
+    def step(self, line: int, part: int = 0, link: int = -1) -> int:
+        """Add a step starting at kept line ``line``; returns its 0-based position."""
+        self.step_line.append(line)
+        self.step_part.append(part)
+        self.step_link.append(link)
+        return len(self.step_line) - 1
+
+    def link(self, step: int, line: int) -> None:
+        """Link step ``step`` to kept line ``line`` (its result)."""
+        self.step_link[step] = line
+
+    def set_part(self, step: int, part: int) -> None:
+        """Change what step ``step``'s part says (a stretch of lines that grew)."""
+        self.step_part[step] = part
+
+    @property
+    def steps(self) -> int:
+        """Steps noted so far."""
+        return len(self.step_line)
+
+    def problem(self, number: int, message: str, severity: Severity = Severity.ERROR) -> None:
+        """A line that could not be read (or was read with a fix-up)."""
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(self.path, number, message, severity))
+        else:
+            self.unlisted += 1
+
+    def row(self, position: int) -> StepRow:
+        """Step row ``position``."""
+        return StepRow(
+            position,
+            self.step_line[position],
+            self.step_part[position],
+            self.step_link[position],
+        )
+
+
+class SessionFold(Protocol):
+    """What a format learns from one file, one line at a time (a new one per scan)."""
+
+    def add(self, line: Line, state: SessionState) -> None:
+        """Read one line (every line of the file, once, in order). Never raises."""
+        ...
+
+    def summary(self, ref: str, partial: bool) -> RunSummary:
+        """The run's row from the lines read so far (``partial``: not every line yet)."""
+        ...
+
+
+class SessionFormat(Protocol):
+    """How a format of one-run files reads them. Formats implement this."""
+
+    info: FormatInfo
+
+    def fold(self, path: str) -> SessionFold:
+        """A new fold for the file at ``path``."""
+        ...
+
+    def steps(self, ref: str, rows: Sequence[StepRow], read: Callable[[int], Any]) -> list[Step]:
+        """The steps of ``rows`` (consecutive), one each, numbered by position + 1;
+        ``read(k)`` is kept line ``k`` parsed (None when it cannot be read). Never raises."""
+        ...
+
+    def build(self, summary: RunSummary, steps: Sequence[Step], path: str) -> Run:
+        """The run, from its row and its (lazy) steps."""
+        ...
+
+
+class LazySteps(Sequence[Step]):
+    """A run's timeline read from its file on demand: built :data:`WINDOW` steps at a time,
+    the last :data:`WINDOWS_KEPT` windows kept (thread-safe)."""
+
+    def __init__(self, source: SessionSource, ref: str, rows: SessionState, count: int) -> None:
+        self._source = source
+        self._ref = ref
+        self._rows = rows
+        self._count = count
+        self._windows: OrderedDict[int, list[Step]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return self._count
+
+    def _window(self, w: int) -> list[Step]:
+        with self._lock:
+            got = self._windows.get(w)
+            if got is not None:
+                self._windows.move_to_end(w)
+                return got
+        lo = w * WINDOW
+        hi = min(lo + WINDOW, self._count)
+        rows = [self._rows.row(p) for p in range(lo, hi)]
+        steps = self._source.fmt.steps(self._ref, rows, self._source.read_kept)
+        if len(steps) != hi - lo:  # a format bug: never a wrong step under a number
+            raise LoadError(
+                Problem(self._source.path, None, "steps could not be built (internal error)")
+            )
+        with self._lock:
+            self._windows[w] = steps
+            while len(self._windows) > WINDOWS_KEPT:
+                self._windows.popitem(last=False)
+        return steps
+
+    @overload
+    def __getitem__(self, i: int) -> Step: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Step, ...]: ...
+    def __getitem__(self, i: int | slice) -> Step | tuple[Step, ...]:
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(*i.indices(self._count)))
+        if i < 0:
+            i += self._count
+        if not 0 <= i < self._count:
+            raise IndexError(i)
+        return self._window(i // WINDOW)[i % WINDOW]
+
+    def __iter__(self) -> Iterator[Step]:
+        for w in range((self._count + WINDOW - 1) // WINDOW):
+            yield from self._window(w)
+
+    def __bool__(self) -> bool:
+        return self._count > 0
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"<LazySteps {self._ref} ({self._count} steps)>"
+
+
+class SessionSource(Source):
+    """One file that is one run: indexed, folded once in the background, steps on demand."""
+
+    follows_appends = True
+
+    def __init__(self, path: str, fmt: SessionFormat, ref: str, label: str | None = None) -> None:
+        """Open ``path`` (nothing is read until :meth:`scan` runs).
+
+        Raises:
+            OSError: The file cannot be opened.
+        """
+        self.path = path
+        self.fmt = fmt
+        self.format = fmt.info
+        self.label = label or path
+        self.ref = ref
+        self.index = LineIndex(path, key=None)
+        self._table = SummaryTable(lambda i: ref if i == 0 else None)
+        self._runs = RunCache(2)
+        self._lock = threading.Lock()
+        self._start()
+        self._summary: RunSummary | None = None
+        self._cache_tried = False
+        self.cache_mark: tuple[int, int] | None = None
+        self._parsed: OrderedDict[int, tuple[Any, int]] = OrderedDict()
+        self._parsed_bytes = 0
+
+    def _start(self) -> None:
+        self.state = SessionState()
+        self.state.path = self.path
+        self._fold = self.fmt.fold(self.path)
+        self._from_cache = False
+        self._folded = 0  # lines of the index folded
+        self._tail: Problem | None = None
+
+    # -- scanning ------------------------------------------------------------------------
+
+    def scan(self) -> Iterator[ScanProgress]:
+        """Index and fold the file (or what was appended since the last scan); the first
+        scan of an unchanged file is restored from the index cache instead."""
+        from trajtui.core.jsonl import sessioncache
+
+        if not self._cache_tried:
+            self._cache_tried = True
+            if sessioncache.restore(self):
+                size = self.index.size
+                yield ScanProgress(size, size, 1, finished=True)
+                return
+        if self._from_cache:
+            if self.index.stat_changed() is None:  # scanned again, unchanged: nothing to read
+                size = self.index.size
+                yield ScanProgress(size, size, 1, finished=True)
+                return
+            # restored from the cache and changed since: read it all again
+            self._reset()
+        for progress in self.index.scan():
+            self._fold_new()
+            if progress.finished:
+                self._finish()
+            yield progress
+
+    def _reset(self) -> None:
+        with self._lock:
+            self.index.close()
+            self.index = LineIndex(self.path, key=None)
+            self._start()
+        self._forget()  # takes the lock itself
+
+    def _fold_new(self) -> None:
+        """Hand the lines indexed since the last call to the fold (not an unfinished last
+        line: it is read when it ends)."""
+        ix = self.index
+        stop = ix.count - (1 if ix.unterminated else 0)
+        while self._folded < stop:
+            lo = self._folded
+            datas = ix.read_span(lo, stop, FOLD_SPAN)
+            for k, data in enumerate(datas):
+                i = lo + k
+                self._fold.add(Line(i, ix.line_of(i), ix.starts[i], data), self.state)
+            self._folded = lo + len(datas)
+
+    def _finish(self) -> None:
+        ix = self.index
+        tail = None
+        if ix.unterminated:
+            i = ix.count - 1
+            try:
+                loads(ix.read(i))
+                message = "last line has no newline yet (still being written?): not read"
+                tail = Problem(self.path, ix.line_of(i), message, Severity.WARNING)
+            except (JsonError, OSError, FileChanged, IndexError):
+                message = "truncated last line (no newline: still being written?): not read"
+                tail = Problem(self.path, ix.line_of(i), message)
+        summary = self._fold.summary(self.ref, False)
+        with self._lock:
+            self._tail = tail
+            self._summary = replace(summary, ref=self.ref, index=0)
+            self._table.put(0, self._summary)
+            self._runs.forget()
+
+    def restored(self, summary: RunSummary) -> None:
+        """The index cache gave the whole run (:mod:`trajtui.core.jsonl.sessioncache`)."""
+        with self._lock:
+            self._from_cache = True
+            self._summary = replace(summary, ref=self.ref, index=0)
+            self._table.put(0, self._summary)
+
+    def partial(self) -> RunSummary:
+        """The run's row from what the scan has read so far (the format says it is
+        partial), or the whole row once the scan is done."""
+        if self._summary is not None:
+            return self._summary
+        return replace(self._fold.summary(self.ref, True), ref=self.ref, index=0)
+
+    @property
+    def complete(self) -> bool:
+        return self._summary is not None and (self.index.complete or self._from_cache)
+
+    def cancel(self) -> None:
+        self.index.cancel()
+
+    def close(self) -> None:
+        self.index.close()
+
+    def changed(self) -> str | None:
+        return self.index.stat_changed()
+
+    def forget_cache(self) -> None:
+        self._forget()
+
+    def _forget(self) -> None:
+        self._runs.forget()
+        with self._lock:
+            self._parsed.clear()
+            self._parsed_bytes = 0
+
+    def save_index(self) -> bool:
+        from trajtui.core.jsonl import sessioncache
+
+        return sessioncache.save(self)
+
+    def known_prefix(self) -> int:
+        return len(self)
+
+    # -- entries -------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return 1 if self._summary is not None else 0
+
+    def entry(self, i: int, *, keep: bool = True) -> Entry:
+        summary = self._summary
+        if i != 0 or summary is None:
+            raise IndexError(i)
+        return summary
+
+    def _make_run(self, i: int, entry: RunSummary) -> Run:
+        steps = LazySteps(self, entry.ref, self.state, self.state.steps)
+        return self.fmt.build(entry, steps, self.path)
+
+    def find(self, run_ref: str) -> int | None:
+        return 0 if run_ref == self.ref and self._summary is not None else None
+
+    def run_refs(self) -> list[str]:
+        return [self.ref] if self._summary is not None else []
+
+    def problems(self) -> list[Problem]:
+        state = self.state
+        found = [replace(p, ref=self.ref) for p in state.problems]
+        if state.unlisted:
+            found.append(
+                Problem(self.path, None, f"{state.unlisted:,} more lines could not be read")
+            )
+        if self._tail is not None:
+            found.append(self._tail)
+        return found
+
+    # -- lines ---------------------------------------------------------------------------
+
+    def read_kept(self, k: int) -> Any:
+        """Kept line ``k`` parsed (None when it cannot be read), through a small cache."""
+        with self._lock:
+            got = self._parsed.get(k)
+            if got is not None:
+                self._parsed.move_to_end(k)
+                return got[0]
+        state = self.state
+        if not 0 <= k < len(state.offsets):
+            return None
+        size = state.sizes[k]
+        try:
+            data = self.index.pread(size, state.offsets[k])
+            if len(data) < size:
+                return None
+            value, _ = loads(data)
+        except (OSError, FileChanged, JsonError):
+            return None
+        if size <= LINE_BYTES_KEPT // 4:
+            with self._lock:
+                self._parsed[k] = (value, size)
+                self._parsed_bytes += size
+                while len(self._parsed) > LINES_KEPT or self._parsed_bytes > LINE_BYTES_KEPT:
+                    _, (_, dropped) = self._parsed.popitem(last=False)
+                    self._parsed_bytes -= dropped
+        return value
+
+    def kept_line(self, k: int) -> int | None:
+        """The 1-based line number of kept line ``k``."""
+        numbers = self.state.numbers
+        return numbers[k] if 0 <= k < len(numbers) else None
