@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from tests.formats.acp.builders import ranking, summary, write_jsonl
 from tests.formats.atif import builders as ba
+from tests.formats.claude_code import builders as bcc
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
 from tests.formats.ultraplan import builders as bu
@@ -79,6 +80,7 @@ EXAMPLES: dict[str, Callable[[Path], Path]] = {
     "ultraplan": _ultraplan,
     "eval-results": _eval_results,
     "atif": ba.job,
+    "claude-code": bcc.example,
 }
 """One small example per format id: what the format's own tests build, in its real shape."""
 
