@@ -90,6 +90,7 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 	$(BIN)/python -m tests.bench.run_bench
 	$(BIN)/python -m tests.bench.targets
 	$(BIN)/python -m tests.bench.huge_bench --size-gb $(HUGE_GB)
+	$(BIN)/python -m tests.bench.session_bench --size-gb $(HUGE_GB)
 	$(BIN)/python -m tests.bench.tui_bench
 	$(BIN)/python -m tests.bench.hostile_bench
 	$(BIN)/python -m tests.bench.grep_bench

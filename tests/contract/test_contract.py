@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from tests.formats.acp.builders import ranking, summary, write_jsonl
 from tests.formats.atif import builders as ba
+from tests.formats.claude_code import builders as bcc
 from tests.formats.codex import builders as bc
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
@@ -81,6 +82,7 @@ EXAMPLES: dict[str, Callable[[Path], Path]] = {
     "eval-results": _eval_results,
     "atif": ba.job,
     "codex": lambda d: bc.sessions_tree(d / "sessions"),
+    "claude-code": bcc.example,
 }
 """One small example per format id: what the format's own tests build, in its real shape."""
 

@@ -25,6 +25,7 @@ from trajtui.core.format_api import Format, load
 from trajtui.core.io.text import visible
 from trajtui.formats.acp import ACP
 from trajtui.formats.atif import ATIF
+from trajtui.formats.claude_code import CLAUDE_CODE
 from trajtui.formats.codex import CODEX
 from trajtui.formats.eval_results import EVAL_RESULTS
 from trajtui.formats.forecast import FORECAST
@@ -42,6 +43,7 @@ BUILT_IN: tuple[Format, ...] = (
     ULTRAPLAN,
     ATIF,
     CODEX,
+    CLAUDE_CODE,
 )
 """The formats that ship with trajtui. Their order breaks ties (a bug the contract test
 catches) and orders what they add: ``stats``' sections, the help's lines."""

@@ -116,6 +116,12 @@ class SessionState:
         self.numbers.append(line.number)
         return len(self.offsets) - 1
 
+    def move_last(self, line: Line) -> None:
+        """Make the last kept line ``line`` instead (a later one: the end of a stretch of
+        lines the format keeps the two ends of)."""
+        k = len(self.offsets) - 1
+        self.offsets[k], self.sizes[k], self.numbers[k] = line.offset, len(line.data), line.number
+
     def step(self, line: int, part: int = 0, link: int = -1) -> int:
         """Add a step starting at kept line ``line``; returns its 0-based position."""
         self.step_line.append(line)

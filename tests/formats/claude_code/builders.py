@@ -1,0 +1,387 @@
+"""Small Claude Code sessions in the shapes the real CLI writes (1.0.x to 2.1.x; see
+notes/research/claude-code.md): written here, never copied from real files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+SID = "5d1c0a4e-1111-4a2b-9c3d-000000000001"
+OLD = "5d1c0a4e-2222-4a2b-9c3d-000000000002"
+
+
+def env(
+    sid: str, version: str, uuid: str, parent: str | None, ts: str, **more: Any
+) -> dict[str, Any]:
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": "/home/u/src/app",
+        "sessionId": sid,
+        "version": version,
+        "gitBranch": "main",
+        "uuid": uuid,
+        "timestamp": ts,
+        **more,
+    }
+
+
+def usage(inp: int, out: int, cache_read: int = 0) -> dict[str, Any]:
+    return {
+        "input_tokens": inp,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": cache_read,
+        "output_tokens": out,
+        "service_tier": "standard",
+    }
+
+
+def assistant(
+    sid: str,
+    version: str,
+    uuid: str,
+    ts: str,
+    mid: str,
+    block: dict[str, Any],
+    use: dict[str, Any],
+    stop: str | None,
+    **more: Any,
+) -> dict[str, Any]:
+    return {
+        **env(sid, version, uuid, "p", ts, **more),
+        "type": "assistant",
+        "requestId": "req_011C" + mid[-6:],
+        "message": {
+            "id": mid,
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [block],
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": use,
+        },
+    }
+
+
+def result(
+    sid: str,
+    version: str,
+    uuid: str,
+    ts: str,
+    call: str,
+    content: Any,
+    error: bool | None,
+    tur: Any,
+) -> dict[str, Any]:
+    block: dict[str, Any] = {"tool_use_id": call, "type": "tool_result", "content": content}
+    if error is not None:
+        block["is_error"] = error
+    return {
+        **env(sid, version, uuid, "p", ts),
+        "type": "user",
+        "message": {"role": "user", "content": [block]},
+        "toolUseResult": tur,
+    }
+
+
+def session_21(sid: str = SID, version: str = "2.1.40") -> list[Any]:
+    """A 2.1 session: a prompt; one API response split over 4 lines (thinking, text, two
+    parallel Bash calls, usage repeated); the two results in the other order; a failing
+    call; an agent call with its subagent; a compaction; hooks; bookkeeping lines."""
+    v = version
+    return [
+        {
+            "type": "queue-operation",
+            "operation": "dequeue",
+            "timestamp": "2026-01-02T10:00:00.000Z",
+            "sessionId": sid,
+        },
+        {
+            "type": "file-history-snapshot",
+            "messageId": "m1",
+            "snapshot": {
+                "messageId": "m1",
+                "trackedFileBackups": {},
+                "timestamp": "2026-01-02T10:00:00.000Z",
+            },
+            "isSnapshotUpdate": False,
+        },
+        {
+            **env(sid, v, "u1", None, "2026-01-02T10:00:00.100Z"),
+            "type": "user",
+            "message": {"role": "user", "content": "Fix the failing build"},
+        },
+        assistant(
+            sid,
+            v,
+            "a1",
+            "2026-01-02T10:00:01.000Z",
+            "msg_01",
+            {"type": "thinking", "thinking": "Look first.", "signature": "x"},
+            usage(10, 40, 100),
+            "tool_use",
+        ),
+        assistant(
+            sid,
+            v,
+            "a2",
+            "2026-01-02T10:00:01.100Z",
+            "msg_01",
+            {"type": "text", "text": "Running two commands."},
+            usage(10, 40, 100),
+            "tool_use",
+        ),
+        assistant(
+            sid,
+            v,
+            "a3",
+            "2026-01-02T10:00:01.200Z",
+            "msg_01",
+            {
+                "type": "tool_use",
+                "id": "toolu_A",
+                "name": "Bash",
+                "input": {"command": "make", "description": "Build"},
+            },
+            usage(10, 40, 100),
+            "tool_use",
+        ),
+        assistant(
+            sid,
+            v,
+            "a4",
+            "2026-01-02T10:00:01.300Z",
+            "msg_01",
+            {
+                "type": "tool_use",
+                "id": "toolu_B",
+                "name": "Read",
+                "input": {"file_path": "/home/u/src/app/Makefile"},
+            },
+            usage(10, 40, 100),
+            "tool_use",
+        ),
+        {
+            "type": "progress",
+            "data": {"type": "hook_progress"},
+            "toolUseID": "toolu_A",
+            "parentToolUseID": "toolu_A",
+            "timestamp": "2026-01-02T10:00:01.400Z",
+            "sessionId": sid,
+            "uuid": "g1",
+            "parentUuid": "a4",
+            "isSidechain": False,
+        },
+        result(
+            sid,
+            v,
+            "r2",
+            "2026-01-02T10:00:02.000Z",
+            "toolu_B",
+            "all: build",
+            None,
+            {
+                "type": "text",
+                "file": {"filePath": "/home/u/src/app/Makefile", "content": "all: build"},
+            },
+        ),
+        result(
+            sid,
+            v,
+            "r1",
+            "2026-01-02T10:00:03.000Z",
+            "toolu_A",
+            "Exit code 2",
+            True,
+            "Error: Exit code 2",
+        ),
+        assistant(
+            sid,
+            v,
+            "a5",
+            "2026-01-02T10:00:04.000Z",
+            "msg_02",
+            {
+                "type": "tool_use",
+                "id": "toolu_C",
+                "name": "Task",
+                "input": {
+                    "description": "Find the bug",
+                    "prompt": "Look at main.c",
+                    "subagent_type": "general-purpose",
+                },
+            },
+            usage(200, 30),
+            "tool_use",
+        ),
+        result(
+            sid,
+            v,
+            "r3",
+            "2026-01-02T10:00:06.000Z",
+            "toolu_C",
+            [{"type": "text", "text": "main.c line 3"}],
+            False,
+            {
+                "status": "completed",
+                "agentId": "a5f00d1",
+                "content": [{"type": "text", "text": "main.c line 3"}],
+                "totalTokens": 900,
+            },
+        ),
+        {
+            **env(sid, v, "s1", None, "2026-01-02T10:00:07.000Z"),
+            "type": "system",
+            "subtype": "compact_boundary",
+            "content": "Conversation compacted",
+            "level": "info",
+            "logicalParentUuid": "r3",
+            "compactMetadata": {"trigger": "manual", "preTokens": 2565},
+        },
+        {
+            **env(sid, v, "u2", "s1", "2026-01-02T10:00:07.100Z"),
+            "type": "user",
+            "isCompactSummary": True,
+            "isVisibleInTranscriptOnly": True,
+            "message": {
+                "role": "user",
+                "content": "This session is being continued from a previous conversation.",
+            },
+        },
+        assistant(
+            sid,
+            v,
+            "a6",
+            "2026-01-02T10:00:08.000Z",
+            "msg_03",
+            {"type": "text", "text": "Fixed: main.c line 3."},
+            usage(300, 20),
+            "end_turn",
+        ),
+        {
+            **env(sid, v, "s2", "a6", "2026-01-02T10:00:08.100Z"),
+            "type": "system",
+            "subtype": "stop_hook_summary",
+            "hookCount": 1,
+            "hookInfos": [{"command": "echo ok", "durationMs": 5}],
+            "hookErrors": [],
+            "level": "suggestion",
+        },
+        {
+            **env(sid, v, "s3", "s2", "2026-01-02T10:00:08.200Z"),
+            "type": "system",
+            "subtype": "turn_duration",
+            "durationMs": 8100,
+        },
+        {"type": "brand-new-line-type", "whatever": {"x": 1}},
+    ]
+
+
+def subagent_21(sid: str = SID) -> list[Any]:
+    v = "2.1.40"
+    return [
+        {
+            **env(sid, v, "x1", None, "2026-01-02T10:00:04.500Z", agentId="a5f00d1"),
+            "isSidechain": True,
+            "type": "user",
+            "message": {"role": "user", "content": "Look at main.c"},
+        },
+        {
+            **assistant(
+                sid,
+                v,
+                "x2",
+                "2026-01-02T10:00:05.000Z",
+                "msg_09",
+                {"type": "text", "text": "main.c line 3"},
+                usage(50, 10),
+                "end_turn",
+                agentId="a5f00d1",
+            ),
+            "isSidechain": True,
+        },
+    ]
+
+
+def session_10(sid: str = OLD) -> list[Any]:
+    """A 1.0 session: a summary line first, streaming snapshots (partial usage,
+    ``stop_reason: null``), ``is_error`` absent on a success."""
+    v = "1.0.98"
+    return [
+        {"type": "summary", "summary": "Setup notes", "leafUuid": "z"},
+        {
+            **env(sid, v, "u1", None, "2025-09-01T08:00:00.000Z"),
+            "type": "user",
+            "message": {"role": "user", "content": [{"type": "text", "text": "Write the notes"}]},
+        },
+        assistant(
+            sid,
+            v,
+            "a1",
+            "2025-09-01T08:00:01.000Z",
+            "msg_11",
+            {"type": "text", "text": "Writing."},
+            usage(5, 3),
+            None,
+        ),
+        assistant(
+            sid,
+            v,
+            "a2",
+            "2025-09-01T08:00:01.500Z",
+            "msg_11",
+            {
+                "type": "tool_use",
+                "id": "toolu_W",
+                "name": "Write",
+                "input": {"file_path": "notes.md", "content": "x"},
+            },
+            usage(5, 172),
+            None,
+        ),
+        result(
+            sid,
+            v,
+            "r1",
+            "2025-09-01T08:00:02.000Z",
+            "toolu_W",
+            "File created",
+            None,
+            {"type": "create", "filePath": "notes.md"},
+        ),
+        assistant(
+            sid,
+            v,
+            "a3",
+            "2025-09-01T08:00:03.000Z",
+            "msg_12",
+            {"type": "text", "text": "Done."},
+            usage(20, 4),
+            "end_turn",
+        ),
+    ]
+
+
+def write_lines(path: Path, objs: list[Any], tail: str = "") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(o) + "\n" for o in objs) + tail)
+    return path
+
+
+def projects(d: Path) -> Path:
+    """A ``~/.claude/projects`` folder: a project with a 2.1 session (and its subagent)
+    and a 1.0 session."""
+    root = d / "projects"
+    proj = root / "-home-u-src-app"
+    write_lines(proj / f"{SID}.jsonl", session_21())
+    write_lines(proj / SID / "subagents" / "agent-a5f00d1.jsonl", subagent_21())
+    write_lines(proj / f"{OLD}.jsonl", session_10())
+    return root
+
+
+def example(d: Path) -> Path:
+    """One 2.1 session file (of :func:`projects`)."""
+    return projects(d) / "-home-u-src-app" / f"{SID}.jsonl"

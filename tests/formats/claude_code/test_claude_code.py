@@ -1,0 +1,106 @@
+"""Claude Code sessions: what the run list, show, grep, a query and stats say of the
+fixtures (builders.py), versions drifting, unknown lines kept, broken and half-written
+lines named PATH:LINE."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.formats.claude_code import builders as b
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "trajtui",
+            *args,
+            *(["--no-cache"] if args[0] in ("ls", "show") else []),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def projects(tmp_path: Path) -> Path:
+    return b.projects(tmp_path)
+
+
+def test_ls_json_counts_match_the_files(projects: Path) -> None:
+    out = _cli("ls", str(projects), "--json")
+    assert out.returncode == 0, out.stderr
+    rows = {r["ref"].split("::")[-1]: r for r in map(json.loads, out.stdout.splitlines())}
+    main = rows[b.SID]
+    assert (main["title"], main["tool_calls"], main["tool_errors"]) == (
+        "Fix the failing build",
+        3,
+        1,
+    )
+    # usage once per API response (msg_01's four lines repeat it): 110+200+300 in, 40+30+20 out
+    assert (main["tokens_in"], main["tokens_out"]) == (610, 90)
+    assert main["metadata"]["turns"] == "3" and main["metadata"]["cwd"] == "/home/u/src/app"
+    assert main["cost"] is None  # no cost-state line: no price guessed
+    old = rows[b.OLD]  # 1.0: streaming snapshots, the last line of an id has the final usage
+    assert (old["tokens_in"], old["tokens_out"], old["tool_errors"]) == (25, 176, 0)
+    assert old["metadata"]["version"] == "1.0.98"
+    assert rows[f"{b.SID}/agent-a5f00d1"]["title"] == "Look at main.c"
+
+
+def test_show_pairs_results_by_id_and_folds_lines_that_are_not_messages(projects: Path) -> None:
+    out = _cli("show", str(projects), b.SID)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Bash: make" in text and "failed" in text
+    assert "Read: /home/u/src/app/Makefile" in text and "completed" in text
+    assert "2 lines not messages (queue-operation … file-history-snapshot)" in text
+    assert "1 line not messages (brand-new-line-type)" in text  # kept, never an error
+    assert "compacted (manual, 2,565 tokens before)" in text
+    task = _cli("show", str(projects), f"{b.SID}/step-8")
+    assert f"{b.SID}/agent-a5f00d1" in task.stdout  # the agent call names its subagent's run
+
+
+def test_grep_a_query_and_stats(projects: Path) -> None:
+    grep = _cli("grep", str(projects), "Exit code 2")
+    assert grep.returncode == 0 and f"{b.SID}/step-5" in grep.stdout
+    where = _cli("ls", str(projects), "--where", "tool:Bash tool_errors>0")
+    assert where.returncode == 0
+    assert b.SID in where.stdout and b.OLD not in where.stdout
+    stats = _cli("stats", str(projects), "-f", "json")
+    assert stats.returncode == 0, stats.stderr
+    first = json.loads(stats.stdout.splitlines()[0])
+    assert "Bash" in json.dumps(first)
+
+
+def test_a_broken_line_and_a_half_written_last_line_are_named(tmp_path: Path) -> None:
+    lines = b.session_21()
+    path = b.write_lines(
+        tmp_path / "p" / f"{b.SID}.jsonl", lines[:5], tail='{"broken\n{"type": "user", "mess'
+    )
+    out = _cli("ls", str(path), "--json")
+    assert out.returncode == 0
+    assert f"{path}:6: not JSON" in out.stderr
+    assert f"{path}:7: truncated last line" in out.stderr
+    row = json.loads(out.stdout)
+    assert row["title"] == "Fix the failing build" and row["status"] == "open"
+
+
+def test_other_formats_files_are_not_claimed(tmp_path: Path) -> None:
+    stream = tmp_path / "stream.jsonl"  # claude -p --output-format stream-json: another format
+    stream.write_text(
+        json.dumps(
+            {"type": "system", "subtype": "init", "session_id": "s", "claude_code_version": "2.1.3"}
+        )
+        + "\n"
+        + json.dumps({"type": "result", "session_id": "s", "total_cost_usd": 0.1})
+        + "\n"
+    )
+    out = _cli("ls", str(stream), "--json")
+    assert "claude-code" not in out.stdout

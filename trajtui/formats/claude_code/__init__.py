@@ -1,0 +1,175 @@
+"""Claude Code session logs (``~/.claude/projects/<project>/<session>.jsonl`` and the
+subagents beside them), versions 1.0.x to 2.1.x.
+
+A session file is one run (:class:`~trajtui.core.jsonl.session.SessionSource`: read at any
+size, steps on demand); its reference is the file's name (the session id). A subagent's
+file (``<session>/subagents/agent-<id>.jsonl`` in 2.1, ``agent-<id>.jsonl`` beside the
+sessions in 2.0) is a run of its own, ``<session>/agent-<id>``, which the agent call's step
+names; a compaction worker's (``agent-acompact-*``) is titled as the compaction it is.
+
+Known by content, never by name: among the first lines, one with a ``sessionId`` and a
+``parentUuid`` or ``isSidechain`` whose ``type`` is a message (``user``, ``assistant``,
+``system``...), or a file of ``summary`` lines only (what ``--resume`` leaves in 1.0.x).
+The stream-json stdout of ``claude -p`` (``session_id``, ``parent_tool_use_id``) is not
+this format.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import orjson
+
+from trajtui.core.format_api import Certainty, Claim, Format, Opened
+from trajtui.core.io.detect import Sniffed, iter_lines
+from trajtui.core.jsonl.session import SessionSource, StepRow
+from trajtui.core.model import Field, Run, RunSummary, Step
+from trajtui.core.source import FormatInfo
+from trajtui.formats.claude_code import steps as _steps
+from trajtui.formats.claude_code.fold import FORMAT_ID, ClaudeFold
+
+INFO = FormatInfo(FORMAT_ID, "Claude Code session")
+SNIFF_LINES = 20
+_ENVELOPE = frozenset(("user", "assistant", "system", "attachment", "progress"))
+_FIRST = frozenset(
+    (
+        "summary",
+        "queue-operation",
+        "file-history-snapshot",
+        "mode",
+        "permission-mode",
+        "user",
+        "assistant",
+        "system",
+        "attachment",
+        "progress",
+        "custom-title",
+        "last-prompt",
+    )
+)
+
+
+def _session_line(obj: Any) -> bool:
+    return (
+        isinstance(obj, dict)
+        and isinstance(obj.get("sessionId"), str)
+        and ("parentUuid" in obj or "isSidechain" in obj)
+        and obj.get("type") in _ENVELOPE
+    )
+
+
+def _summary_line(obj: Any) -> bool:
+    return (
+        isinstance(obj, dict)
+        and obj.get("type") == "summary"
+        and set(obj) <= {"type", "summary", "leafUuid"}
+    )
+
+
+def sniff(path: str, first: Any) -> str | None:
+    """The session id a Claude Code file names (``""`` when it names none), or None when
+    the file is not one. Reads at most the first :data:`SNIFF_LINES` lines."""
+    if not isinstance(first, dict) or (
+        first.get("type") not in _FIRST and "parentUuid" not in first
+    ):
+        return None
+    if "session_id" in first or "trajectory" in first:
+        return None
+    if _session_line(first):
+        return first["sessionId"]
+    summaries = 0
+    seen = 0
+    for data in iter_lines(path, SNIFF_LINES):
+        seen += 1
+        try:
+            obj = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            continue
+        if _session_line(obj):
+            return str(obj["sessionId"])
+        summaries += _summary_line(obj)
+    return "" if seen and summaries == seen else None
+
+
+def ref_for(path: str, session: str) -> str:
+    """A session's reference (its file's stem), or a subagent's ``<session>/agent-<id>``."""
+    stem = os.path.basename(path).removesuffix(".jsonl")
+    if not stem.startswith("agent-"):
+        return stem
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(parent) == "subagents":
+        return f"{os.path.basename(os.path.dirname(parent))}/{stem}"
+    return f"{session}/{stem}" if session else stem
+
+
+class ClaudeSessions:
+    """The session reader (:class:`~trajtui.core.jsonl.session.SessionFormat`)."""
+
+    info = INFO
+
+    def fold(self, path: str) -> ClaudeFold:
+        return ClaudeFold(path)
+
+    def steps(self, ref: str, rows: Sequence[StepRow], read: Callable[[int], Any]) -> list[Step]:
+        source_line = getattr(read, "__self__", None)
+        line_of = getattr(source_line, "kept_line", lambda k: None)
+        return _steps.build(ref, rows, read, line_of)
+
+    def build(self, summary: RunSummary, steps: Sequence[Step], path: str) -> Run:
+        meta = dict(summary.metadata)
+        shown = (
+            "project",
+            "cwd",
+            "model",
+            "version",
+            "gitBranch",
+            "sessionId",
+            "agentId",
+            "entrypoint",
+            "slug",
+            "turns",
+            "compactions",
+            "lines",
+            "other_lines",
+            "started",
+        )
+        fields = tuple(Field(k, meta[k]) for k in shown if k in meta)
+        if summary.cost is None:
+            fields += (
+                Field(
+                    "cost",
+                    "not in this file (Claude Code writes it from 2.1.3xx on; "
+                    "no price table is guessed at)",
+                ),
+            )
+        return Run(
+            summary=summary, steps=steps, fields=fields, path=path, metadata=summary.metadata
+        )
+
+
+SESSIONS = ClaudeSessions()
+
+
+class ClaudeCodeFormat(Format):
+    """Claude Code session files, known by their lines' envelope."""
+
+    infos = (INFO,)
+    view = "trajtui.formats.claude_code.view:VIEW"
+
+    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
+        if sniffed.layout != "jsonl":
+            return None
+        session = sniff(path, sniffed.first)
+        if session is None:
+            return None
+        ref = ref_for(path, session)
+        return Claim(
+            Certainty.SHAPE,
+            lambda: Opened((SessionSource(path, SESSIONS, ref, label=label),)),
+        )
+
+
+CLAUDE_CODE = ClaudeCodeFormat()
+"""The registered Claude Code format."""

@@ -1,0 +1,380 @@
+"""One pass over a Claude Code session file: the run's row and one step row per step.
+
+Each line is decoded with msgspec into just the fields read here (the big ones, a tool
+result's ``toolUseResult``, an attachment's prompt snapshot, are skipped, not built).
+
+Steps (:class:`~trajtui.core.jsonl.session.StepRow` ``part``):
+
+* a ``user``, ``assistant`` or ``system`` line: one step per content block (``part`` =
+  the block's index, plus :data:`LAST_OF_TURN` on the last line of an API response);
+  a user line of tool results is no step: each result is linked to its call's step
+  (``link``), by ``tool_use_id``; a result whose call is not in the file is a step;
+* any other line (``progress``, ``file-history-snapshot``, ``queue-operation``,
+  ``summary``, ``attachment``, a type no version we know writes): folded with the lines of
+  any kind next to it into one step (``part`` = minus the number of lines; the first and
+  the last line kept).
+
+Counts: tool calls are ``tool_use`` blocks; tool errors the results with ``is_error:
+true``; tokens are counted once per API response (``message.id``: its lines repeat the
+usage, the last line's is final), input = input + cache creation + cache read; model turns
+are the API responses; cost is the last ``cost-state`` line's ``totalCostUSD`` (2.1.3xx),
+else unknown (no price table is guessed at).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from trajtui.core.io.text import flat
+from trajtui.core.jsonl.session import Line, SessionState
+from trajtui.core.model import Outcome, RunSummary
+
+FORMAT_ID = "claude-code"
+MESSAGES = frozenset(("user", "assistant", "system"))
+LAST_OF_TURN = 1 << 32
+"""Added to a step row's part on the last line of an API response (its usage is final)."""
+AGENT_TOOLS = frozenset(("Task", "Agent"))
+_RECENT_TURNS = 256
+
+
+class Block(msgspec.Struct):
+    type: Any = None
+    id: Any = None
+    name: Any = None
+    tool_use_id: Any = None
+    is_error: Any = None
+    text: Any = None
+
+
+class Message(msgspec.Struct):
+    id: Any = None
+    model: Any = None
+    content: msgspec.Raw = msgspec.Raw(b"null")
+    usage: Any = None
+    stop_reason: Any = None
+
+
+class LineLite(msgspec.Struct):
+    type: Any = None
+    subtype: Any = None
+    timestamp: Any = None
+    message: Message | None = None
+    isSidechain: Any = None
+    isMeta: Any = None
+    isCompactSummary: Any = None
+    isApiErrorMessage: Any = None
+    cwd: Any = None
+    version: Any = None
+    gitBranch: Any = None
+    sessionId: Any = None
+    agentId: Any = None
+    entrypoint: Any = None
+    slug: Any = None
+    summary: Any = None
+    lastPrompt: Any = None
+    totalCostUSD: Any = None
+
+
+_LINE = msgspec.json.Decoder(LineLite)
+_BLOCKS = msgspec.json.Decoder(list[Block])
+_TEXT = msgspec.json.Decoder(str)
+_NOT_PROMPTS = (
+    "<command-",
+    "<local-command",
+    "Caveat:",
+    "<task-notification",
+    "[Request interrupted",
+)
+
+
+def blocks_of(raw: msgspec.Raw) -> tuple[str | None, list[Block]]:
+    """A message's content: its text (a string) or its blocks."""
+    data = bytes(raw).lstrip()
+    try:
+        if data.startswith(b'"'):
+            return _TEXT.decode(data), []
+        if data.startswith(b"["):
+            return None, _BLOCKS.decode(data)
+    except msgspec.DecodeError:
+        pass
+    return None, []
+
+
+def _int(value: Any) -> int:
+    return value if type(value) is int and value >= 0 else 0
+
+
+def tokens_of(usage: Any) -> tuple[int, int] | None:
+    """``(input, output)`` tokens of a usage object (input with cache creation and
+    reads), or None when it says none."""
+    if not isinstance(usage, dict):
+        return None
+    keys = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    if not any(type(usage.get(k)) is int for k in (*keys, "output_tokens")):
+        return None
+    return sum(_int(usage.get(k)) for k in keys), _int(usage.get("output_tokens"))
+
+
+def is_prompt(text: str) -> bool:
+    """A user's own words (not a command line, its output, a caveat or a notification)."""
+    return bool(text.strip()) and not text.lstrip().startswith(_NOT_PROMPTS)
+
+
+def _ms(stamp: Any) -> float | None:
+    if not isinstance(stamp, str):
+        return None
+    try:
+        return datetime.fromisoformat(stamp).timestamp() * 1000
+    except ValueError:
+        return None
+
+
+class ClaudeFold:
+    """What one pass over a session file learns (see the module's docstring)."""
+
+    def __init__(self, path: str) -> None:
+        self.project = os.path.basename(os.path.dirname(os.path.abspath(path)))
+        if self.project == "subagents":
+            self.project = os.path.basename(
+                os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(path))))
+            )
+        self.lines = 0
+        self.other_lines = 0
+        self.calls = 0
+        self.failed = 0
+        self.tools: set[str] = set()
+        self.pending: dict[str, int] = {}  # tool_use id -> its step
+        self.turns = 0
+        self.recent: OrderedDict[str, tuple[int, int]] = OrderedDict()  # message id -> tokens
+        self.tokens_in: int | None = None
+        self.tokens_out: int | None = None
+        self.turn_id: str | None = None
+        self.turn_step = -1  # the step of the last line of the current API response
+        self.models: dict[str, None] = {}
+        self.first_stamp: str | None = None
+        self.last_stamp: str | None = None
+        self.title = ""
+        self.fallback_title = ""
+        self.cost: float | None = None
+        self.meta: dict[str, str] = {}
+        self.versions: dict[str, None] = {}
+        self.last_stop: Any = None
+        self.last_api_error = False
+        self.stretch = -1  # the step of the stretch of other lines being read
+        self.stretch_lines = 0
+        self.compactions = 0
+        self.state: SessionState | None = None
+
+    # -- reading lines -------------------------------------------------------------------
+
+    def add(self, line: Line, state: SessionState) -> None:
+        self.state = state
+        self.lines += 1
+        try:
+            lite = _LINE.decode(line.data)
+        except msgspec.DecodeError:
+            try:
+                msgspec.json.decode(line.data)
+            except msgspec.DecodeError as err:
+                state.problem(line.number, f"not JSON: {err}")
+                return
+            lite = LineLite()  # JSON of another shape: kept as it is, among the others
+        kind = lite.type if isinstance(lite.type, str) else None
+        if isinstance(lite.timestamp, str):
+            self.first_stamp = self.first_stamp or lite.timestamp
+            self.last_stamp = lite.timestamp
+        if kind not in MESSAGES or (lite.message is None and kind != "system"):
+            self._other(line, state, kind, lite)
+            return
+        self._end_stretch()
+        self._envelope(lite)
+        if kind == "system":
+            if lite.subtype == "compact_boundary":
+                self.compactions += 1
+            self._end_turn(state)
+            state.step(state.keep(line))
+            return
+        assert lite.message is not None
+        text, blocks = blocks_of(lite.message.content)
+        if kind == "assistant":
+            self._assistant(line, state, lite, blocks)
+            return
+        self._end_turn(state)
+        self._user(line, state, lite, text, blocks)
+
+    def _envelope(self, lite: LineLite) -> None:
+        for name in ("cwd", "gitBranch", "sessionId", "entrypoint", "slug", "agentId"):
+            value = getattr(lite, name)
+            if isinstance(value, str) and value and name not in self.meta:
+                self.meta[name] = value
+        if isinstance(lite.version, str) and lite.version:
+            self.versions.setdefault(lite.version)
+
+    def _other(self, line: Line, state: SessionState, kind: str | None, lite: LineLite) -> None:
+        self.other_lines += 1
+        if kind == "summary" and isinstance(lite.summary, str):
+            self.fallback_title = self.fallback_title or lite.summary
+        elif kind == "last-prompt" and isinstance(lite.lastPrompt, str) and not self.fallback_title:
+            self.fallback_title = lite.lastPrompt
+        elif kind == "cost-state":
+            cost = lite.totalCostUSD
+            if type(cost) in (int, float):
+                self.cost = float(cost)
+        if self.stretch == state.steps - 1 and self.stretch >= 0:
+            self.stretch_lines += 1
+            state.set_part(self.stretch, -self.stretch_lines)
+            if self.stretch_lines == 2:
+                state.link(self.stretch, state.keep(line))
+            else:
+                state.move_last(line)
+            return
+        self.stretch = state.step(state.keep(line), -1)
+        self.stretch_lines = 1
+
+    def _end_stretch(self) -> None:
+        self.stretch = -1
+
+    def _end_turn(self, state: SessionState) -> None:
+        """The API response being read ended: its last line's step says so."""
+        if self.turn_step >= 0:
+            state.set_part(self.turn_step, state.step_part[self.turn_step] | LAST_OF_TURN)
+        self.turn_step = -1
+        self.turn_id = None
+
+    def _assistant(
+        self, line: Line, state: SessionState, lite: LineLite, blocks: list[Block]
+    ) -> None:
+        message = lite.message
+        assert message is not None
+        mid = message.id if isinstance(message.id, str) else None
+        if mid is None or mid != self.turn_id:
+            self._end_turn(state)
+            self.turn_id = mid
+            if mid is None or mid not in self.recent:
+                self.turns += 1
+        self.last_stop = message.stop_reason
+        self.last_api_error = lite.isApiErrorMessage is True
+        model = message.model
+        if isinstance(model, str) and model and model != "<synthetic>":
+            self.models.setdefault(model)
+        self._usage(mid, message.usage)
+        k = state.keep(line)
+        first = state.steps
+        for b, block in enumerate(blocks or [Block()]):
+            at = state.step(k, b)
+            if block.type == "tool_use":
+                self.calls += 1
+                if isinstance(block.name, str) and block.name:
+                    self.tools.add(block.name)
+                if isinstance(block.id, str):
+                    self.pending[block.id] = at
+        self.turn_step = max(first, state.steps - 1)
+
+    def _usage(self, mid: str | None, usage: Any) -> None:
+        tokens = tokens_of(usage)
+        if tokens is None:
+            return
+        old = self.recent.pop(mid, (0, 0)) if mid is not None else (0, 0)
+        if mid is not None:
+            self.recent[mid] = tokens
+            if len(self.recent) > _RECENT_TURNS:
+                self.recent.popitem(last=False)
+        self.tokens_in = (self.tokens_in or 0) + tokens[0] - old[0]
+        self.tokens_out = (self.tokens_out or 0) + tokens[1] - old[1]
+
+    def _user(
+        self,
+        line: Line,
+        state: SessionState,
+        lite: LineLite,
+        text: str | None,
+        blocks: list[Block],
+    ) -> None:
+        results = [b for b in blocks if b.type == "tool_result"]
+        k = -1
+        for b, block in enumerate(blocks):
+            if block.type != "tool_result":
+                continue
+            if block.is_error is True:
+                self.failed += 1
+            if k < 0:
+                k = state.keep(line)
+            call = (
+                self.pending.pop(block.tool_use_id, None)
+                if isinstance(block.tool_use_id, str)
+                else None
+            )
+            if call is not None:
+                state.link(call, k)
+            else:
+                state.step(k, b)
+        if results and len(results) == len(blocks):
+            return
+        if k < 0:
+            k = state.keep(line)
+        state.step(k, 0)
+        if self.title or lite.isMeta is True or lite.isCompactSummary is True:
+            return
+        if lite.isSidechain is True and "agentId" not in self.meta:
+            return
+        if text is None:
+            text = "\n".join(b.text for b in blocks if b.type == "text" and isinstance(b.text, str))
+        if is_prompt(text):
+            self.title = flat(text)
+
+    # -- the row -------------------------------------------------------------------------
+
+    def summary(self, ref: str, partial: bool) -> RunSummary:
+        state = self.state
+        if not partial and state is not None:
+            self._end_turn(state)
+        if partial:
+            status, outcome = "reading", Outcome.RUNNING
+        elif self.last_api_error:
+            status, outcome = "api error", Outcome.ERROR
+        elif self.last_stop == "end_turn":
+            status, outcome = "done", Outcome.DONE
+        elif self.turns:
+            status, outcome = "open", Outcome.NONE
+        else:
+            status, outcome = "no turns", Outcome.NONE
+        first, last = _ms(self.first_stamp), _ms(self.last_stamp)
+        span = last - first if first is not None and last is not None else None
+        meta = {"project": self.project, **self.meta}
+        if self.models:
+            meta["model"] = ", ".join(self.models)
+        if self.versions:
+            versions = list(self.versions)
+            meta["version"] = (
+                versions[0] if len(versions) == 1 else f"{versions[0]}..{versions[-1]}"
+            )
+        meta["turns"] = str(self.turns)
+        meta["lines"] = str(self.lines)
+        meta["other_lines"] = str(self.other_lines)
+        if self.compactions:
+            meta["compactions"] = str(self.compactions)
+        if self.first_stamp:
+            meta["started"] = self.first_stamp
+        return RunSummary(
+            ref=ref,
+            index=0,
+            format=FORMAT_ID,
+            status=status,
+            outcome=outcome,
+            steps=state.steps if state is not None else 0,
+            failed_tool_calls=self.failed,
+            tool_calls=self.calls,
+            duration_ms=span,
+            duration_label="span of line timestamps" if span is not None else None,
+            cost=self.cost,
+            title=self.title or flat(self.fallback_title),
+            metadata=tuple(meta.items()),
+            tools=tuple(sorted(self.tools)),
+            tokens_in=self.tokens_in,
+            tokens_out=self.tokens_out,
+        )
