@@ -14,7 +14,7 @@ import pytest
 from tests.formats.acp.builders import capture, step_message, write_jsonl
 from tests.helpers.ui import capture_fixture, trials_fixture
 from tests.helpers.workspace import open_paths
-from trajtui.core import notes
+from trajtui.core import notes, notes_located
 
 
 def test_bookmark_and_note_are_listed_and_removed(tmp_path: Path) -> None:
@@ -112,7 +112,7 @@ def test_targets_that_no_longer_resolve_are_kept_and_said(tmp_path: Path) -> Non
     ws = open_paths([str(path)])
     for _ in ws.scan():
         pass
-    found = {loc.ref: loc.found for loc in notes.of_workspace(ws)}
+    found = {loc.ref: loc.found for loc in notes_located.of_workspace(ws)}
     ws.close()
     assert found == {"websearch-1": True, "websearch-2-step-3": False}
     assert len(notes.notes_for(str(path))) == 2
@@ -125,7 +125,7 @@ def test_several_sources_give_qualified_references(tmp_path: Path) -> None:
     ws = open_paths([str(a), str(b)])
     for _ in ws.scan():
         pass
-    (loc,) = notes.of_workspace(ws)
+    (loc,) = notes_located.of_workspace(ws)
     assert (loc.ref, loc.found, loc.source) == ("trials.jsonl::search-1/trial-2", True, 1)
     assert ws.resolve(loc.ref).kind == "trial"
     ws.close()

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import click
 
 from trajtui.cli.output import open_workspace, print_err, scan_all, silence_stdout
-from trajtui.core import notes
+from trajtui.core import notes, notes_located
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.text import visible
 
@@ -48,7 +48,7 @@ def _warn() -> None:
         print_err(f"warning: {line}")
 
 
-def line(loc: notes.Located) -> str:
+def line(loc: notes_located.Located) -> str:
     """One entry as ``notes`` prints it: ``REF  ★ NOTE  (no longer found)``."""
     parts = [visible(loc.ref, keep_newlines=False)]
     mark = (BOOKMARK + " " if loc.note.bookmarked else "") + visible(
@@ -71,7 +71,7 @@ def run_notes(paths: Sequence[str], *, as_json: bool = False) -> int:
     count = 0
     try:
         scan_all(ws, sys.stderr.isatty())
-        found = notes.of_workspace(ws)
+        found = notes_located.of_workspace(ws)
         _warn()
         for loc in found:
             if as_json:
@@ -144,7 +144,7 @@ def run_mark(
             return 2
         entry = notes.get(source.path, inner)
         _warn()
-        loc = notes.Located(
+        loc = notes_located.Located(
             entry or notes.Note(inner, source.path, target.kind), 0, ws.ref(source, inner), True
         )
         if as_json:

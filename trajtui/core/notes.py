@@ -40,19 +40,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from platformdirs import user_data_path
 
 from trajtui.core.io import filelock, safeio
 from trajtui.core.io.discover import inside
 from trajtui.core.io.jsonutil import JsonError, dumps_line, loads
-from trajtui.core.io.openfiles import FileChanged
 from trajtui.core.io.text import one_line
 from trajtui.core.jsonl.cachedir import private_dir
 from trajtui.core.noteid import fingerprint, real, starts_with
-from trajtui.core.refs import RefError
-from trajtui.core.source import Source
 
 SUFFIX = ".json"
 VERSION = 1
@@ -452,51 +449,3 @@ def _outside(d: Path, opened: Sequence[str]) -> bool:
         except (OSError, ValueError):
             return False
     return True
-
-
-# -- notes of opened sources -----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Located:
-    """A note of an opened source, and whether its reference still resolves.
-
-    Attributes:
-        note: The entry.
-        source: Index of its source in the workspace.
-        ref: Its reference as typed with these sources open (``SOURCE::REF`` when several).
-        found: The reference resolves (False: "no longer found"; None: not checked).
-    """
-
-    note: Note
-    source: int
-    ref: str
-    found: bool | None = None
-
-
-class Opened(Protocol):
-    """What :func:`of_workspace` needs of a :class:`~trajtui.core.workspace.Workspace`
-    (named so, this module imports no format through it)."""
-
-    sources: list[Source]
-
-    def ref(self, source: Source, ref: str) -> str: ...
-
-
-def of_workspace(ws: Opened, *, check: bool = True) -> list[Located]:
-    """The notes of every source of ``ws``, source by source; with ``check``, each
-    reference resolved (this may read a run per note: call it off the UI thread)."""
-    shelf = books()
-    out = []
-    for s, source in enumerate(ws.sources):
-        for note in find_book(source.path, shelf).entries.values():
-            note = replace(note, path=source.path)
-            found: bool | None = None
-            if check:
-                try:
-                    source.resolve(note.ref)
-                    found = True
-                except (RefError, OSError, FileChanged):
-                    found = False
-            out.append(Located(note, s, ws.ref(source, note.ref), found))
-    return out

@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from trajtui.core import notes
+from trajtui.core import notes, notes_located
 from trajtui.core.io.text import visible
 from trajtui.core.workspace import Workspace
 from trajtui.ui.literal import SafeInput, literal
@@ -95,7 +95,7 @@ class NoteList(VirtualList):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.entries: list[notes.Located] = []
+        self.entries: list[notes_located.Located] = []
         self.reading: set[int] = set()
         """Sources still being read (a reference not found there may yet be)."""
         self.empty_text = "reading bookmarks…"
@@ -163,11 +163,11 @@ class BookmarksScreen(ModalScreen[str | None]):
     @work(thread=True, exclusive=True, group="notes", exit_on_error=False)
     def _locate(self) -> None:
         """Find every entry and resolve its reference (may read runs)."""
-        found = notes.of_workspace(self.ws)
+        found = notes_located.of_workspace(self.ws)
         reading = {s for s, source in enumerate(self.ws.sources) if not source.complete}
         self.app.call_from_thread(self._show, found, reading)
 
-    def _show(self, found: list[notes.Located], reading: set[int]) -> None:
+    def _show(self, found: list[notes_located.Located], reading: set[int]) -> None:
         lst = self.note_list
         lst.entries, lst.reading = found, reading
         lst.empty_text = "no bookmarks or notes · b bookmarks what is under the cursor, A notes it"

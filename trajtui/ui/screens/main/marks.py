@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from textual import work
 
-from trajtui.core import notes
+from trajtui.core import notes, notes_located
 from trajtui.core.model import Problem
 from trajtui.ui.screens.main.actions import Actions
 from trajtui.ui.screens.notes import BookmarksScreen, NoteScreen, glyph
@@ -32,7 +32,7 @@ class Marks(Actions):
 
     @work(thread=True, exclusive=True, group="marks", exit_on_error=False)
     def _read_marks(self) -> None:
-        found = notes.of_workspace(self.ws, check=False)
+        found = notes_located.of_workspace(self.ws, check=False)
         marks = {(loc.source, loc.note.ref): loc.note for loc in found}
         self.app.call_from_thread(self._set_marks, marks)
 
