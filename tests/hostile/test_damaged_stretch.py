@@ -37,6 +37,12 @@ LAYOUTS = {
     + b"\n".join(GOOD[3:]) + b"\n",
     "nuls-first": b"\0" * 4096 + b"\n".join(GOOD) + b"\n",
     "two-mb-of-nuls-first": b"\0" * (2 << 20) + b"\n" + b"\n".join(GOOD) + b"\n",
+    # 0xFF, as erased flash or a preallocating writer leaves it: never text either
+    "0xff-then-the-next-record": b"\n".join(GOOD[:3]) + b"\n" + b"\xff" * 200
+    + b"\n".join(GOOD[3:]) + b"\n",
+    "0xff-after-a-record": b"\n".join(GOOD[:3]) + b"\xff" * 200 + b"\n"
+    + b"\n".join(GOOD[3:]) + b"\n",
+    "0xff-first": b"\xff" * 4096 + b"\n".join(GOOD) + b"\n",
 }  # fmt: skip
 """Each layout, and the line its damaged stretch is on."""
 LINE = {
@@ -45,6 +51,9 @@ LINE = {
     "nuls-after-a-record": 3,
     "nuls-first": 1,
     "two-mb-of-nuls-first": 1,
+    "0xff-then-the-next-record": 4,
+    "0xff-after-a-record": 3,
+    "0xff-first": 1,
 }
 
 
@@ -56,7 +65,8 @@ def test_every_good_record_around_a_stretch_of_nuls_is_listed(tmp_path: Path, la
     assert out.returncode == 0, out.stderr
     assert [ln.split()[0] for ln in out.stdout.splitlines()[1:]] == [f"r{i}" for i in range(6)]
     (said,) = out.stderr.splitlines()
-    assert said.startswith(f"{path}:{LINE[layout]}: ") and "NUL bytes" in said, said
+    bytes_named = "0xFF bytes" if layout.startswith("0xff") else "NUL bytes"
+    assert said.startswith(f"{path}:{LINE[layout]}: ") and bytes_named in said, said
     assert "damaged stretch" in said
     shown = run("show", str(path), "r3")
     assert shown.returncode == 0 and "answer 3" in shown.stdout

@@ -14,7 +14,7 @@ from trajtui.core.io import safeio
 from trajtui.core.io.jsonutil import BOM, JsonError, head_object, line_break, loads
 from trajtui.core.io.safeio import SafeFile, open_regular
 
-_WS_NUL = b" \t\r\n\f\v\x00"
+_WS_NUL = b" \t\r\n\f\v\x00\xff"
 """Whitespace, and the NUL bytes a writer that crashed leaves where records were to be."""
 
 HEAD_BYTES = 1 << 20
@@ -108,14 +108,14 @@ def sniff(path: str) -> Sniffed:
 
 
 def _sniff_body(f: SafeFile, body: bytes) -> Sniffed:
-    # NUL bytes before the first record are a damaged stretch (a writer that crashed),
-    # not a sign of binary data: what follows them decides
+    # NUL (or 0xFF) bytes before the first record are a damaged stretch (a writer that
+    # crashed), not a sign of binary data: what follows them decides
     stripped = body.lstrip(_WS_NUL)
     if not stripped:  # the first megabyte is blank (or NUL bytes): look on, line by line
         lines = (line.lstrip(_WS_NUL) for line in _lines_of(f, MAX_PROBE_LINES))
         stripped = next((line for line in lines if line), b"")
         if not stripped:
-            return Sniffed("binary" if b"\x00" in body else "empty")
+            return Sniffed("binary" if b"\x00" in body or b"\xff" in body else "empty")
     elif stripped[:1] not in (b"{", b"[") and looks_binary(body):
         return Sniffed("binary")
     if stripped[:1] not in (b"{", b"["):
@@ -124,7 +124,7 @@ def _sniff_body(f: SafeFile, body: bytes) -> Sniffed:
     # own. (Pretty-printed documents never have one: their objects span lines, and nested
     # one-line objects are indented.) Broken first lines are skipped.
     for line in _lines_of(f, MAX_PROBE_LINES):
-        line = line.lstrip(b"\x00")  # a damaged stretch before a record (a crashed writer)
+        line = line.lstrip(b"\x00\xff")  # a damaged stretch before a record (a crashed writer)
         if not line.startswith(b"{"):
             continue
         try:

@@ -240,7 +240,7 @@ def loads(data: bytes | bytearray | str) -> tuple[Any, str | None]:
         raise JsonError("invalid JSON: nested too deeply") from None
     if "allocate" in str(first_error):
         return _huge(data)
-    if data[:1] in (b"\x00", "\x00") or data[-1:] in (b"\x00", "\x00"):
+    if data[:1] in _FILLS or data[-1:] in _FILLS:
         return _around_nuls(data)
     warning = None
     text: str | None = None
@@ -289,13 +289,20 @@ BIG_RECORD = 16 << 20
 (:mod:`trajtui.core.io.jsonbig`)."""
 
 
+_FILLS = (b"\x00", b"\xff", "\x00")
+"""What a stretch a writer took and never wrote is filled with: NUL bytes (a file grown
+past its end), or 0xFF (erased flash, some preallocating writers); neither is ever text."""
+
+
 def _around_nuls(data: bytes | bytearray | str) -> tuple[Any, str | None]:
-    """A document with NUL bytes before or after it: the stretch a writer that crashed
-    leaves (space it had taken and never wrote), skipped and said so."""
-    nul = b"\x00" if isinstance(data, (bytes, bytearray)) else "\x00"
-    rest = data.strip(nul)  # type: ignore[arg-type]
+    """A document with NUL (or 0xFF) bytes before or after it: the stretch a writer that
+    crashed leaves (space it had taken and never wrote), skipped and said so."""
+    fill = b"\x00\xff" if isinstance(data, (bytes, bytearray)) else "\x00"
+    rest = data.strip(fill)  # type: ignore[arg-type]
     skipped = len(data) - len(rest)
-    nuls = f"{skipped:,} NUL byte{'' if skipped == 1 else 's'}"
+    ffs = 0 if isinstance(data, str) else data.count(b"\xff") - rest.count(b"\xff")  # type: ignore[arg-type]
+    what = "NUL byte" if not ffs else "0xFF byte" if ffs == skipped else "NUL or 0xFF byte"
+    nuls = f"{skipped:,} {what}{'' if skipped == 1 else 's'}"
     if not rest.strip():
         raise JsonError(
             f"invalid JSON: {nuls}, not a record (a damaged stretch: a writer that crashed?)"
