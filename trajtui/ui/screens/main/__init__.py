@@ -1,13 +1,17 @@
 """The main screen: run list, step timeline and a detail area with tabs.
 
-The screen owns the behaviour; widgets own their drawing and post messages up. Its jobs
-live in one module each, stacked as layers of one class so that each calls only the ones
-below it (the workers the selection starts are declared in :mod:`.layout`):
+The screen owns the behaviour; widgets own their drawing and post messages up. What the
+screen shows and what is under way is one typed object, :class:`.state.MainState`
+(``screen.state``), that every part reads. Its jobs live in one module each:
 
 =====================  =======================================================================
-:mod:`.layout`         panes and layout: composing, narrow terminals, header, breadcrumb, state
+:mod:`.state`          the state: the run shown, view modes, loading, requests under way
+:mod:`.changes`        changes on disk (a part composed in, reaching the screen through
+                       ``Watched``; its messages handed to it here)
+:mod:`.layout`         panes and layout: composing, narrow terminals, header, breadcrumb, and
+                       the settled signal (:meth:`~.layout.MainLayout.settled`)
 :mod:`.selection`      which run, trial, step or object is shown; going to a reference
-:mod:`.loading`        thread workers (indexing, reading a run, resolving a reference, changes)
+:mod:`.loading`        thread workers (indexing, reading a run, resolving a reference)
 :mod:`.extra_panes`    the extra panes the formats' views declare (a list and a preview each)
 :mod:`.finding`        search, filter and sort
 :mod:`.actions`        what the keys do
@@ -15,15 +19,23 @@ below it (the workers the selection starts are declared in :mod:`.layout`):
 :mod:`.comparing`      marking a run and comparing two (``c``), two sources (``C``)
 =====================  =======================================================================
 
-All reading happens in thread workers, which only post messages: nothing here waits on I/O.
+The modules from :mod:`.layout` to :mod:`.comparing` are still layers of one class, each
+calling the ones below it. All reading happens in thread workers, which only post messages
+or wait on :class:`.state.Wake` (woken by the screen, never polling): nothing here waits on
+I/O.
 """
 
 from __future__ import annotations
 
+from trajtui.core.model import Problem, Run
+from trajtui.core.workspace import Workspace
 from trajtui.ui import commands
+from trajtui.ui.messages import ChangedOnDisk
+from trajtui.ui.screens.compare import SideSpec
+from trajtui.ui.screens.main.changes import FOLLOW_EVERY, DiskWatch
 from trajtui.ui.screens.main.comparing import Comparing
-from trajtui.ui.screens.main.loading import FOLLOW_EVERY
 from trajtui.ui.screens.main.marks import Marks
+from trajtui.ui.subjects import Subject
 
 __all__ = ["MainScreen"]
 
@@ -34,6 +46,38 @@ class MainScreen(Marks, Comparing):
     BINDINGS = commands.bindings()  # type: ignore[assignment]
     CSS_PATH = "main.tcss"
 
+    def __init__(self, ws: Workspace, *, goto: str | None = None, mark: str | None = None) -> None:
+        super().__init__(ws, goto=goto, mark=mark)
+        self.disk = DiskWatch(self, self)
+        """Looks for changes on disk (a part of the screen, reached through ``Watched``)."""
+
+    # What tests and the app read of the state (changed only through the screen's parts).
+
+    @property
+    def run(self) -> Run | None:
+        """The run on screen (read whole), if any."""
+        return self.state.run
+
+    @property
+    def run_key(self) -> tuple[int, int] | None:
+        """``(source, entry)`` of the run selected in the run list."""
+        return self.state.run_key
+
+    @property
+    def run_problem(self) -> Problem | None:
+        """Why the selected entry could not be read, when it could not."""
+        return self.state.run_problem
+
+    @property
+    def subject(self) -> Subject:
+        """What the detail pane shows."""
+        return self.state.subject
+
+    @property
+    def marked(self) -> SideSpec | None:
+        """Side A of a compare, once ``c`` marked it."""
+        return self.state.marked
+
     def on_mount(self) -> None:
         self._mount_layout()
         self._show_extra_tabs(None)
@@ -42,7 +86,16 @@ class MainScreen(Marks, Comparing):
         self.run_list.focus()
         # Start reading after the first paint: the first screen is not delayed by I/O.
         self.call_after_refresh(self._start_loading)
-        self.set_interval(FOLLOW_EVERY, self._tick_changes)
+        self.set_interval(FOLLOW_EVERY, self.disk.tick)
 
     def on_unmount(self) -> None:
         self.ws.cancel()
+        self.state.wake.notify()  # its workers are cancelled: those waiting stop now
+
+    # -- the disk watch's key and messages ---------------------------------------------------
+
+    def action_toggle_follow(self) -> None:
+        self.disk.toggle_follow()
+
+    def on_changed_on_disk(self, message: ChangedOnDisk) -> None:
+        self.disk.changed(message)

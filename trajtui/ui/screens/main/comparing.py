@@ -18,9 +18,6 @@ from trajtui.ui.screens.main.actions import Actions
 class Comparing(Actions):
     """The compare keys of the main screen."""
 
-    marked: SideSpec | None = None
-    """Side A, once ``c`` marked it."""
-
     def _side_here(self) -> SideSpec | None:
         """The run or trial ``c`` would take now (None on a header or problem row)."""
         key = self._cursor_run()
@@ -34,9 +31,9 @@ class Comparing(Actions):
         attempt = None
         if (
             self.focused is self.timeline
-            and self.run is not None
-            and self.run_key == key
-            and self.run.attempts
+            and self.state.run is not None
+            and self.state.run_key == key
+            and self.state.run.attempts
         ):
             row = self.timeline.current_row()
             if row is not None and row.attempt is not None:
@@ -49,7 +46,7 @@ class Comparing(Actions):
         if here is None:
             self.notify("c marks a run to compare: put the cursor on a run", timeout=3)
             return
-        marked = self.marked
+        marked = self.state.marked
         if marked is None:
             self._mark(here)
             return
@@ -61,12 +58,12 @@ class Comparing(Actions):
 
     def action_compare_marked(self) -> None:
         here = self._side_here()
-        if self.marked is None:
+        if self.state.marked is None:
             self.notify("nothing is marked: c marks a run (or trial) as A", timeout=3)
         elif here is None:
             self.notify("put the cursor on a run to compare with the marked one", timeout=3)
         else:
-            self._open_compare(self.marked, here)
+            self._open_compare(self.state.marked, here)
 
     def on_all_loaded(self, message: AllLoaded) -> None:
         # Textual calls this beside Loading's own handler (each class of the MRO has its say)
@@ -75,7 +72,7 @@ class Comparing(Actions):
     def _mark_again(self) -> None:
         """Mark again, after a reload, the run (or trial) marked before it, found by its
         reference (the files may have changed under it)."""
-        ref, self._pending_mark = self._pending_mark, None
+        ref, self.state.pending_mark = self.state.pending_mark, None
         if ref is None:
             return
         try:
@@ -87,7 +84,7 @@ class Comparing(Actions):
         self._mark(SideSpec(s, target.index, target.attempt, ref), quiet=True)
 
     def _mark(self, spec: SideSpec | None, *, quiet: bool = False) -> None:
-        self.marked = spec
+        self.state.marked = spec
         self.run_list.marked = (spec.source, spec.index) if spec is not None else None
         self.run_list.redraw()
         marked_trial = None
@@ -116,6 +113,6 @@ class Comparing(Actions):
         pick_and_compare(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "compare_marked" and self.marked is None:
+        if action == "compare_marked" and self.state.marked is None:
             return None
         return super().check_action(action, parameters)

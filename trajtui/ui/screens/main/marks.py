@@ -14,6 +14,7 @@ from textual import work
 
 from trajtui.core import notes
 from trajtui.core.model import Problem
+from trajtui.ui.host import host
 from trajtui.ui.screens.main.actions import Actions
 from trajtui.ui.screens.notes import BookmarksScreen, NoteScreen, glyph
 from trajtui.ui.subjects import SegmentSubject, StepSubject, TrialSubject
@@ -22,12 +23,8 @@ from trajtui.ui.subjects import SegmentSubject, StepSubject, TrialSubject
 class Marks(Actions):
     """Bookmarking, noting, and the bookmarks panel."""
 
-    marks: dict[tuple[int, str], notes.Note]
-    """``(source index, reference in the source)`` -> its entry, for the open sources."""
-
     def _start_loading(self) -> None:
         super()._start_loading()
-        self.marks = {}
         self._read_marks()
 
     @work(thread=True, exclusive=True, group="marks", exit_on_error=False)
@@ -37,15 +34,15 @@ class Marks(Actions):
         self.app.call_from_thread(self._set_marks, marks)
 
     def _set_marks(self, marks: dict[tuple[int, str], notes.Note]) -> None:
-        self.marks = marks
+        self.state.marks = marks
         self.run_list.run_marks = {key: glyph(n) for key, n in marks.items()}
         self._mark_timeline()
         self.run_list.redraw()
 
     def _mark_timeline(self) -> None:
-        s = self.run_key[0] if self.run_key is not None else None
+        s = self.state.run_key[0] if self.state.run_key is not None else None
         self.timeline.step_marks = {
-            ref: glyph(n) for (src, ref), n in getattr(self, "marks", {}).items() if src == s
+            ref: glyph(n) for (src, ref), n in self.state.marks.items() if src == s
         }
         self.timeline.redraw()
 
@@ -64,7 +61,7 @@ class Marks(Actions):
             if key is None or entry is None or isinstance(entry, Problem):
                 return None
             return key[0], entry.ref, "run"
-        run, key = self.run, self.run_key
+        run, key = self.state.run, self.state.run_key
         if run is None or key is None:
             return None
         subject = self._focused_subject()
@@ -90,7 +87,7 @@ class Marks(Actions):
             self.notify("nothing to bookmark here", timeout=2)
             return
         s, ref, kind = target
-        old = getattr(self, "marks", {}).get((s, ref))
+        old = self.state.marks.get((s, ref))
         self._save_mark(s, ref, kind, bookmark=not (old is not None and old.bookmarked))
 
     def action_note(self) -> None:
@@ -99,7 +96,7 @@ class Marks(Actions):
             self.notify("nothing to write a note on here", timeout=2)
             return
         s, ref, kind = target
-        old = getattr(self, "marks", {}).get((s, ref))
+        old = self.state.marks.get((s, ref))
 
         def done(text: str | None) -> None:
             if text is not None:
@@ -121,7 +118,7 @@ class Marks(Actions):
         self, s: int, ref: str, kind: str, *, bookmark: bool | None = None, text: str | None = None
     ) -> None:
         source = self.ws.sources[s]
-        opened = list(getattr(self.app, "paths", ()))
+        opened = list(host(self).paths)
         shown = self.ws.ref(source, ref)
         try:
             if bookmark is not None:
@@ -137,7 +134,7 @@ class Marks(Actions):
         self.app.call_from_thread(self._saved, s, ref, entry, said)
 
     def _saved(self, s: int, ref: str, entry: notes.Note | None, said: str) -> None:
-        marks = dict(getattr(self, "marks", {}))
+        marks = dict(self.state.marks)
         if entry is None:
             marks.pop((s, ref), None)
         else:
