@@ -30,17 +30,18 @@ from __future__ import annotations
 from trajtui.core.model import Problem, Run
 from trajtui.core.workspace import Workspace
 from trajtui.ui import commands
-from trajtui.ui.messages import ChangedOnDisk
+from trajtui.ui.messages import AllLoaded, ChangedOnDisk
 from trajtui.ui.screens.compare import SideSpec
+from trajtui.ui.screens.main.actions import Actions
 from trajtui.ui.screens.main.changes import FOLLOW_EVERY, DiskWatch
 from trajtui.ui.screens.main.comparing import Comparing
-from trajtui.ui.screens.main.marks import Marks
+from trajtui.ui.screens.main.marks import Bookmarks
 from trajtui.ui.subjects import Subject
 
 __all__ = ["MainScreen"]
 
 
-class MainScreen(Marks, Comparing):
+class MainScreen(Actions):
     """Runs, steps and details of everything that was opened."""
 
     BINDINGS = commands.bindings()  # type: ignore[assignment]
@@ -48,8 +49,13 @@ class MainScreen(Marks, Comparing):
 
     def __init__(self, ws: Workspace, *, goto: str | None = None, mark: str | None = None) -> None:
         super().__init__(ws, goto=goto, mark=mark)
+        # The parts composed in: each reaches the screen through a protocol of its own.
         self.disk = DiskWatch(self, self)
-        """Looks for changes on disk (a part of the screen, reached through ``Watched``)."""
+        """Looks for changes on disk (through ``changes.Watched``)."""
+        self.comparing = Comparing(self, self)
+        """The compare keys (through ``comparing.Compared``)."""
+        self.bookmarks = Bookmarks(self, self)
+        """Bookmarks and notes (through ``marks.Marked``)."""
 
     # What tests and the app read of the state (changed only through the screen's parts).
 
@@ -99,3 +105,52 @@ class MainScreen(Marks, Comparing):
 
     def on_changed_on_disk(self, message: ChangedOnDisk) -> None:
         self.disk.changed(message)
+
+    # -- comparing's keys and messages -------------------------------------------------------
+
+    def action_compare(self) -> None:
+        self.comparing.compare()
+
+    def action_compare_marked(self) -> None:
+        self.comparing.compare_marked()
+
+    def action_compare_sources(self) -> None:
+        self.comparing.compare_sources()
+
+    def on_all_loaded(self, message: AllLoaded) -> None:
+        # Textual calls this beside Loading's own handler (each class of the MRO has its say)
+        self.comparing.mark_again()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "compare_marked" and self.state.marked is None:
+            return None
+        return super().check_action(action, parameters)
+
+    # -- bookmarks' keys -----------------------------------------------------------------------
+
+    def action_bookmark(self) -> None:
+        self.bookmarks.bookmark()
+
+    def action_note(self) -> None:
+        self.bookmarks.note()
+
+    def action_bookmarks(self) -> None:
+        self.bookmarks.list_them()
+
+    def _start_loading(self) -> None:
+        super()._start_loading()
+        self.bookmarks.read()
+
+    def _load_run(self, s: int, i: int) -> None:
+        super()._load_run(s, i)
+        self.bookmarks.mark_timeline()
+
+    # -- what the parts ask of the screen (beside what its layers have) ------------------------
+
+    def run_list_focused(self) -> bool:
+        """The run list has the focus."""
+        return self.focused is self.run_list
+
+    def timeline_focused(self) -> bool:
+        """The timeline has the focus."""
+        return self.focused is self.timeline

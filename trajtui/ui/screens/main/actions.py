@@ -294,7 +294,7 @@ class Actions(Finding):
 
     def action_reload(self) -> None:
         run = self.state.run
-        host(self).reload(self._display_ref(run.ref) if run is not None else None)
+        host(self).reload(self.display_ref(run.ref) if run is not None else None)
 
     def action_goto(self) -> None:
         refs: list[str] = []

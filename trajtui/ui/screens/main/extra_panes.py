@@ -173,7 +173,7 @@ class ExtraPanes(Loading):
         view = run_view(run)
         raw, lines = self.state.raw, self._fold()
         word, key = subject.word, subject.key
-        ref = self._display_ref(f"{run.ref}/{word}:{key}")
+        ref = self.display_ref(f"{run.ref}/{word}:{key}")
         raw_value = view.segment_object(run, word, key)
         return lambda: details.titled(
             ref, view.render_segment(run, word, key), raw, raw_value, lines
@@ -189,7 +189,7 @@ class ExtraPanes(Loading):
             if spec.follows_step and spec.has(run):
                 self._update_pane(spec.name)
 
-    def _focused_subject(self) -> Subject:
+    def focused_subject(self) -> Subject:
         name = self._owner(self.focused)
         if name is not None and name in self.state.pane_subjects:
             return self.state.pane_subjects[name]

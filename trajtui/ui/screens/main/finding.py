@@ -332,7 +332,7 @@ class Finding(ExtraPanes):
         """Show a layout, unless a newer one was asked for meanwhile."""
         if number != self.state.arrangement:
             return
-        keep = self._cursor_run()
+        keep = self.cursor_run()
         self.store.apply(layout)
         self._refresh_rows(keep=keep)
         if note:

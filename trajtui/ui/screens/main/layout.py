@@ -298,7 +298,7 @@ class MainLayout(Screen[None]):
             said.insert(0, f"refs: … = {starts.pop()}")
         runs_pane.border_subtitle = literal(" · ".join([*said, "f filter · s sort"]))
 
-    def _cursor_run(self) -> tuple[int, int] | None:
+    def cursor_run(self) -> tuple[int, int] | None:
         """``(source, entry)`` of the run the user is on. With the run list focused that is
         the run under its cursor, which can be ahead of :attr:`run_key`: the run shown
         follows the cursor's Highlighted message, and keys typed ahead (one read over SSH)
@@ -309,7 +309,7 @@ class MainLayout(Screen[None]):
 
     def _refresh_rows(self, *, keep: tuple[int, int] | None) -> None:
         """Draw the run list's rows again (after a sort or filter), the cursor on the run
-        ``keep`` (:meth:`_cursor_run`, taken before the rows changed) when it is still
+        ``keep`` (:meth:`cursor_run`, taken before the rows changed) when it is still
         shown, else on the first run."""
         cursor_row = None
         if keep is not None:
@@ -320,7 +320,7 @@ class MainLayout(Screen[None]):
         self.query_one("#columns", ColumnHeader).refresh()
         self._update_title()
 
-    def _display_ref(self, ref: str) -> str:
+    def display_ref(self, ref: str) -> str:
         """``ref`` of the selected run's source as the user types it (with the source's
         label when several sources are open)."""
         if self.state.run_key is None:
@@ -371,7 +371,7 @@ class MainLayout(Screen[None]):
     def _subject_shown(self, run: Run) -> None:
         """The detail pane shows a new subject (extra panes that follow it update)."""
 
-    def _focused_subject(self) -> Subject:
+    def focused_subject(self) -> Subject:
         """The subject of the focused pane (what ``y`` copies and ``e`` pages)."""
         return self.state.subject
 

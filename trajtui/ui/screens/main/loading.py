@@ -196,7 +196,7 @@ class Loading(Selection):
         )
         ref = self.state.pending_goto
         if ref is None and self.state.run is not None:
-            ref = self._display_ref(self.state.run.ref)
+            ref = self.display_ref(self.state.run.ref)
         # after the screen's own pending callbacks (a screen replaced before they ran
         # leaves Textual's tabs looking for what is gone)
         self.call_after_refresh(app.reload, ref)
@@ -329,7 +329,7 @@ class Loading(Selection):
             self._load_run(*self.state.run_key)
         self.state.following.clear()
         if not self.store.ordered:
-            self._refresh_rows(keep=self._cursor_run())
+            self._refresh_rows(keep=self.cursor_run())
         self._update_title()
         self._follow_to_end()
         wanted = self.state.wanted[2]
@@ -385,7 +385,7 @@ class Loading(Selection):
     def shown_ref(self) -> str | None:
         """The reference of the run on screen as the user types it (None: no run)."""
         run = self.state.run
-        return None if run is None else self._display_ref(run.ref)
+        return None if run is None else self.display_ref(run.ref)
 
     def update_title(self) -> None:
         """Draw the header line and the run list's titles again."""

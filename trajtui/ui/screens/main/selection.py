@@ -198,7 +198,7 @@ class Selection(MainLayout):
         if run is None:
             return
         pane = self.query_one("#timeline-pane")
-        pane.border_title = literal(self._display_ref(run.ref))
+        pane.border_title = literal(self.display_ref(run.ref))
         facts = show.summary_facts(run.summary)
         extra = _format_headline(run)
         line = show.facts_line(facts, *([extra] if extra is not None else []))
@@ -262,7 +262,7 @@ class Selection(MainLayout):
         self._subject_shown(run)
         self._update_breadcrumb()
 
-    def _steps_for(self, run: Run, subject: Subject) -> tuple[Step, ...]:
+    def steps_for(self, run: Run, subject: Subject) -> tuple[Step, ...]:
         """The timeline a step subject belongs to (its trial's, or the run's)."""
         trial = subject.trial if isinstance(subject, StepSubject) else None
         return self.timeline.steps_of(run.attempt(trial) if trial is not None else None)
@@ -271,7 +271,7 @@ class Selection(MainLayout):
         """Show ``subject`` of ``run`` in ``view`` (folding long values or not: the same
         object keeps its scroll position)."""
         builder = self._builder_for(run, subject)
-        steps = self._steps_for(run, subject)
+        steps = self.steps_for(run, subject)
         view.show(
             builder,
             key=f"{run.ref}|{subject}|{self.state.raw}",
@@ -280,7 +280,7 @@ class Selection(MainLayout):
         )
 
     def _builder_for(self, run: Run, subject: Subject) -> Builder:
-        raw, lines, ref_of = self.state.raw, self._fold(), self._display_ref
+        raw, lines, ref_of = self.state.raw, self._fold(), self.display_ref
         if isinstance(subject, TrialSubject):
             attempt = run.attempt(subject.number)
             assert attempt is not None
@@ -328,10 +328,10 @@ class Selection(MainLayout):
             if self.state.run_problem is not None:
                 return str(self.state.run_problem), str(self.state.run_problem)
             return None
-        subject = self._focused_subject()
-        steps = self._steps_for(run, subject)
+        subject = self.focused_subject()
+        steps = self.steps_for(run, subject)
         ref, text = subject_object(run, steps, subject, self.state.raw)
-        return self._display_ref(ref), text
+        return self.display_ref(ref), text
 
     # -- selection by reference ------------------------------------------------------------
 
