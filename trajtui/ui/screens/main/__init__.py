@@ -97,6 +97,7 @@ class MainScreen(Actions):
     def on_unmount(self) -> None:
         self.ws.cancel()
         self.state.wake.notify()  # its workers are cancelled: those waiting stop now
+        self._settled.set()  # gone: nothing of it is left to wait for (a reload's new one is)
 
     # -- the disk watch's key and messages ---------------------------------------------------
 
