@@ -43,7 +43,7 @@ async def session(path: str) -> dict[str, float]:
                 break
         assert screen is not None, "no run shown"
         out["first_screen"] = time.perf_counter() - start
-        while not screen._loading_done and time.perf_counter() - start < 3600:
+        while not screen.state.loading_done and time.perf_counter() - start < 3600:
             await asyncio.sleep(0.05)
         out["all_read"] = time.perf_counter() - start
         for keys in (["O", "7"], ["f", *"bench-00001", "enter"]):

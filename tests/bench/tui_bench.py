@@ -90,7 +90,7 @@ async def measure(path: str) -> dict[str, float]:
         main_screen = screen
 
         async def watch_loading() -> float:
-            while not main_screen._loading_done and time.perf_counter() - start < 600:
+            while not main_screen.state.loading_done and time.perf_counter() - start < 600:
                 await asyncio.sleep(0.005)
             return time.perf_counter() - start
 

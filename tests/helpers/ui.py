@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import asyncio
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -23,8 +23,8 @@ from tests.formats.acp.builders import (
 from trajtui.core.model import Problem
 from trajtui.ui.app import TrajtuiApp, make_app
 from trajtui.ui.screens.main import MainScreen
-from trajtui.ui.screens.opening import OpeningScreen
 from trajtui.ui.store import ENTRY
+from trajtui.ui.textual_private import screen_strips
 
 
 def capture_fixture(directory: Path, name: str = "results.jsonl") -> Path:
@@ -99,39 +99,45 @@ def hostile_fixture(directory: Path) -> Path:
     return write_jsonl(directory / "evil.jsonl", [rec])
 
 
-async def settle(pilot: Any, pause: float = 0.05, *, failures: bool = False) -> None:
-    """Wait until every worker is done and the screen has caught up. A worker that failed
-    fails the test, unless ``failures`` says the test expects one."""
-    app = pilot.app
-    quiet = 0
-    deadline = time.monotonic() + 30
-    while quiet < 2 and time.monotonic() < deadline:
-        await pilot.pause(pause)
-        await wait_workers(app, failures=failures)
-        quiet = quiet + 1 if _is_quiet(app) else 0
-    await pilot.pause(pause)
+SETTLE_TIMEOUT = 30.0
+"""Seconds a test waits for the app to settle before it fails, saying what never did."""
 
 
-def _is_quiet(app: Any) -> bool:
-    """Nothing left to do: no worker running or pending, the opening done, every source read
-    and a ``--goto`` resolved (a loaded machine can leave gaps between one step and the next)."""
-    if any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
-        return False
-    screen = app.screen
-    if isinstance(screen, OpeningScreen):
-        return False
-    if getattr(screen, "pending", False):  # a search waiting for typing to pause
-        return False
-    if isinstance(screen, MainScreen):
-        return (
-            screen._loading_done
-            and not screen._counting
-            and screen._run_wanted is None
-            and screen._pending_goto is None
-            and screen._goto_target is None
-            and screen._goto_since is None
-        )
-    return True
+async def settle(
+    pilot: Any, pause: float = 0.05, *, failures: bool = False, timeout: float = SETTLE_TIMEOUT
+) -> None:
+    """Wait for the app's settled signal (:meth:`TrajtuiApp.settled`: the paths open, every
+    file read and counted, no run or reference on its way), then for every worker (those
+    of a screen over the main one too) and the frame that draws what they did. A worker
+    that failed fails the test, unless ``failures`` says the test expects one; an app that
+    does not settle within ``timeout`` seconds fails it, naming what never settled."""
+    app: TrajtuiApp = pilot.app
+    try:
+        async with asyncio.timeout(timeout):
+            while True:
+                await app.settled()
+                await wait_workers(app, failures=failures)
+                await pilot.pause(pause)
+                if not app.unsettled() and not _busy(app):
+                    break  # (what the workers did started nothing new)
+    except TimeoutError:
+        what = [*app.unsettled(), *_busy(app)]
+        raise AssertionError(
+            f"the app did not settle within {timeout:g} s: {'; '.join(what) or 'workers'}"
+        ) from None
+
+
+def _busy(app: Any) -> list[str]:
+    """Workers running or pending anywhere, and a screen's search waiting for typing to
+    pause (the search screen's ``pending``)."""
+    out = [
+        f"{type(w.node).__name__}'s {w.group} worker"
+        for w in app.workers
+        if w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+    ]
+    if getattr(app.screen, "pending", False):
+        out.append(f"{type(app.screen).__name__}'s search waiting for typing to pause")
+    return out
 
 
 @asynccontextmanager
@@ -206,7 +212,7 @@ async def wait_workers(app: Any, *, failures: bool = False) -> None:
 
 def screen_lines(app: Any) -> list[str]:
     """The screen as text, one string per row (what a person reads)."""
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app.screen)
     return ["".join(segment.text for segment in strip) for strip in strips]
 
 
@@ -214,7 +220,7 @@ def terminal_output(app: Any) -> str:
     """What the driver would write to the terminal for the whole screen: text and escape
     sequences, exactly as Textual renders them."""
     console = app.console
-    return "\n".join(strip.render(console) for strip in app.screen._compositor.render_strips())
+    return "\n".join(strip.render(console) for strip in screen_strips(app.screen))
 
 
 def foreign_controls(output: str) -> list[str]:

@@ -377,12 +377,8 @@ from trajtui.ui.app import make_app
 async def main():
     app = make_app([sys.argv[1]])
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = None
-        for _ in range(3000):
-            await pilot.pause(0.01)
-            screen = app.screen
-            if getattr(screen, "_loading_done", False):
-                break
+        await asyncio.wait_for(app.settled(), 100)  # every file read (or fail)
+        screen = app.screen
         print(len(screen.ws.sources), screen.store.summary_line())
         await pilot.press("G")
         await pilot.pause(0.2)

@@ -92,7 +92,7 @@ async def test_what_the_screen_keeps_is_out_of_the_collectors_sight(
     import gc
 
     async with running([str(runs_of_many_lengths)]) as (_pilot, _app, screen):
-        assert screen._loading_done
+        assert screen.state.loading_done
         assert gc.get_freeze_count() > 0
         summary = screen.ws.sources[0].peek(0)
         assert summary is not None
@@ -112,11 +112,11 @@ async def test_a_screen_left_is_freed(runs_of_many_lengths: Path) -> None:
         await settle(pilot)
         old = weakref.ref(main_screen(app))
         old_store = weakref.ref(main_screen(app).store)
-        assert main_screen(app)._loading_done  # what it read is kept
+        assert main_screen(app).state.loading_done  # what it read is kept
         await pilot.press("R")
         await settle(pilot)
         assert main_screen(app) is not old()
-        assert main_screen(app)._loading_done
+        assert main_screen(app).state.loading_done
         for _ in range(200):  # the app looks for screens left every second
             await pilot.pause(0.05)
             gc.collect()
@@ -131,7 +131,7 @@ async def test_the_app_ended_keeps_nothing(runs_of_many_lengths: Path) -> None:
     import gc
 
     async with running([str(runs_of_many_lengths)]) as (_pilot, _app, screen):
-        assert screen._loading_done and gc.get_freeze_count() > 0
+        assert screen.state.loading_done and gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0
 
 

@@ -18,19 +18,19 @@ async def test_reading_goes_on_after_every_kind_of_reference(tmp_path: Path) -> 
         # a step: its run is drawn, with the step in the detail
         assert screen.run is not None and screen.run.ref == "websearch-2"
         assert "StepSubject(trial=None, first=2, last=2)" in screen.detail.key
-        assert screen._goto_since is None
+        assert screen.state.goto_since is None
         assert "unread" not in listed(screen)
         # a reference naming nothing: said, and nothing waits for it
         screen.go_to("websearch-9")
         await settle(pilot)
-        assert screen._goto_since is None and screen._pending_goto is None
+        assert screen.state.goto_since is None and screen.state.pending_goto is None
         # the run already shown
         screen.go_to("websearch-1")
         await settle(pilot)
         screen.go_to("websearch-1")
         await settle(pilot)
         assert screen.run is not None and screen.run.ref == "websearch-1"
-        assert screen._goto_since is None
+        assert screen.state.goto_since is None
 
 
 async def test_indexing_waits_for_the_first_screen_and_reads_its_rows(
@@ -54,9 +54,9 @@ async def test_indexing_waits_for_the_first_screen_and_reads_its_rows(
         for _ in range(400):  # the app quits (its loader cancelled) if this gives up
             await pilot.pause(0.025)
             screen = app.screen
-            if isinstance(screen, MainScreen) and screen._first_drawn:
+            if isinstance(screen, MainScreen) and screen.state.first_drawn:
                 break
-        assert isinstance(screen, MainScreen) and screen._first_drawn
+        assert isinstance(screen, MainScreen) and screen.state.first_drawn
         assert screen.run is not None and screen.run.ref == "run-000"
         shown = listed(screen)[: screen.run_list.size.height]
         assert shown[0] == "run-000" and "unread" not in shown

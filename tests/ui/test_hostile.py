@@ -150,7 +150,7 @@ async def test_the_opening_screen_names_a_hostile_path_as_text(
 
     release = threading.Event()
 
-    def slow_open(paths: list[str]) -> object:
+    def slow_open(paths: list[str], formats: object) -> object:
         release.wait(8)
         return open_paths(paths)
 

@@ -30,7 +30,7 @@ def refs(screen: MainScreen) -> list[str]:
 
 async def tick(pilot: Pilot[int], screen: MainScreen) -> None:
     """Let the change watcher run now (it polls every 2 s)."""
-    screen._check_changes()
+    screen.disk.check()
     await settle(pilot)
 
 

@@ -48,7 +48,7 @@ async def test_one_press_shows_its_run_at_once(six_runs: Path) -> None:
     async with running([str(six_runs)]) as (pilot, _app, screen):
         await pilot.pause(0.3)  # no move just before
         await pilot.press("j")
-        assert screen._run_wanted is None  # read now, not after a pause
+        assert screen.state.run_wanted is None  # read now, not after a pause
         assert screen.run_key == (0, 1)
         await settle(pilot)
         assert screen.run is not None and screen.run.ref == "run-1"
@@ -63,7 +63,7 @@ async def test_enter_after_fast_moves_opens_the_run_under_the_cursor(
     monkeypatch.setattr(selection, "MOVES_PAUSED", 30.0)  # only enter can end the wait
     async with running([str(six_runs)]) as (pilot, _app, screen):
         await pilot.press("j", "j", "enter")
-        assert screen._run_wanted is None and screen.run_key == (0, 2)  # read now
+        assert screen.state.run_wanted is None and screen.run_key == (0, 2)  # read now
         await settle(pilot)
         assert screen.focused is screen.timeline
         assert screen.run is not None and screen.run.ref == "run-2"

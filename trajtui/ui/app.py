@@ -30,9 +30,10 @@ from trajtui.core.io.text import visible
 from trajtui.core.model import Problem
 from trajtui.core.workspace import Workspace, open_paths
 from trajtui.formats.registry import formats
-from trajtui.ui import clipboard, failures, heap
+from trajtui.ui import clipboard, failures, heap, textual_private
 from trajtui.ui import settings as settings_mod
 from trajtui.ui.commands import COMMANDS
+from trajtui.ui.host import Host
 from trajtui.ui.messages import Opened
 from trajtui.ui.screens.main import MainScreen
 from trajtui.ui.screens.main.watching import path_mark, unread_paths
@@ -171,6 +172,10 @@ class TrajtuiApp(App[int]):
         """How each opened path was (:func:`path_mark`) when it was last opened."""
         self.strict_keys: set[str] = set()
         """Files found to spell a record's key twice: indexed with every key checked."""
+        self.main: MainScreen | None = None
+        """The main screen (None until the paths are open, and when nothing could be)."""
+        self._main_made = asyncio.Event()
+        """Set once the paths are open and the main screen made (cleared by a reload)."""
 
     def on_mount(self) -> None:
         # SIGINT, SIGTERM and SIGHUP quit as q does: the terminal is given back as it was
@@ -206,13 +211,16 @@ class TrajtuiApp(App[int]):
             self._use_settings(message.settings)
         old, self.ws = self.ws, message.ws
         if not message.ws.sources and self.exit_if_unreadable and old is None:
+            self._main_made.set()  # (none will be: nothing is left to settle)
             self.exit(1)  # at start only: the command line says why; a reload waits
             return
         mark, self._reload_mark = self._reload_mark, None
         screen = MainScreen(message.ws, goto=message.goto, mark=mark if old is not None else None)
+        self.main = screen
+        self._main_made.set()
         # following starts at the end (as less +F), unless a reference says where
         first_follow = self.follow and old is None and message.goto is None
-        screen._stay_at_end = self._reload_to_end or first_follow
+        screen.state.stay_at_end = self._reload_to_end or first_follow
         self._reload_to_end = False
         self.switch_screen(screen)
         if old is not None:
@@ -340,9 +348,9 @@ class TrajtuiApp(App[int]):
         """Copy with OSC 52; inside tmux also through its passthrough, so the outer
         terminal gets it whichever of tmux's clipboard settings is on."""
         super().copy_to_clipboard(text)
-        if os.environ.get("TMUX") and self._driver is not None:
+        if os.environ.get("TMUX"):
             encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
-            self._driver.write(f"\x1bPtmux;\x1b\x1b]52;c;{encoded}\x07\x1b\\")
+            textual_private.write_to_terminal(self, f"\x1bPtmux;\x1b\x1b]52;c;{encoded}\x07\x1b\\")
 
     def reload(self, ref: str | None = None, *, to_end: bool = False) -> None:
         """Open the paths again (after they changed on disk), keeping the selected run (or,
@@ -350,10 +358,31 @@ class TrajtuiApp(App[int]):
         if self.ws is not None:
             self.ws.cancel()
         self._reload_to_end = to_end
+        self.main = None
+        self._main_made.clear()
         screen = self.screen
-        marked = screen.marked if isinstance(screen, MainScreen) else None
+        marked = screen.state.marked if isinstance(screen, MainScreen) else None
         self._reload_mark = marked.ref if marked is not None else None
         self._open(ref, read_settings=False)
+
+    async def settled(self) -> None:
+        """Wait until the app is settled: the paths open and the main screen settled
+        (every file read and counted, no run or reference on its way, none of its workers
+        running; after a reload, the new screen). Tests wait on this (with a timeout)."""
+        while True:
+            await self._main_made.wait()
+            screen = self.main
+            if screen is None:
+                return
+            await screen.settled()
+            if screen is self.main:
+                return
+
+    def unsettled(self) -> list[str]:
+        """What :meth:`settled` still waits for, in words (empty when settled)."""
+        if not self._main_made.is_set():
+            return ["opening the paths"]
+        return self.main.unsettled() if self.main is not None else []
 
     def _ended(self, signum: int) -> None:
         """An ending signal arrived (:mod:`trajtui.core.signals`): quit, with its code."""
@@ -443,3 +472,7 @@ def run_app(paths: Sequence[str], *, goto: str | None = None, follow: bool = Fal
         print(visible(str(problem), keep_newlines=False), file=sys.stderr)
     ws.close()
     return 1
+
+
+_HOST: type[Host] = TrajtuiApp
+"""The app is what its screens need (:mod:`trajtui.ui.host`): mypy checks it here."""

@@ -25,15 +25,25 @@ import tempfile
 import termios
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from platformdirs import user_cache_path
-from textual.app import App
 
 from trajtui.core import signals
 from trajtui.core.io.text import visible
 from trajtui.ui.settings import outside_opened
+
+
+class Suspends(Protocol):
+    """What the pager needs of the app: the opened paths (the temporary file goes outside
+    them) and a way to give the terminal back (the :class:`~trajtui.ui.host.Host` has both)."""
+
+    paths: list[str]
+
+    def suspend(self) -> AbstractContextManager[None]:
+        """Give the terminal back for a while."""
 
 
 def _temp_file(opened: Sequence[str]) -> tuple[int, str] | None:
@@ -140,13 +150,13 @@ def _modes() -> tuple[int, list[Any]] | None:
         return None
 
 
-def page(app: App[object], text: str) -> str | None:
+def page(app: Suspends, text: str) -> str | None:
     """Show ``text`` in ``$PAGER`` (default ``less``, else ``more``). Returns an error
     message or None."""
     command, error = _pager()
     if error is not None:
         return error
-    opened = [str(p) for p in getattr(app, "paths", ())]
+    opened = [str(p) for p in app.paths]
     made = _temp_file(opened)
     if made is None:
         return "cannot open a pager: no place to write a temporary file outside the opened paths"

@@ -36,6 +36,7 @@ from trajtui.core.workspace import Workspace
 from trajtui.render import compare as words
 from trajtui.render import fmt
 from trajtui.render.show import step_preview
+from trajtui.ui.host import host
 from trajtui.ui.literal import literal
 from trajtui.ui.widgets.footer import FittingFooter
 from trajtui.ui.widgets.vlist import VirtualList
@@ -289,7 +290,7 @@ class CompareScreen(Screen[None]):
         if c is None:
             self.notify("nothing to export yet", timeout=3)
             return
-        opened = [*getattr(self.app, "paths", []), *(s.path for s in self.ws.sources)]
+        opened = [*host(self).paths, *(s.path for s in self.ws.sources)]
         what = f"{c.a.ref}-vs-{c.b.ref}"
 
         def done(choice: ExportChoice | None) -> None:

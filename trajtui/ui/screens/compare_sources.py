@@ -11,14 +11,13 @@ pass rates with their counts, flips each way, the paired difference in mean scor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
@@ -36,14 +35,10 @@ from trajtui.ui.widgets.footer import FittingFooter
 from trajtui.ui.widgets.run_list import fit
 from trajtui.ui.widgets.vlist import VirtualList
 
-if TYPE_CHECKING:
-    from trajtui.ui.screens.main.comparing import Comparing
 
-
-def pick_and_compare(screen: Comparing) -> None:
-    """Open the source compare of ``screen``'s workspace: its two sources, or the two the
+def pick_and_compare(screen: Widget, ws: Workspace) -> None:
+    """Open the source compare of ``ws`` over ``screen``: its two sources, or the two the
     user picks when more are open."""
-    ws = screen.ws
     if len(ws.sources) == 2:
         screen.app.push_screen(SourcesScreen(ws, 0, 1))
         return

@@ -31,6 +31,7 @@ from trajtui.core.stats.figures import Figures, Line, Pick
 from trajtui.core.units import share
 from trajtui.core.workspace import Workspace
 from trajtui.formats.registry import figures
+from trajtui.ui.host import host
 from trajtui.ui.literal import literal
 
 BAR = 24
@@ -332,7 +333,7 @@ class StatsScreen(Screen[StatsChoice | None]):
         if not groups or not groups[0].runs:
             self.app.notify("nothing to export yet", timeout=3)
             return
-        opened = [*getattr(self.app, "paths", []), *(s.path for s in self.ws.sources)]
+        opened = [*host(self).paths, *(s.path for s in self.ws.sources)]
         title = f"{len(self.picks):,} runs {self.what}".strip()
         label = f"the stats of {title}" + (f", by {by}" if by else "")
 

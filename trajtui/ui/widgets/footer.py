@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from trajtui.ui import textual_private
+from trajtui.ui.textual_private import FooterKey
 
 KEEP_LAST = ("help",)
 """Actions whose key is the last to make way."""
@@ -30,7 +32,9 @@ class FittingFooter(Footer):
         """Cells each key takes (with its margin), by ``id`` of the key, as last laid out."""
 
     async def recompose(self) -> None:
-        if not self.is_attached or self._pruning:  # its screen is gone (a reload replaced it)
+        if not self.is_attached or textual_private.pruning(
+            self
+        ):  # its screen is gone (a reload replaced it)
             return
         shown = self._keys_shown()
         if shown is not None and shown == self._shown and self.children:
@@ -43,7 +47,7 @@ class FittingFooter(Footer):
     def _keys_shown(self) -> Any:
         """Everything :meth:`Footer.compose` reads to lay the keys out, or None when the
         bindings are not known yet."""
-        if not self._bindings_ready:
+        if not textual_private.bindings_ready(self):
             return None
         bindings = tuple(
             (node is not None, b.key, b.action, b.description, b.show, b.group, enabled, tip)

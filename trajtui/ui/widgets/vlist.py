@@ -38,6 +38,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from trajtui.core.io.text import visible
+from trajtui.ui import textual_private
 from trajtui.ui.commands import widget_bindings
 from trajtui.ui.literal import visible_segments
 
@@ -50,12 +51,12 @@ def set_scroll_range(view: ScrollView, size: Size) -> None:
     was done on every key that moved to another run and every time loaded rows grew the
     list. A new row count only moves the scrollbar's thumb; showing or hiding the
     scrollbar (a layout reactive of its own) still lays out, as Textual does when a
-    widget's size changes (``Widget._size_updated``, which this follows).
+    widget's size changes (see :func:`~trajtui.ui.textual_private.scroll_update`).
     """
     if size == view.virtual_size:
         return
     view.set_reactive(Widget.virtual_size, size)
-    view._scroll_update(size)
+    textual_private.scroll_update(view, size)
     view.refresh()
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from textual import on, work
 from textual.widget import Widget
 
+from trajtui.ui.host import host
 from trajtui.ui.screens.export import ExportChoice
 from trajtui.ui.screens.goto import GotoScreen
 from trajtui.ui.screens.help import HelpScreen
@@ -73,13 +74,13 @@ class Actions(Finding):
         self.show_wanted_run()  # typed fast after moves: the run under the cursor, now
         focused = self.focused
         if focused is self.run_list:
-            if self.run is not None:
+            if self.state.run is not None:
                 self.set_focus(self.timeline)
                 self._show_timeline_row()
-            elif self.run_problem is not None:
+            elif self.state.run_problem is not None:
                 self.set_focus(self.detail)
         elif focused is self.timeline:
-            if self.run is not None:
+            if self.state.run is not None:
                 self._show_timeline_row()
                 self.set_focus(self.detail)
         elif focused is self.detail:
@@ -108,7 +109,7 @@ class Actions(Finding):
             pass
         elif focused is self.detail or self._extra_tab(focused) is not None:
             self.tabs.active = "tab-detail"
-            if self.run is not None:
+            if self.state.run is not None:
                 self.set_focus(self.timeline)
                 self._show_timeline_row()
             else:
@@ -139,7 +140,7 @@ class Actions(Finding):
         every file is read and counted (the stats screen's figures are partial until it
         is)."""
         picks = self.store.listed_runs() if runs else None
-        return self.store.shown, picks, self._loading_done and self._counted
+        return self.store.shown, picks, self.state.loading_done and self.state.counted
 
     def _stats_chosen(self, choice: StatsChoice | None) -> None:
         if choice is not None:
@@ -165,7 +166,7 @@ class Actions(Finding):
         panes = self._panes()
         focused: Any = self.focused
         if focused is not None and focused.id == "search":
-            focused = self._search_origin
+            focused = self.state.search_origin
         focused = self._extra_list(focused)
         pos = panes.index(focused) if focused in panes else 0
         target = panes[(pos + step) % len(panes)]
@@ -173,7 +174,7 @@ class Actions(Finding):
             self.tabs.active = "tab-detail"
         elif target in self._extra_panes():
             self.tabs.active = self._extra_tab(target) or "tab-detail"
-        if target is self.timeline and self.run is not None:
+        if target is self.timeline and self.state.run is not None:
             self._show_timeline_row()
         self.set_focus(target)
         self._update_layout()
@@ -203,19 +204,19 @@ class Actions(Finding):
     # -- view toggles ------------------------------------------------------------------------
 
     def action_toggle_raw(self) -> None:
-        self.raw = not self.raw
+        self.state.raw = not self.state.raw
         self._refresh_views()
 
     def action_toggle_fold(self) -> None:
-        self.unfold = not self.unfold
+        self.state.unfold = not self.state.unfold
         self._refresh_views()
-        self.notify("long values shown in full" if self.unfold else "long values folded", timeout=2)
+        self.notify(
+            "long values shown in full" if self.state.unfold else "long values folded", timeout=2
+        )
 
     def action_toggle_merge(self) -> None:
         self.timeline.set_merge(not self.timeline.merge)
-        remember = getattr(self.app, "remember", None)
-        if remember is not None:
-            remember("merge_chunks", self.timeline.merge)
+        host(self).remember("merge_chunks", self.timeline.merge)
         self.notify(
             "streamed chunks merged" if self.timeline.merge else "every chunk on its own line",
             timeout=2,
@@ -247,9 +248,7 @@ class Actions(Finding):
         self._copy(current[0], current[0])
 
     def _copy(self, text: str, what: str) -> None:
-        copy_text = getattr(self.app, "copy_text", None)
-        if copy_text is not None:
-            copy_text(text, what)
+        host(self).copy_text(text, what)
 
     def action_pager(self) -> None:
         current = self._current_object()
@@ -259,7 +258,7 @@ class Actions(Finding):
         from trajtui.ui.pager import page
 
         ref, text = current
-        error = page(self.app, f"{ref}\n\n{text}")
+        error = page(host(self), f"{ref}\n\n{text}")
         if error:
             self.notify(error, severity="error", timeout=6)
 
@@ -268,7 +267,7 @@ class Actions(Finding):
         shown, to a file the user names."""
         from trajtui.ui.screens.export import OBJECT_FORMATS, TABLE_FORMATS, ExportScreen
 
-        opened = [*getattr(self.app, "paths", []), *(s.path for s in self.ws.sources)]
+        opened = [*host(self).paths, *(s.path for s in self.ws.sources)]
         current = self._current_object()
         if self.focused is self.run_list or current is None:
             label = f"the run table ({len(self.store.rows):,} rows as listed)"
@@ -294,9 +293,8 @@ class Actions(Finding):
         )
 
     def action_reload(self) -> None:
-        reload = getattr(self.app, "reload", None)
-        if reload is not None:
-            reload(self._display_ref(self.run.ref) if self.run is not None else None)
+        run = self.state.run
+        host(self).reload(self.display_ref(run.ref) if run is not None else None)
 
     def action_goto(self) -> None:
         refs: list[str] = []
@@ -319,6 +317,4 @@ class Actions(Finding):
         self.app.push_screen(HelpScreen())
 
     def action_toggle_dark(self) -> None:
-        toggle = getattr(self.app, "toggle_theme", None)
-        if toggle is not None:
-            toggle()
+        host(self).toggle_theme()

@@ -3,119 +3,158 @@
 (:mod:`trajtui.ui.screens.compare_sources`).
 
 What ``c`` takes: the trial under the timeline's cursor when the timeline has focus and the
-run has trials, else the run under the run list's cursor.
+run has trials, else the run under the run list's cursor. A part composed into the main
+screen, reaching it through :class:`Compared`; the run marked is ``state.marked``.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
+from textual.widget import Widget
+
 from trajtui.core.model import Problem
 from trajtui.core.refs import RefError
-from trajtui.ui.messages import AllLoaded
+from trajtui.core.workspace import Workspace
 from trajtui.ui.screens.compare import CompareScreen, SideSpec
-from trajtui.ui.screens.main.actions import Actions
+from trajtui.ui.screens.main.state import MainState
+from trajtui.ui.widgets.run_list import RunList
+from trajtui.ui.widgets.timeline import Timeline
 
 
-class Comparing(Actions):
+class Compared(Protocol):
+    """What comparing needs of the screen."""
+
+    @property
+    def ws(self) -> Workspace:
+        """Everything that was opened."""
+
+    @property
+    def state(self) -> MainState:
+        """The screen's state."""
+
+    @property
+    def run_list(self) -> RunList:
+        """The run list (it draws the run marked)."""
+
+    @property
+    def timeline(self) -> Timeline:
+        """The timeline (it draws the trial marked)."""
+
+    def cursor_run(self) -> tuple[int, int] | None:
+        """``(source, entry)`` of the run the user is on."""
+
+    def display_ref(self, ref: str) -> str:
+        """``ref`` as the user types it."""
+
+    def timeline_focused(self) -> bool:
+        """The timeline has the focus."""
+
+
+class Comparing:
     """The compare keys of the main screen."""
 
-    marked: SideSpec | None = None
-    """Side A, once ``c`` marked it."""
+    def __init__(self, screen: Compared, node: Widget) -> None:
+        """Args:
+        screen: The screen compared in.
+        node: The same screen as a widget (its toasts and the screens it opens).
+        """
+        self.screen = screen
+        self.node = node
 
-    def _side_here(self) -> SideSpec | None:
+    def side_here(self) -> SideSpec | None:
         """The run or trial ``c`` would take now (None on a header or problem row)."""
-        key = self._cursor_run()
+        screen = self.screen
+        key = screen.cursor_run()
         if key is None:
             return None
         s, i = key
-        entry = self.ws.sources[s].peek(i)
+        entry = screen.ws.sources[s].peek(i)
         if entry is None or isinstance(entry, Problem):
             return None
-        ref = self._display_ref(entry.ref)
+        ref = screen.display_ref(entry.ref)
         attempt = None
-        if (
-            self.focused is self.timeline
-            and self.run is not None
-            and self.run_key == key
-            and self.run.attempts
-        ):
-            row = self.timeline.current_row()
+        run = screen.state.run
+        here = screen.timeline_focused() and screen.state.run_key == key
+        if here and run is not None and run.attempts:
+            row = screen.timeline.current_row()
             if row is not None and row.attempt is not None:
                 attempt = row.attempt.number
-                ref = self._display_ref(row.attempt.ref)
+                ref = screen.display_ref(row.attempt.ref)
         return SideSpec(s, i, attempt, ref)
 
-    def action_compare(self) -> None:
-        here = self._side_here()
+    def compare(self) -> None:
+        """``c``: mark side A, unmark it, or compare it with the run here."""
+        here = self.side_here()
         if here is None:
-            self.notify("c marks a run to compare: put the cursor on a run", timeout=3)
+            self.node.notify("c marks a run to compare: put the cursor on a run", timeout=3)
             return
-        marked = self.marked
+        marked = self.screen.state.marked
         if marked is None:
-            self._mark(here)
+            self.mark(here)
             return
         if (marked.source, marked.index, marked.attempt) == (here.source, here.index, here.attempt):
-            self._mark(None)
-            self.notify(f"{here.ref} is no longer marked for compare", timeout=3)
+            self.mark(None)
+            self.node.notify(f"{here.ref} is no longer marked for compare", timeout=3)
             return
-        self._open_compare(marked, here)
+        self.open(marked, here)
 
-    def action_compare_marked(self) -> None:
-        here = self._side_here()
-        if self.marked is None:
-            self.notify("nothing is marked: c marks a run (or trial) as A", timeout=3)
+    def compare_marked(self) -> None:
+        """Compare side A with the run here."""
+        here = self.side_here()
+        marked = self.screen.state.marked
+        if marked is None:
+            self.node.notify("nothing is marked: c marks a run (or trial) as A", timeout=3)
         elif here is None:
-            self.notify("put the cursor on a run to compare with the marked one", timeout=3)
+            self.node.notify("put the cursor on a run to compare with the marked one", timeout=3)
         else:
-            self._open_compare(self.marked, here)
+            self.open(marked, here)
 
-    def on_all_loaded(self, message: AllLoaded) -> None:
-        # Textual calls this beside Loading's own handler (each class of the MRO has its say)
-        self._mark_again()
-
-    def _mark_again(self) -> None:
+    def mark_again(self) -> None:
         """Mark again, after a reload, the run (or trial) marked before it, found by its
         reference (the files may have changed under it)."""
-        ref, self._pending_mark = self._pending_mark, None
+        state = self.screen.state
+        ref, state.pending_mark = state.pending_mark, None
         if ref is None:
             return
+        ws = self.screen.ws
         try:
-            target = self.ws.resolve(ref)
+            target = ws.resolve(ref)
         except RefError:
-            self.notify(f"{ref}, marked for compare, is not in the files now", timeout=5)
+            self.node.notify(f"{ref}, marked for compare, is not in the files now", timeout=5)
             return
-        s = self.ws.sources.index(target.source)
-        self._mark(SideSpec(s, target.index, target.attempt, ref), quiet=True)
+        s = ws.sources.index(target.source)
+        self.mark(SideSpec(s, target.index, target.attempt, ref), quiet=True)
 
-    def _mark(self, spec: SideSpec | None, *, quiet: bool = False) -> None:
-        self.marked = spec
-        self.run_list.marked = (spec.source, spec.index) if spec is not None else None
-        self.run_list.redraw()
+    def mark(self, spec: SideSpec | None, *, quiet: bool = False) -> None:
+        """Mark ``spec`` as side A (None: unmark), drawn in the run list and timeline."""
+        screen = self.screen
+        screen.state.marked = spec
+        screen.run_list.marked = (spec.source, spec.index) if spec is not None else None
+        screen.run_list.redraw()
         marked_trial = None
         if spec is not None and spec.attempt is not None:
-            entry = self.ws.sources[spec.source].peek(spec.index)
+            entry = screen.ws.sources[spec.source].peek(spec.index)
             if entry is not None and not isinstance(entry, Problem):
                 marked_trial = (entry.ref, spec.attempt)
-        self.timeline.marked_trial = marked_trial
-        self.timeline.redraw()
+        screen.timeline.marked_trial = marked_trial
+        screen.timeline.redraw()
         if spec is not None and not quiet:
-            self.notify(
+            self.node.notify(
                 f"marked {spec.ref} as A: c on another run (or trial) compares it with A · "
                 "c on it again unmarks",
                 timeout=4,
             )
 
-    def _open_compare(self, a: SideSpec, b: SideSpec) -> None:
-        self.app.push_screen(CompareScreen(self.ws, a, b))
+    def open(self, a: SideSpec, b: SideSpec) -> None:
+        """Open the compare of ``a`` and ``b``."""
+        self.node.app.push_screen(CompareScreen(self.screen.ws, a, b))
 
-    def action_compare_sources(self) -> None:
-        if len(self.ws.sources) < 2:
-            self.notify("compare sources needs two sources open (trajtui A B)", timeout=4)
+    def compare_sources(self) -> None:
+        """``C``: compare two open sources."""
+        if len(self.screen.ws.sources) < 2:
+            self.node.notify("compare sources needs two sources open (trajtui A B)", timeout=4)
             return
         from trajtui.ui.screens.compare_sources import pick_and_compare
 
-        pick_and_compare(self)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "compare_marked" and self.marked is None:
-            return None
-        return super().check_action(action, parameters)
+        pick_and_compare(self.node, self.screen.ws)

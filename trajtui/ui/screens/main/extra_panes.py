@@ -78,10 +78,6 @@ class ExtraPanes(Loading):
         """Each pane's list, by name."""
         self.pane_previews: dict[str, DetailView] = {}
         """Each pane's preview, by name."""
-        self.pane_whole: set[str] = set()
-        """Panes that follow the step and list every row instead (their toggle)."""
-        self.pane_subjects: dict[str, SegmentSubject] = {}
-        """What each pane's preview shows."""
 
     def _compose_extra_tabs(self) -> Iterator[Widget]:
         for name, spec in composed_panes().items():
@@ -100,9 +96,9 @@ class ExtraPanes(Loading):
 
     def _view(self) -> View:
         """The view of the selected run's format."""
-        if self.run_key is None:
+        if self.state.run_key is None:
             return PLAIN
-        return view_of(self.ws.sources[self.run_key[0]].format.id)
+        return view_of(self.ws.sources[self.state.run_key[0]].format.id)
 
     def _spec(self, run: Run | None, name: str) -> PaneSpec | None:
         """The spec of pane ``name`` when ``run`` has something to show in it."""
@@ -128,7 +124,7 @@ class ExtraPanes(Loading):
 
     def _show_extra_tabs(self, run: Run | None) -> None:
         if run is not None:
-            self.pane_subjects.clear()
+            self.state.pane_subjects.clear()
         offered = [spec.name for spec in self._view().panes] if run is not None else []
         on_ = any(self._spec(run, name) is not None for name in offered)
         if not on_:
@@ -144,13 +140,13 @@ class ExtraPanes(Loading):
                 self.tabs.show_tab(tab_id(name))
             else:
                 self.tabs.hide_tab(tab_id(name))
-        if on_ and self.run is not None:
+        if on_ and self.state.run is not None:
             for name in offered:
                 self._update_pane(name)
         self.refresh_bindings()
 
     def _extra_panes(self) -> list[Widget]:
-        return [self.pane_lists[n] for n in self.pane_lists if self._spec(self.run, n)]
+        return [self.pane_lists[n] for n in self.pane_lists if self._spec(self.state.run, n)]
 
     def _extra_tab(self, widget: Any) -> str | None:
         name = self._owner(widget)
@@ -167,17 +163,17 @@ class ExtraPanes(Loading):
         if widget is self.pane_lists[name]:
             return name
         spec = self._view().pane(name)
-        if spec is None or self.run_key is None:
+        if spec is None or self.state.run_key is None:
             return name
-        return self.ws.sources[self.run_key[0]].segments.get(spec.word, spec.word)
+        return self.ws.sources[self.state.run_key[0]].segments.get(spec.word, spec.word)
 
     def _extra_builder(self, run: Run, subject: Subject) -> Builder | None:
         if not isinstance(subject, SegmentSubject):
             return None
         view = run_view(run)
-        raw, lines = self.raw, self._fold()
+        raw, lines = self.state.raw, self._fold()
         word, key = subject.word, subject.key
-        ref = self._display_ref(f"{run.ref}/{word}:{key}")
+        ref = self.display_ref(f"{run.ref}/{word}:{key}")
         raw_value = view.segment_object(run, word, key)
         return lambda: details.titled(
             ref, view.render_segment(run, word, key), raw, raw_value, lines
@@ -193,11 +189,11 @@ class ExtraPanes(Loading):
             if spec.follows_step and spec.has(run):
                 self._update_pane(spec.name)
 
-    def _focused_subject(self) -> Subject:
+    def focused_subject(self) -> Subject:
         name = self._owner(self.focused)
-        if name is not None and name in self.pane_subjects:
-            return self.pane_subjects[name]
-        return self.subject
+        if name is not None and name in self.state.pane_subjects:
+            return self.state.pane_subjects[name]
+        return self.state.subject
 
     def _select_extra(self, target: Target) -> bool:
         if target.segment is None:
@@ -207,16 +203,16 @@ class ExtraPanes(Loading):
         if spec is None:
             return False
         if spec.follows_step:
-            self.pane_whole.add(spec.name)  # the row asked for, whichever step is selected
+            self.state.pane_whole.add(spec.name)  # the row asked for, whichever step is selected
         self._open_row(spec.name, key)
         return True
 
     def _drill_extra(self, focused: Any) -> None:
         name = self._owner(focused)
         if focused is self.detail:
-            if isinstance(self.subject, StepSubject):
+            if isinstance(self.state.subject, StepSubject):
                 for spec in self._view().panes:
-                    if spec.follows_step and self._spec(self.run, spec.name):
+                    if spec.follows_step and self._spec(self.state.run, spec.name):
                         self.tabs.active = tab_id(spec.name)
                         self.pane_lists[spec.name].focus()
                         return
@@ -235,7 +231,7 @@ class ExtraPanes(Loading):
         return False
 
     def _refresh_extra_views(self) -> None:
-        for subject in list(self.pane_subjects.values()):
+        for subject in list(self.state.pane_subjects.values()):
             self._show_side(subject)
 
     # -- the tabs ----------------------------------------------------------------------------
@@ -244,22 +240,22 @@ class ExtraPanes(Loading):
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """A tab the run does not have cannot come back (focus restored into it, a click)."""
         for name in self.pane_lists:
-            if event.pane.id == tab_id(name) and self._spec(self.run, name) is None:
+            if event.pane.id == tab_id(name) and self._spec(self.state.run, name) is None:
                 self.tabs.active = "tab-detail"
 
     def _update_pane(self, name: str) -> None:
         """List pane ``name``'s rows for the run on screen (and the step selected, when it
         follows the step), and its caption."""
-        run = self.run
+        run = self.state.run
         spec = self._spec(run, name)
         listed = self.pane_lists[name]
         if run is None or spec is None:
             listed.clear()
             return
         number = None
-        following = spec.follows_step and name not in self.pane_whole
-        if following and isinstance(self.subject, StepSubject):
-            number = self.subject.first + 1
+        following = spec.follows_step and name not in self.state.pane_whole
+        if following and isinstance(self.state.subject, StepSubject):
+            number = self.state.subject.first + 1
         listed.show(spec, run, number)
         if spec.caption is not None:
             caption = Text(spec.caption(number, listed.row_count), style="dim")
@@ -279,8 +275,8 @@ class ExtraPanes(Loading):
         spec = self._view().pane_of(subject.word)
         if spec is None:
             return
-        self.pane_subjects[spec.name] = subject
-        run = self.run
+        self.state.pane_subjects[spec.name] = subject
+        run = self.state.run
         if run is None:
             return
         self._present(self.pane_previews[spec.name], run, subject)
@@ -295,7 +291,7 @@ class ExtraPanes(Loading):
     def _open_row(self, name: str, key: str) -> None:
         """Show pane ``name`` with the cursor on row ``key``, focused, and the row's object
         in its preview."""
-        spec = self._spec(self.run, name)
+        spec = self._spec(self.state.run, name)
         if spec is None:
             return
         self.tabs.active = tab_id(name)
@@ -313,7 +309,7 @@ class ExtraPanes(Loading):
         spec = self._view().pane(name)
         if spec is None:
             return
-        if self._spec(self.run, name) is None:
+        if self._spec(self.state.run, name) is None:
             self.notify(spec.absent, timeout=3)
             return
         self.tabs.active = tab_id(name)
@@ -325,8 +321,8 @@ class ExtraPanes(Loading):
         spec = self._view().pane(name)
         if spec is None:
             return
-        if self._spec(self.run, name) is None:
+        if self._spec(self.state.run, name) is None:
             self.notify(spec.absent, timeout=3)
             return
-        self.pane_whole ^= {name}
+        self.state.pane_whole ^= {name}
         self._update_pane(name)

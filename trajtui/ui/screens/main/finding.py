@@ -41,12 +41,6 @@ class Finding(ExtraPanes):
         """The ``/`` prompt."""
         return self.query_one(SearchBar)
 
-    _grep: GrepResult | None = None
-    """The hits of the search screen, while ``n``/``N`` move between them."""
-    _grep_mark: tuple[str, MatchContext] | None = None
-    """The match to mark in the detail once the hit being opened is selected, and the text
-    around it (which of the matches on screen it is)."""
-
     def action_search(self) -> None:
         focused = self.focused
         if focused is not None and focused.id in ("search", "filter"):
@@ -54,9 +48,9 @@ class Finding(ExtraPanes):
         if focused is None or focused is self.run_list:
             self.action_grep()  # from the run list: every text of every run
             return
-        self._grep = None  # n / N now move in this pane
-        self._search_origin = focused if focused is not None else self.run_list
-        self.search_bar.open(self._search_origin, self._pane_name(self._search_origin))
+        self.state.grep = None  # n / N now move in this pane
+        self.state.search_origin = focused if focused is not None else self.run_list
+        self.search_bar.open(self.state.search_origin, self._pane_name(self.state.search_origin))
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
@@ -68,8 +62,8 @@ class Finding(ExtraPanes):
 
     @on(DetailView.Unfold)
     def _unfold_for_search(self, message: DetailView.Unfold) -> None:
-        if not self.unfold:
-            self.unfold = True
+        if not self.state.unfold:
+            self.state.unfold = True
             self._refresh_views()
             self.notify("long values shown in full to show the match (o folds them)", timeout=3)
 
@@ -80,26 +74,26 @@ class Finding(ExtraPanes):
     # -- search every run ------------------------------------------------------------------
 
     def action_grep(self) -> None:
-        last = self._grep
+        last = self.state.grep
         screen = GrepScreen(self.ws, last.query if last is not None else "")
         self.app.push_screen(screen, self._grep_done)
 
     def _grep_done(self, result: GrepResult | None) -> None:
         if result is None or not result.hits:
             return
-        self._grep = result
+        self.state.grep = result
         self._open_hit()
 
     def _open_hit(self) -> None:
         """Go to the hit chosen, its match marked in the detail."""
-        result = self._grep
+        result = self.state.grep
         if result is None:
             return
         hit = result.hit
         first = hit.matched.split("\n", 1)[0] or hit.matched.strip("\n")
         snippet = hit.snippet
         context = MatchContext.of_snippet(snippet.text, snippet.start, snippet.end)
-        self._grep_mark = (visible(first, keep_newlines=False, tab=" "), context)
+        self.state.grep_mark = (visible(first, keep_newlines=False, tab=" "), context)
         self.go_to(hit.ref)
         self.notify(
             f"hit {result.index + 1:,} of {len(result.hits):,}: {hit.ref} · {hit.field}"
@@ -108,14 +102,14 @@ class Finding(ExtraPanes):
         )
 
     def _select_in_run(self, target: Target) -> None:
-        mark, self._grep_mark = self._grep_mark, None
+        mark, self.state.grep_mark = self.state.grep_mark, None
         if mark is not None:  # the hit's own view is shown next: mark the match there
             self.detail.find_when_shown(*mark)
         super()._select_in_run(target)
 
     def _match(self, step: int) -> None:
-        if self._grep is not None:
-            result = self._grep
+        if self.state.grep is not None:
+            result = self.state.grep
             result.index = (result.index + step) % len(result.hits)
             self._open_hit()
             return
@@ -176,7 +170,7 @@ class Finding(ExtraPanes):
         try:
             filt = Filter.parse(text, self.store.metadata_keys())
         except QueryError as error:
-            self._inputs_asked += 1  # a search of the words typed before stops
+            self.state.inputs_asked += 1  # a search of the words typed before stops
             self._filter_hint(
                 _error_lines(text, error, under_box=_fits(box, text), room=_room(box))
             )
@@ -191,7 +185,7 @@ class Finding(ExtraPanes):
         """Rows show at once for the words found in titles (an input's first 200
         characters); the words not yet searched in whole inputs are searched in a worker,
         and the rows arranged again with what it finds."""
-        self._inputs_asked += 1
+        self.state.inputs_asked += 1
         words = tuple(
             (w, kind)
             for w, kind in filt.query.searches
@@ -199,7 +193,7 @@ class Finding(ExtraPanes):
         )
         if not words:
             return
-        self._input_search(filt, words, self._inputs_asked)
+        self._input_search(filt, words, self.state.inputs_asked)
 
     @work(thread=True, exclusive=True, group="inputs", exit_on_error=False)
     def _input_search(
@@ -208,14 +202,11 @@ class Finding(ExtraPanes):
         worker = get_current_worker()
 
         def stopped() -> bool:
-            return worker.is_cancelled or number != self._inputs_asked
+            return worker.is_cancelled or number != self.state.inputs_asked
 
-        # typing goes on: the last word typed is the one searched
-        deadline = time.monotonic() + INPUT_SEARCH_PAUSE
-        while time.monotonic() < deadline:
-            if stopped():
-                return
-            time.sleep(0.02)
+        # typing goes on: the last word typed is the one searched (a keystroke wakes this)
+        if self.state.wake.wait_for(stopped, INPUT_SEARCH_PAUSE):
+            return
         last = [0.0]
 
         def progress(fraction: float) -> None:
@@ -230,16 +221,16 @@ class Finding(ExtraPanes):
         self.app.call_from_thread(self._inputs_searched, filt, number)
 
     def _inputs_progress(self, number: int, fraction: float) -> None:
-        if number == self._inputs_asked:
+        if number == self.state.inputs_asked:
             self._filter_hint(
                 Text(f" words in titles; searching whole inputs… {fraction:.0%}", style="dim")
             )
 
     def _inputs_searched(self, filt: Filter, number: int) -> None:
-        if number != self._inputs_asked:
+        if number != self.state.inputs_asked:
             return
         self._filter_hint(None)
-        sort, reverse, _ = self._wanted
+        sort, reverse, _ = self.state.wanted
         self._arrange(sort, reverse, filt)
 
     def _fields_asked(self, box: Input, text: str, scope: str) -> bool:
@@ -314,9 +305,9 @@ class Finding(ExtraPanes):
         """Show the rows for ``sort`` and ``filt``: computed here for a few runs, else in a
         worker while the old rows stay on screen and typing goes on (a newer request
         cancels an older one: the latest keystroke wins)."""
-        self._arrangement += 1
-        number = self._arrangement
-        self._wanted = (sort, reverse, filt)
+        self.state.arrangement += 1
+        number = self.state.arrangement
+        self.state.wanted = (sort, reverse, filt)
         if sum(len(source) for source in self.ws.sources) < ARRANGE_IN_WORKER_FROM:
             layout = self.store.plan(sort, reverse, filt)
             assert layout is not None
@@ -331,7 +322,7 @@ class Finding(ExtraPanes):
         worker = get_current_worker()
 
         def stopped() -> bool:
-            return worker.is_cancelled or number != self._arrangement
+            return worker.is_cancelled or number != self.state.arrangement
 
         layout = self.store.plan(sort, reverse, filt, stopped)
         if layout is not None and not stopped():
@@ -339,9 +330,9 @@ class Finding(ExtraPanes):
 
     def _arranged(self, layout: Layout, number: int, note: str | None) -> None:
         """Show a layout, unless a newer one was asked for meanwhile."""
-        if number != self._arrangement:
+        if number != self.state.arrangement:
             return
-        keep = self._cursor_run()
+        keep = self.cursor_run()
         self.store.apply(layout)
         self._refresh_rows(keep=keep)
         if note:

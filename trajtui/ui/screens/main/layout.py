@@ -13,6 +13,7 @@ of the class (:mod:`.extra_panes`), whose defaults are for runs with no extra pa
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -22,20 +23,22 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
+from textual.worker import WorkerState
 
 from trajtui.core.io.text import visible
-from trajtui.core.model import Problem, Run
+from trajtui.core.model import Run
 from trajtui.core.source import Target
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 from trajtui.ui import subjects
 from trajtui.ui.header import FactsHeader, HeaderParts, header_line, progress_bar
+from trajtui.ui.host import host
 from trajtui.ui.literal import SafeInput, literal
-from trajtui.ui.store import FILTER_SYNTAX, Filter, RunStore
-from trajtui.ui.subjects import NoSubject, Subject
+from trajtui.ui.screens.main.state import MainState
+from trajtui.ui.store import FILTER_SYNTAX, RunStore
+from trajtui.ui.subjects import Subject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.footer import FittingFooter
 from trajtui.ui.widgets.run_list import ColumnHeader, RunList, split_width
@@ -66,59 +69,41 @@ class MainLayout(Screen[None]):
         """Everything that was opened."""
         self.store = RunStore(ws)
         """The run list's rows."""
-        self.run: Run | None = None
-        """The run on screen (read whole), if any."""
-        self.run_key: tuple[int, int] | None = None
-        """``(source, entry)`` of the run selected in the run list."""
-        self.run_problem: Problem | None = None
-        """Why the selected entry could not be read, when it could not."""
-        self.subject: Subject = NoSubject()
-        """What the detail pane shows."""
-        self.raw = False
-        """Objects are shown as they are in the file (``r``)."""
-        self.unfold = False
-        """Long values are shown in full (``o``)."""
-        self._run_token = 0
-        self._run_moved = 0.0
-        """When the run list's cursor last moved to another run (monotonic seconds)."""
-        self._run_wanted: Timer | None = None
-        """Reads the run under the cursor once moves pause (moves in quick succession)."""
-        self._pending_goto: str | None = goto
-        self._pending_mark: str | None = mark
-        """The reference of the run (or trial) marked for compare before a reload: marked
-        again once the files are read."""
-        self._goto_target: Target | None = None
-        # when the reference being gone to was found (None: none is on its way to the
-        # screen); the loader leaves the interpreter to it meanwhile
-        self._goto_since: float | None = None
-        self._progress: dict[int, tuple[float, int, bool]] = {}
-        self._last_title = 0.0
-        self._changed_noted: set[int] = set()
-        self._following: set[int] = set()
-        self._search_origin: Any = None
-        self._loading_done = False
-        self._checking = False
-        self._arrangement = 0
-        self._inputs_asked = 0  # the latest search of the filter's words in whole inputs
-        self._wanted: tuple[str | None, bool, Filter] = (
-            self.store.sort,
-            self.store.reverse,
-            self.store.filter,
+        self.state = MainState(
+            (self.store.sort, self.store.reverse, self.store.filter),
+            pending_goto=goto,
+            pending_mark=mark,
         )
-        """The sort and filter asked for last (applied once arranged, maybe in a worker)."""
-        """Number of the latest sort or filter asked for (the latest keystroke wins)."""
-        self._last_look = time.monotonic()
-        self._looks = 0
-        self._tree_marks: dict[str, object] = {}
-        self._unread: set[str] | None = None  # opened paths nothing was read from
-        self._stay_at_end = False
-        self._counting = False
-        self._grew = False  # rows were added and not drawn yet
-        self._shown_any = False  # the run list has drawn a row
-        # the first screen is drawn: a run, and the rows on screen read (indexing a big
-        # file waits for it, a moment at most)
-        self._first_drawn = False
-        self._counted = True  # every summary read is counted (the title's numbers are whole)
+        """What the screen shows and what is under way (every part reads it)."""
+        self._settled = asyncio.Event()
+        self.state.changed = self._settle_changed
+
+    # -- the settled signal ----------------------------------------------------------------
+
+    def unsettled(self) -> list[str]:
+        """What the screen started and is still on its way, in words: reading, counting, a
+        run or reference on its way, its workers still running (empty: settled)."""
+        busy = sorted(
+            {
+                str(w.group)
+                for w in self.workers
+                if w.node is self and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+            }
+        )
+        return [*self.state.unsettled, *(f"its {group} worker" for group in busy)]
+
+    def _settle_changed(self) -> None:
+        """Something :meth:`unsettled` reads changed: the settled signal follows it."""
+        if self.unsettled():
+            self._settled.clear()
+        else:
+            self._settled.set()
+
+    async def settled(self) -> None:
+        """Wait until the screen is settled (:meth:`unsettled` is empty): every file read
+        and counted, no run or reference on its way, none of its workers running."""
+        self._settle_changed()
+        await self._settled.wait()
 
     # -- composing -------------------------------------------------------------------------
 
@@ -153,7 +138,7 @@ class MainLayout(Screen[None]):
         runs_pane.border_title = literal("Runs")
         runs_pane.border_subtitle = literal("f filter · s sort")
         self.query_one("#timeline-pane").border_title = literal("Steps")
-        settings = getattr(self.app, "settings", None) or {}
+        settings = host(self).settings or {}
         self.timeline.merge = bool(settings.get("merge_chunks", False))
         self.run_list.attach(self.store)
 
@@ -207,7 +192,7 @@ class MainLayout(Screen[None]):
         if focused is self.timeline or focused.id == "step-filter":
             return 1
         if focused.id == "search":
-            return self._level_of(self._search_origin)
+            return self._level_of(self.state.search_origin)
         return 2
 
     def _level_of(self, widget: Any) -> int:
@@ -243,13 +228,13 @@ class MainLayout(Screen[None]):
 
     def _update_breadcrumb(self) -> None:
         parts = ["Runs"]
-        if self.run is not None:
-            parts.append(visible(self.run.ref, keep_newlines=False))
+        if self.state.run is not None:
+            parts.append(visible(self.state.run.ref, keep_newlines=False))
             level = self._level()
             if level >= 2:
-                parts.append(subjects.label(self.subject, self.run))
-        elif self.run_problem is not None:
-            parts.append(f"line {self.run_problem.line}")
+                parts.append(subjects.label(self.state.subject, self.state.run))
+        elif self.state.run_problem is not None:
+            parts.append(f"line {self.state.run_problem.line}")
         crumb = Text(" " + " › ".join(parts), style="bold")
         crumb.append("   esc back · enter open · ? help", style="dim")
         # one line high (main.tcss), shown or not: no layout of the screen for new words
@@ -257,7 +242,7 @@ class MainLayout(Screen[None]):
 
     def _update_title(self) -> None:
         """The header line and the run list's titles (counts, progress, changes on disk)."""
-        self._last_title = time.monotonic()
+        self.state.last_title = time.monotonic()
         if len(self.ws.sources) == 1:
             src = self.ws.sources[0]
             name, kind = src.path, src.format.name
@@ -266,15 +251,19 @@ class MainLayout(Screen[None]):
         progress = bar = ""
         total = len(self.ws.sources)
         doing: tuple[str, float] | None = None  # what is under way, and its share done
-        if total and not self._loading_done:
-            fraction = sum(self._progress.get(s, (0.0, 0, False))[0] for s in range(total)) / total
-            done_index = all(self._progress.get(s, (0.0, 0, False))[0] >= 1.0 for s in range(total))
+        if total and not self.state.loading_done:
+            fraction = (
+                sum(self.state.progress.get(s, (0.0, 0, False))[0] for s in range(total)) / total
+            )
+            done_index = all(
+                self.state.progress.get(s, (0.0, 0, False))[0] >= 1.0 for s in range(total)
+            )
             if not done_index:
                 doing = ("indexing", fraction)
             else:
-                read = sum(self._progress.get(s, (0.0, 0, False))[1] for s in range(total))
+                read = sum(self.state.progress.get(s, (0.0, 0, False))[1] for s in range(total))
                 doing = ("reading", read / (sum(len(s) for s in self.ws.sources) or 1))
-        elif total and not self._counted:
+        elif total and not self.state.counted:
             # every summary read, not every one counted yet (a run list restored whole
             # from the index cache): the numbers are of those counted so far
             counted = sum(c.seen for c in self.store.counts)
@@ -287,9 +276,9 @@ class MainLayout(Screen[None]):
             kind,
             self.store.summary_line(),
             "changed on disk: R reloads"
-            if self._changed_noted
+            if self.state.changed_noted
             else "following (F stops)"
-            if getattr(self.app, "follow", False)
+            if host(self).follow
             else "",
             progress,
             bar,
@@ -321,18 +310,18 @@ class MainLayout(Screen[None]):
             said.insert(0, f"refs: … = {starts.pop()}")
         runs_pane.border_subtitle = literal(" · ".join([*said, "f filter · s sort"]))
 
-    def _cursor_run(self) -> tuple[int, int] | None:
+    def cursor_run(self) -> tuple[int, int] | None:
         """``(source, entry)`` of the run the user is on. With the run list focused that is
         the run under its cursor, which can be ahead of :attr:`run_key`: the run shown
         follows the cursor's Highlighted message, and keys typed ahead (one read over SSH)
         are handled before it."""
         if self.focused is self.run_list:
             return self.run_list.current()
-        return self.run_key
+        return self.state.run_key
 
     def _refresh_rows(self, *, keep: tuple[int, int] | None) -> None:
         """Draw the run list's rows again (after a sort or filter), the cursor on the run
-        ``keep`` (:meth:`_cursor_run`, taken before the rows changed) when it is still
+        ``keep`` (:meth:`cursor_run`, taken before the rows changed) when it is still
         shown, else on the first run."""
         cursor_row = None
         if keep is not None:
@@ -343,15 +332,15 @@ class MainLayout(Screen[None]):
         self.query_one("#columns", ColumnHeader).refresh()
         self._update_title()
 
-    def _display_ref(self, ref: str) -> str:
+    def display_ref(self, ref: str) -> str:
         """``ref`` of the selected run's source as the user types it (with the source's
         label when several sources are open)."""
-        if self.run_key is None:
+        if self.state.run_key is None:
             return ref
-        return self.ws.ref(self.ws.sources[self.run_key[0]], ref)
+        return self.ws.ref(self.ws.sources[self.state.run_key[0]], ref)
 
     def _fold(self) -> int:
-        return UNFOLDED_LINES if self.unfold else FOLDED_LINES
+        return UNFOLDED_LINES if self.state.unfold else FOLDED_LINES
 
     def _pane_name(self, widget: Any) -> str:
         """The pane ``widget`` is, in words (``search steps``)."""
@@ -394,9 +383,9 @@ class MainLayout(Screen[None]):
     def _subject_shown(self, run: Run) -> None:
         """The detail pane shows a new subject (extra panes that follow it update)."""
 
-    def _focused_subject(self) -> Subject:
+    def focused_subject(self) -> Subject:
         """The subject of the focused pane (what ``y`` copies and ``e`` pages)."""
-        return self.subject
+        return self.state.subject
 
     def _select_extra(self, target: Target) -> bool:
         """Select what ``target`` names in an extra pane; False when it names none."""

@@ -8,7 +8,6 @@ Workers only post messages or call back on the UI thread: nothing here waits on 
 
 from __future__ import annotations
 
-import os
 import time
 
 from textual import on, work
@@ -21,19 +20,13 @@ from trajtui.core.refs import RefError
 from trajtui.core.rows import SourceRows
 from trajtui.core.source import LoadError, Source
 from trajtui.ui import failures, heap
-from trajtui.ui.messages import AllLoaded, ChangedOnDisk, KeysMisread, Loaded, RunLoaded
+from trajtui.ui.host import host
+from trajtui.ui.messages import AllLoaded, KeysMisread, Loaded, RunLoaded
 from trajtui.ui.screens.main.selection import Selection
-from trajtui.ui.screens.main.watching import path_mark, tree_mark, unread_paths
 from trajtui.ui.widgets.run_list import ColumnHeader
 
 SUMMARY_BUDGET = 0.03
 """Seconds of summarising between two chunks of indexing."""
-FOLLOW_EVERY = 0.5
-"""Seconds between two looks for changes on disk when following."""
-LOOK_EVERY = 2.0
-"""Seconds between two looks for changes on disk otherwise."""
-TREE_EVERY = 4
-"""Opened directories are walked for new files every this many looks when following."""
 FIRST_SCREEN_WAIT = 0.5
 """Seconds indexing waits at most, after the first screenful, for the first screen drawn."""
 FIRST_SCREEN_FROM = 32 << 20
@@ -58,7 +51,9 @@ class Loading(Selection):
 
     @on(Worker.StateChanged)
     def _hand_failure_to_app(self, event: Worker.StateChanged) -> None:
-        """A worker of the screen failed: the app tells it and logs it."""
+        """A worker of the screen changed state: the settled signal follows; one that
+        failed, the app tells and logs."""
+        self._settle_changed()
         failures.hand_to_app(self, event)
 
     @work(thread=True, exclusive=True, group="loader", exit_on_error=False)
@@ -67,7 +62,7 @@ class Loading(Selection):
         appended), visible rows first; post progress."""
         worker = get_current_worker()
         posted = 0.0  # when progress was last posted
-        strict: set[str] = getattr(self.app, "strict_keys", set())
+        strict = host(self).strict_keys
         for s, source in enumerate(self.ws.sources):
             if only is not None and s not in only:
                 continue
@@ -90,8 +85,8 @@ class Loading(Selection):
                     # Until a run is shown, or while a reference is still to find further
                     # on, indexing comes first: only rows on screen are read (the row
                     # workers start after the first screen, not against it).
-                    seeking = self._pending_goto is not None or (
-                        self.run is None and self.run_problem is None
+                    seeking = self.state.pending_goto is not None or (
+                        self.state.run is None and self.state.run_problem is None
                     )
                     read = self._summarise(s, rows, SUMMARY_BUDGET, wait=False, more=not seeking)
                     if self._misread(s, rows):
@@ -136,23 +131,24 @@ class Loading(Selection):
         in file order (as :meth:`_summarise`)."""
         deadline = time.monotonic() + FIRST_SCREEN_WAIT
         read = rows.done
-        while (
-            not self._first_drawn
-            and self._pending_goto is None
-            and not worker.is_cancelled
-            and time.monotonic() < deadline
-        ):
-            if self.store.requests:
+        state, requests = self.state, self.store.requests
+
+        def over() -> bool:
+            return state.first_drawn or state.pending_goto is not None or worker.is_cancelled
+
+        # woken by the screen: the first screen drawn, a reference given, rows drawn unread
+        while not over() and (left := deadline - time.monotonic()) > 0:
+            state.wake.wait_for(lambda: over() or bool(requests), left)
+            if requests:
                 read = self._summarise(s, rows, 0.02, more=False)
                 self.post_message(Loaded(s, progress, read))
-            time.sleep(0.005)
         return read
 
     def _quiet(self, progress: ScanProgress, posted: float) -> bool:
         """Progress goes unposted while a reference to go to is still to find: drawing it
         would take turns at the interpreter from the indexing that finds it (posted every
         :data:`SEEKING_PROGRESS_EVERY`, and at once when the reference is indexed)."""
-        ref = self._pending_goto
+        ref = self.state.pending_goto
         if ref is None or progress.finished:
             return False
         if time.monotonic() - posted >= SEEKING_PROGRESS_EVERY:
@@ -162,12 +158,13 @@ class Loading(Selection):
     def _goto_first(self, worker: Worker[None]) -> None:
         """While a reference found is on its way to the screen (its run read, built and
         drawn), leave the interpreter to it: wait, at most :data:`GOTO_WAIT`."""
-        since = self._goto_since
-        while since is not None and not worker.is_cancelled:
-            if time.monotonic() - since >= GOTO_WAIT:
+        state = self.state
+        while (since := state.goto_since) is not None and not worker.is_cancelled:
+            left = since + GOTO_WAIT - time.monotonic()
+            if left <= 0:
                 return
-            time.sleep(0.005)
-            since = self._goto_since
+            # woken when the reference is drawn (or another given), or the screen goes
+            state.wake.wait_for(lambda: state.goto_since != since or worker.is_cancelled, left)
 
     def _misread(self, s: int, rows: SourceRows) -> bool:
         """A key taken from a line's head proved wrong: say so (the file is read again)."""
@@ -185,11 +182,8 @@ class Loading(Selection):
     def on_keys_misread(self, message: KeysMisread) -> None:
         """Read the files again, this one with every key checked while indexing."""
         source = self.ws.sources[message.source]
-        strict = getattr(self.app, "strict_keys", None)
-        reload = getattr(self.app, "reload", None)
-        if strict is None or reload is None:
-            return
-        strict.add(source.path)
+        app = host(self)
+        app.strict_keys.add(source.path)
         line = source.line_of(message.record) or 0
         self.notify(
             f"{visible(source.path, keep_newlines=False)}:{line}: a record spells its key "
@@ -197,12 +191,12 @@ class Loading(Selection):
             severity="warning",
             timeout=8,
         )
-        ref = self._pending_goto
-        if ref is None and self.run is not None:
-            ref = self._display_ref(self.run.ref)
+        ref = self.state.pending_goto
+        if ref is None and self.state.run is not None:
+            ref = self.display_ref(self.state.run.ref)
         # after the screen's own pending callbacks (a screen replaced before they ran
         # leaves Textual's tabs looking for what is gone)
-        self.call_after_refresh(reload, ref)
+        self.call_after_refresh(app.reload, ref)
 
     def _summarise(
         self, s: int, rows: SourceRows, budget: float, *, wait: bool = True, more: bool = True
@@ -232,14 +226,18 @@ class Loading(Selection):
         return rows.done
 
     def on_loaded(self, message: Loaded) -> None:
-        self._progress[message.source] = (message.progress.fraction, message.read, message.done)
+        self.state.progress[message.source] = (
+            message.progress.fraction,
+            message.read,
+            message.done,
+        )
         if message.error:
             self.notify(
                 f"{self.ws.sources[message.source].path}: {message.error}",
                 severity="error",
                 timeout=8,
             )
-        self._grew = self.store.extend() or self._grew
+        self.state.grew = self.store.extend() or self.state.grew
         self._count()
         # Drawn at most 4 times a second while loading: the UI thread's turns at the
         # interpreter are turns the loader waits for.
@@ -247,25 +245,27 @@ class Loading(Selection):
         if (
             message.done
             or answered
-            or time.monotonic() - self._last_title > 0.25
-            or not self._shown_any
+            or time.monotonic() - self.state.last_title > 0.25
+            or not self.state.shown_any
         ):
-            if self._grew:
+            if self.state.grew:
                 self.run_list.grow()
-                self._grew = False
-                self._shown_any = self.store.shown > 0
+                self.state.grew = False
+                self.state.shown_any = self.store.shown > 0
             self.run_list.loaded_more()
             self.query_one("#columns", ColumnHeader).refresh()
             self._fit_columns()
             self._update_title()
+        if not self.state.first_drawn:  # rows drawn unread are read first: tell the loader
+            self.call_after_refresh(self.state.wake.notify)
         if (
-            self.run is None
-            and self.run_problem is None
-            and self._pending_goto is None
-            and self._goto_since is None  # (a reference found, on its way: not the first run)
+            self.state.run is None
+            and self.state.run_problem is None
+            and self.state.pending_goto is None
+            and self.state.goto_since is None  # (a reference found, on its way: not the first run)
         ):
             self._select_first_run()
-        if self._pending_goto is not None:
+        if self.state.pending_goto is not None:
             self._try_pending_goto(final=False)
 
     def _count(self) -> bool:
@@ -273,46 +273,46 @@ class Loading(Selection):
         :data:`COUNT_PAUSE` (a run list restored whole from the index cache, or rows read
         faster than counted, are counted over several ticks, keys answered between them).
         Returns True when every summary read is counted."""
-        done = self._counted = self.store.count_new(budget=COUNT_BUDGET)
-        if not done and not self._counting:
-            self._counting = True
+        done = self.state.counted = self.store.count_new(budget=COUNT_BUDGET)
+        if not done and not self.state.counting:
+            self.state.counting = True
             self.set_timer(COUNT_PAUSE, self._count_more)
         return done
 
     def _count_more(self) -> None:
-        self._counting = False
+        self.state.counting = False
         # while files are read, the numbers are drawn with the progress (4 times a second)
-        if self._count() or self._loading_done:
+        if self._count() or self.state.loading_done:
             self.run_list.loaded_more()
             self.query_one("#columns", ColumnHeader).refresh()
             self._fit_columns()
             self._update_title()
 
     def on_all_loaded(self, message: AllLoaded) -> None:
-        self._loading_done = True
+        self.state.loading_done = True
         heap.keep(self.app.screen_stack)  # the summaries read: no full collection walks them
         self.run_list.reading = False
         self.run_list.redraw()
-        for s in self._following:
+        for s in self.state.following:
             # The last record was read again (it had no newline): count afresh.
             self.store.recount(s)
             self.run_list.redraw()
-        key = self.run_key
+        key = self.state.run_key
         if key is not None and (
-            (self._following and self.run_problem is not None)
+            (self.state.following and self.state.run_problem is not None)
             # the last run of a followed file: it may have grown (a session's steps)
-            or (key[0] in self._following and key[1] == len(self.ws.sources[key[0]]) - 1)
+            or (key[0] in self.state.following and key[1] == len(self.ws.sources[key[0]]) - 1)
         ):
             self._load_run(*key)
-        self._following.clear()
+        self.state.following.clear()
         if not self.store.ordered:
-            self._refresh_rows(keep=self._cursor_run())
+            self._refresh_rows(keep=self.cursor_run())
         self._update_title()
         self._follow_to_end()
-        wanted = self._wanted[2]
+        wanted = self.state.wanted[2]
         if wanted.active:  # runs read since the words were searched
             self._search_inputs(wanted)
-        if self._pending_goto is not None:
+        if self.state.pending_goto is not None:
             self._try_pending_goto(final=True)
 
     # -- one run -----------------------------------------------------------------------------
@@ -345,136 +345,33 @@ class Loading(Selection):
             return
         self.app.call_from_thread(self.select_target, target)
 
-    # -- changes on disk ---------------------------------------------------------------------
+    # -- what the disk watch (changes.py) asks of the screen ------------------------------
 
-    def _tick_changes(self) -> None:
-        """Every :data:`FOLLOW_EVERY` seconds: look for changes when following, else every
-        :data:`LOOK_EVERY` seconds."""
-        now = time.monotonic()
-        if self.app_follow or now - self._last_look >= LOOK_EVERY:
-            self._last_look = now
-            self._check_changes()
+    def read_appended(self, source: int) -> None:
+        """Read the records appended to ``source`` (every other one is read)."""
+        self.state.loading_done = False
+        self.run_list.reading = True
+        self.state.following.add(source)
+        self.load_sources((source,))
 
-    @property
-    def app_follow(self) -> bool:
-        """The user follows the files (``F``, ``--follow``)."""
-        return bool(getattr(self.app, "follow", False))
-
-    def action_toggle_follow(self) -> None:
-        follow = not self.app_follow
-        self.app.follow = follow  # type: ignore[attr-defined]
-        if follow:
-            self._tree_marks.clear()
-            self._check_changes()
-            self.notify(
-                "following: new records and files appear as they are written; at the end, "
-                "the view stays at the end (F stops)",
-                timeout=4,
-            )
-        else:
-            self.notify("stopped following (changes are still noticed every 2 s)", timeout=3)
-        self._update_title()
-
-    def _check_changes(self) -> None:
-        """Look for changes on disk, unless the last look is still on."""
-        if not self._checking:
-            self._checking = True
-            self._look_for_changes(self.app_follow)
-
-    @work(thread=True, group="changes", exit_on_error=False)
-    def _look_for_changes(self, follow: bool) -> None:
-        """How each source changed on disk (a stat each: off the UI thread, where a slow
-        disk or a hung network mount cannot freeze the screen); whether an opened path
-        with nothing readable (missing, empty, a directory, a link loop) changed, so it
-        may be back; when following, also which opened directories have files added or
-        removed (walked every few looks)."""
-        found: list[tuple[int, str]] = []
-        trees: list[str] = []
-        lost: list[str] = []
-        try:
-            for s, source in enumerate(self.ws.sources):
-                try:
-                    how = source.changed()
-                except OSError:
-                    how = "unreadable"
-                if how:
-                    found.append((s, how))
-            self._looks += 1
-            walk = follow and (self._looks % TREE_EVERY == 1 or not self._tree_marks)
-            paths = getattr(self.app, "paths", ())
-            if self._unread is None:
-                self._unread = set(unread_paths(paths, self.ws.sources))
-            opened: dict[str, object] = getattr(self.app, "path_marks", {})
-            for path in paths:
-                if path in self._unread:
-                    mark: object = path_mark(path)
-                    self._tree_marks.setdefault(path, opened.get(path, mark))
-                elif os.path.isdir(path) and walk:
-                    mark = ("tree", tree_mark(path))
-                else:
-                    continue  # a file: its source tells how it changed
-                if self._tree_marks.setdefault(path, mark) != mark:
-                    self._tree_marks[path] = mark
-                    (lost if path in self._unread else trees).append(path)
-        finally:
-            self.post_message(ChangedOnDisk(tuple(found), tuple(trees), tuple(lost)))
-
-    def on_changed_on_disk(self, message: ChangedOnDisk) -> None:
-        """Follow files that grow (a run still being written); tell about other changes,
-        and when following, read again what was truncated, replaced or added to, and wait
-        for what was deleted to come back."""
-        self._checking = False
-        follow = self.app_follow
-        again: list[str] = []
-        for s, how in message.changes:
-            source = self.ws.sources[s]
-            if how == "appended" and source.follows_appends:
-                if self._loading_done:
-                    self._loading_done = False
-                    self.run_list.reading = True
-                    self._following.add(s)
-                    self._stay_at_end = follow and self._at_end()
-                    self.load_sources((s,))
-                continue
-            source.forget_cache()
-            path = visible(source.path, keep_newlines=False)
-            if follow and how != "deleted":
-                again.append(f"{path} {how} on disk")
-                continue
-            if s not in self._changed_noted:
-                self._changed_noted.add(s)
-                then = "waiting for it to come back" if follow else "R reloads"
-                self.notify(f"{path} {how} on disk: {then}", severity="warning", timeout=10)
-                self._update_title()
-        for p in message.lost:
-            shown = visible(p, keep_newlines=False)
-            if follow:
-                again.append(f"{shown} changed on disk")
-            else:
-                self.notify(f"{shown} changed on disk: R reloads", severity="warning", timeout=10)
-        if follow:
-            again.extend(
-                f"files added to or removed from {visible(p, keep_newlines=False)}"
-                for p in message.trees
-            )
-        if again:
-            self.notify("; ".join(again) + ": read again", timeout=6)
-            reload = getattr(self.app, "reload", None)
-            if reload is not None:
-                if self._at_end() or self.run is None:
-                    reload(None, to_end=True)
-                else:
-                    reload(self._display_ref(self.run.ref))
-
-    def _at_end(self) -> bool:
+    def at_end(self) -> bool:
         """The run list's cursor is on its last row (following keeps it there)."""
         rows = self.run_list.row_count
         return rows == 0 or self.run_list.cursor >= rows - 1
 
+    def shown_ref(self) -> str | None:
+        """The reference of the run on screen as the user types it (None: no run)."""
+        run = self.state.run
+        return None if run is None else self.display_ref(run.ref)
+
+    def update_title(self) -> None:
+        """Draw the header line and the run list's titles again."""
+        self._update_title()
+
     def _follow_to_end(self) -> None:
         """After appended records were read: to the last row, if the cursor was at the end."""
-        if self._stay_at_end:
-            self._stay_at_end = False
+        if self.state.stay_at_end:
+            self.state.stay_at_end = False
             self.run_list.action_last()
 
 

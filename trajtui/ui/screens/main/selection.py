@@ -53,45 +53,45 @@ class Selection(MainLayout):
     @on(VirtualList.Highlighted, "#runs")
     def _run_highlighted(self, message: VirtualList.Highlighted) -> None:
         now = time.monotonic()
-        rapid = now - self._run_moved < RAPID_MOVES
-        self._run_moved = now
+        rapid = now - self.state.run_moved < RAPID_MOVES
+        self.state.run_moved = now
         self._cancel_wanted_run()
         current = self.run_list.current()
         if current is None:
             self._show_open_problem()
             return
-        if self.run_key == current:
+        if self.state.run_key == current:
             return
         if rapid:
             # A key held down, or typed fast: the cursor moves at once, and the run under
             # it is read and drawn once the moves pause. Drawing each run passed over took
             # a frame of 15-30 ms of the interpreter, and reading it a thread's share of
             # it: the next key waited behind them.
-            self._run_wanted = self.set_timer(MOVES_PAUSED, self.show_wanted_run)
+            self.state.run_wanted = self.set_timer(MOVES_PAUSED, self.show_wanted_run)
         else:
             self._load_run(*current)
 
     def show_wanted_run(self) -> None:
         """Read and show the run under the cursor now, if moves left it waiting."""
-        if self._run_wanted is None:
+        if self.state.run_wanted is None:
             return
         self._cancel_wanted_run()
         current = self.run_list.current()
-        if current is not None and self.run_key != current:
+        if current is not None and self.state.run_key != current:
             self._load_run(*current)
 
     def _cancel_wanted_run(self) -> None:
-        if self._run_wanted is not None:
-            self._run_wanted.stop()
-            self._run_wanted = None
+        if self.state.run_wanted is not None:
+            self.state.run_wanted.stop()
+            self.state.run_wanted = None
 
     def _show_open_problem(self) -> None:
-        self.run, self.run_key = None, None
+        self.state.run, self.state.run_key = None, None
         store = self.store
         if not store.rows:
             return
         kind, s, i = store.rows[self.run_list.cursor]
-        self.run_problem = None
+        self.state.run_problem = None
         self.timeline.show_run(None)
         self.query_one("#run-header", FactsHeader).show(Text())
         pane = self.query_one("#timeline-pane")
@@ -108,40 +108,40 @@ class Selection(MainLayout):
             )
 
     def _load_run(self, s: int, i: int) -> None:
-        self._run_token += 1
-        self.run_key = (s, i)
+        self.state.run_token += 1
+        self.state.run_key = (s, i)
         entry = self.ws.sources[s].peek(i)
         if isinstance(entry, Problem):
             self._set_problem(entry)
             return
-        self._read_run(s, i, self._run_token)
+        self._read_run(s, i, self.state.run_token)
 
     def on_run_loaded(self, message: RunLoaded) -> None:
-        if message.token != self._run_token:
+        if message.token != self.state.run_token:
             return
-        if self._goto_since is not None:
+        if self.state.goto_since is not None:
             # the run gone to (the first screen, if it is the first run): reading waits
             # until it is drawn
-            self._first_drawn = True
+            self.state.first_drawn = True
             self.call_after_refresh(self._goto_drawn)
-        elif not self._first_drawn:  # the first run: indexing waits for the first screen
+        elif not self.state.first_drawn:  # the first run: indexing waits for the first screen
             self.call_after_refresh(self._check_first_drawn)
         if message.run is None:
             assert message.problem is not None
             self._set_problem(message.problem)
             return
         keep = (
-            self.run is not None
-            and self.run.ref != message.run.ref
+            self.state.run is not None
+            and self.state.run.ref != message.run.ref
             and self.focused is self.timeline
         )
-        self.run, self.run_problem = message.run, None
+        self.state.run, self.state.run_problem = message.run, None
         self.timeline.show_run(message.run, keep_cursor=keep)
         self._show_extra_tabs(message.run)
         self._update_run_header()
         self._update_split()
-        if self._goto_target is not None:
-            target, self._goto_target = self._goto_target, None
+        if self.state.goto_target is not None:
+            target, self.state.goto_target = self.state.goto_target, None
             self._select_in_run(target)
         elif self.focused is self.timeline:
             self._show_timeline_row()
@@ -156,34 +156,35 @@ class Selection(MainLayout):
         shown = self.store.rows[top : top + self.run_list.size.height]
         unread = any(kind == ENTRY and self.ws.sources[s].peek(i) is None for kind, s, i in shown)
         if unread or self.store.answered:
+            self.state.wake.notify()  # the loader reads the rows drawn unread
             self.set_timer(0.01, self._check_first_drawn)
             return
         self.call_after_refresh(self._first_screen_drawn)
 
     def _first_screen_drawn(self) -> None:
-        self._first_drawn = True
+        self.state.first_drawn = True
         heap.keep(self.app.screen_stack)  # the app as it starts: no full collection walks it
 
     def _goto_drawn(self) -> None:
         """The run gone to is drawn: reading may go on once its detail is laid out too."""
-        if self._goto_since is None:
+        if self.state.goto_since is None:
             return
         if self.detail.busy:
             self.set_timer(0.01, self._goto_drawn)
             return
         # laid out: reading waits for the frame that draws it too (it took 0.1 s more
         # in a terminal, sharing the interpreter with the reading)
-        self.call_after_refresh(self._goto_shown, self._goto_since)
+        self.call_after_refresh(self._goto_shown, self.state.goto_since)
 
     def _goto_shown(self, since: float) -> None:
-        if self._goto_since == since:  # (not a reference given since)
-            self._goto_since = None
+        if self.state.goto_since == since:  # (not a reference given since)
+            self.state.goto_since = None
 
     def _set_problem(self, problem: Problem) -> None:
-        self._goto_since = None  # nothing more to draw for a reference gone to
-        if not self._first_drawn:
+        self.state.goto_since = None  # nothing more to draw for a reference gone to
+        if not self.state.first_drawn:
             self.call_after_refresh(self._check_first_drawn)
-        self.run, self.run_problem = None, problem
+        self.state.run, self.state.run_problem = None, problem
         self.timeline.show_run(None)
         self.timeline.empty_text = "this line could not be read"
         self.query_one("#run-header", FactsHeader).show(Text(str(problem), style="bold red"))
@@ -194,11 +195,11 @@ class Selection(MainLayout):
         self._show_extra_tabs(None)
 
     def _update_run_header(self) -> None:
-        run = self.run
+        run = self.state.run
         if run is None:
             return
         pane = self.query_one("#timeline-pane")
-        pane.border_title = literal(self._display_ref(run.ref))
+        pane.border_title = literal(self.display_ref(run.ref))
         facts = show.summary_facts(run.summary)
         extra = _format_headline(run)
         line = show.facts_line(facts, *([extra] if extra is not None else []))
@@ -220,7 +221,7 @@ class Selection(MainLayout):
 
     def _update_steps_title(self) -> None:
         """The timeline pane's subtitle: what its filter keeps, the keys for it."""
-        run, timeline = self.run, self.timeline
+        run, timeline = self.state.run, self.timeline
         pane = self.query_one("#timeline-pane")
         parts = []
         if timeline.keep is not None and run is not None:
@@ -254,15 +255,15 @@ class Selection(MainLayout):
             self._show_subject(StepSubject(number, row.first, row.last))
 
     def _show_subject(self, subject: Subject) -> None:
-        self.subject = subject
-        run = self.run
+        self.state.subject = subject
+        run = self.state.run
         if run is None:
             return
         self._present(self.detail, run, subject)
         self._subject_shown(run)
         self._update_breadcrumb()
 
-    def _steps_for(self, run: Run, subject: Subject) -> Sequence[Step]:
+    def steps_for(self, run: Run, subject: Subject) -> Sequence[Step]:
         """The timeline a step subject belongs to (its trial's, or the run's)."""
         trial = subject.trial if isinstance(subject, StepSubject) else None
         return self.timeline.steps_of(run.attempt(trial) if trial is not None else None)
@@ -271,16 +272,16 @@ class Selection(MainLayout):
         """Show ``subject`` of ``run`` in ``view`` (folding long values or not: the same
         object keeps its scroll position)."""
         builder = self._builder_for(run, subject)
-        steps = self._steps_for(run, subject)
+        steps = self.steps_for(run, subject)
         view.show(
             builder,
-            key=f"{run.ref}|{subject}|{self.raw}",
+            key=f"{run.ref}|{subject}|{self.state.raw}",
             mentions=self._mentions(run),
             whole=lambda: whole_text(run, steps, subject),
         )
 
     def _builder_for(self, run: Run, subject: Subject) -> Builder:
-        raw, lines, ref_of = self.raw, self._fold(), self._display_ref
+        raw, lines, ref_of = self.state.raw, self._fold(), self.display_ref
         if isinstance(subject, TrialSubject):
             attempt = run.attempt(subject.number)
             assert attempt is not None
@@ -301,50 +302,54 @@ class Selection(MainLayout):
     def _refresh_views(self) -> None:
         """Draw the detail and the previews again (raw/fold changed), the modes said in the
         Detail tab's title (they stay on for every object shown after)."""
-        modes = [word for on, word in ((self.raw, "raw JSON"), (self.unfold, "unfolded")) if on]
+        modes = [
+            word
+            for on, word in ((self.state.raw, "raw JSON"), (self.state.unfold, "unfolded"))
+            if on
+        ]
         label = " · ".join(["Detail", *modes])
         tab = self.tabs.get_tab("tab-detail")
         if str(tab.label) != label:
             tab.label = literal(label)
-        self._show_subject_keep(self.subject)
+        self._show_subject_keep(self.state.subject)
         self._refresh_extra_views()
 
     def _show_subject_keep(self, subject: Subject) -> None:
         """Show ``subject`` in the detail without updating the panes that follow it."""
-        self.subject = subject
-        run = self.run
+        self.state.subject = subject
+        run = self.state.run
         if run is None:
             return
         self._present(self.detail, run, subject)
 
     def _current_object(self) -> tuple[str, str] | None:
         """``(reference, text)`` of what the focused pane shows."""
-        run = self.run
+        run = self.state.run
         if run is None:
-            if self.run_problem is not None:
-                return str(self.run_problem), str(self.run_problem)
+            if self.state.run_problem is not None:
+                return str(self.state.run_problem), str(self.state.run_problem)
             return None
-        subject = self._focused_subject()
-        steps = self._steps_for(run, subject)
-        ref, text = subject_object(run, steps, subject, self.raw)
-        return self._display_ref(ref), text
+        subject = self.focused_subject()
+        steps = self.steps_for(run, subject)
+        ref, text = subject_object(run, steps, subject, self.state.raw)
+        return self.display_ref(ref), text
 
     # -- selection by reference ------------------------------------------------------------
 
     def _try_pending_goto(self, *, final: bool) -> None:
-        ref = self._pending_goto
+        ref = self.state.pending_goto
         assert ref is not None
         if not final and not self.ws.knows(ref):
             return
-        self._pending_goto = None
-        self._goto_since = time.monotonic()
+        self.state.pending_goto = None
+        self.state.goto_since = time.monotonic()
         self.resolve_goto(ref, final)
 
     def _goto_failed(self, ref: str, why: str) -> None:
         """Say why ``ref`` names nothing; with nothing selected yet, select the first run."""
-        self._goto_since = None
+        self.state.goto_since = None
         self.notify(f"{ref}: {why}", severity="error", timeout=10)
-        if self.run is None and self.run_problem is None:
+        if self.state.run is None and self.state.run_problem is None:
             self._select_first_run()
 
     def _select_first_run(self) -> None:
@@ -360,16 +365,16 @@ class Selection(MainLayout):
             self._load_run(*current)
 
     def _defer_goto(self, ref: str) -> None:
-        self._goto_since = None
-        self._pending_goto = ref
+        self.state.goto_since = None
+        self.state.pending_goto = ref
 
     def go_to(self, ref: str) -> None:
         """Go to ``ref`` (from the ``:`` prompt or ``--goto``)."""
         if all(s.complete for s in self.ws.sources) or self.ws.knows(ref):
-            self._goto_since = time.monotonic()
+            self.state.goto_since = time.monotonic()
             self.resolve_goto(ref, True)
         else:
-            self._pending_goto = ref
+            self.state.pending_goto = ref
             self.notify(f"{ref}: still indexing; going there when it is found", timeout=4)
 
     def select_target(self, target: Target) -> None:
@@ -378,18 +383,18 @@ class Selection(MainLayout):
         row = self.store.row_of(s, target.index)
         if row is None:
             self.store.set_filter("")
-            self._inputs_asked += 1  # a search of the filter's words stops
-            self._wanted = (self.store.sort, self.store.reverse, self.store.filter)
+            self.state.inputs_asked += 1  # a search of the filter's words stops
+            self.state.wanted = (self.store.sort, self.store.reverse, self.store.filter)
             self.query_one("#filter", Input).value = ""
             self._refresh_rows(keep=None)
             row = self.store.row_of(s, target.index)
         if row is not None:
             self.run_list.set_cursor(row, post=False, center=True)
-        if self.run is not None and self.run_key == (s, target.index):
-            self._goto_since = None
+        if self.state.run is not None and self.state.run_key == (s, target.index):
+            self.state.goto_since = None
             self._select_in_run(target)
             return
-        self._goto_target = target
+        self.state.goto_target = target
         self._load_run(s, target.index)
 
     def _select_in_run(self, target: Target) -> None:
