@@ -102,8 +102,10 @@ def cli() -> None:
     """Inspect AI-agent trajectories and eval results in the terminal.
 
     Reads acp-harness JSONL (capture, trials, summary), forecast-agent run and eval
-    directories, ultraplan logs and eval results trees. Big and half-written files open at
-    once; broken lines are reported as PATH:LINE: message and everything else still shows.
+    directories, ultraplan plans and logs, eval results trees, Harbor jobs and ATIF
+    trajectories, Claude Code sessions (~/.claude/projects) and Codex CLI rollouts
+    (~/.codex/sessions). Big and half-written files open at once; broken lines are reported
+    as PATH:LINE: message and everything else still shows.
 
     With no command, opens the TUI on PATH... (files or directories):
 
