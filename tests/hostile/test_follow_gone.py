@@ -51,7 +51,9 @@ def _shown(app: TrajtuiApp) -> list[str]:
 
 
 def _text(app: TrajtuiApp) -> str:
-    return "\n".join(screen_lines(app))
+    """What the screen shows, and what its toasts said whole: a toast wraps a long path
+    where it must, so a phrase after it ("R reloads") may be split over two lines."""
+    return "\n".join([*screen_lines(app), *(notice.message for notice in app.notices)])
 
 
 def _gone(path: Path, how: str) -> None:
