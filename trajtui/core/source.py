@@ -150,6 +150,16 @@ class Source(ABC):
     stopped (:meth:`changed` says ``appended``): the source is followed as it grows,
     rather than read again whole."""
 
+    partial_rows: bool = False
+    """Set by a reader that revises the rows it shows (the TUI) before the scan: a source
+    whose run is read whole before its row is known (a session file) then lists it at once,
+    its row the figures so far (the row says it is partial), replaced as the reading goes
+    on. Left off, only final rows are listed (``ls`` prints each row once)."""
+
+    revision: int = 0
+    """Bumped each time an entry already listed is replaced (a partial row revised): a
+    reader that counted or drew it does so again."""
+
     def line_of(self, i: int) -> int | None:
         """The line of the file entry ``i`` starts on, known without reading it (sources
         of one record a line); None where entries are not lines of one file."""

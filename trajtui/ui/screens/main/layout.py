@@ -119,6 +119,9 @@ class MainLayout(Screen[None]):
         # file waits for it, a moment at most)
         self._first_drawn = False
         self._counted = True  # every summary read is counted (the title's numbers are whole)
+        self._revisions: dict[int, int] = {}  # Source.revision of each source, last counted
+        self._revised = False  # a listed row was replaced and is not drawn yet
+        self._partial_sources: set[int] = set()  # sources listed partial, not read whole yet
 
     # -- composing -------------------------------------------------------------------------
 
