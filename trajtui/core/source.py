@@ -156,6 +156,12 @@ class Source(ABC):
     its row the figures so far (the row says it is partial), replaced as the reading goes
     on. Left off, only final rows are listed (``ls`` prints each row once)."""
 
+    started: float | None = None
+    """When the run the source holds started (epoch seconds), where its format knows it at
+    open, cheaply (a session file's first timestamp): a folder's sources that tell it are
+    listed newest first (:func:`~trajtui.core.opening.open_dir`); the others keep their
+    place."""
+
     revision: int = 0
     """Bumped each time an entry already listed is replaced (a partial row revised): a
     reader that counted or drew it does so again."""
