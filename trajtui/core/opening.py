@@ -194,6 +194,7 @@ def open_dir(formats: Sequence[Format], root: str) -> Found:
             inner = _Claimed(here, opened.scope, fmt)
             stack.append(inner)
         _read_files(formats, place, inner, seen, out)
+    _newest_first(out.sources)
     out.problems.extend(walker.problems)
     out.ignored.extend(walker.skipped)
     out.passed_over = len(walker.skipped)
@@ -202,6 +203,15 @@ def open_dir(formats: Sequence[Format], root: str) -> Found:
             Problem(root, None, f"stopped looking after {MAX_FILES:,} files", Severity.WARNING)
         )
     return out
+
+
+def _newest_first(sources: list[Source]) -> None:
+    """Sources that know when their run started, newest first, in the places they hold
+    among the others (which keep the walk's order); equal times keep the walk's order."""
+    places = [k for k, source in enumerate(sources) if source.started is not None]
+    dated = sorted((sources[k] for k in places), key=lambda s: s.started or 0.0, reverse=True)
+    for k, source in zip(places, dated, strict=True):
+        sources[k] = source
 
 
 def _read_files(

@@ -150,6 +150,22 @@ class Source(ABC):
     stopped (:meth:`changed` says ``appended``): the source is followed as it grows,
     rather than read again whole."""
 
+    partial_rows: bool = False
+    """Set by a reader that revises the rows it shows (the TUI) before the scan: a source
+    whose run is read whole before its row is known (a session file) then lists it at once,
+    its row the figures so far (the row says it is partial), replaced as the reading goes
+    on. Left off, only final rows are listed (``ls`` prints each row once)."""
+
+    started: float | None = None
+    """When the run the source holds started (epoch seconds), where its format knows it at
+    open, cheaply (a session file's first timestamp): a folder's sources that tell it are
+    listed newest first (:func:`~trajtui.core.opening.open_dir`); the others keep their
+    place."""
+
+    revision: int = 0
+    """Bumped each time an entry already listed is replaced (a partial row revised): a
+    reader that counted or drew it does so again."""
+
     def line_of(self, i: int) -> int | None:
         """The line of the file entry ``i`` starts on, known without reading it (sources
         of one record a line); None where entries are not lines of one file."""

@@ -104,3 +104,17 @@ def test_other_formats_files_are_not_claimed(tmp_path: Path) -> None:
     )
     out = _cli("ls", str(stream), "--json")
     assert "claude-code" not in out.stdout
+
+
+def test_a_projects_folder_lists_its_sessions_newest_first(projects: Path) -> None:
+    # a third session, started before the others, whose name the walk meets first
+    early = "00000000-3333-4a2b-9c3d-000000000003"
+    lines = [
+        json.loads(json.dumps(o).replace("2025-09-01", "2024-05-01")) for o in b.session_10(early)
+    ]
+    b.write_lines(projects / "-home-u-src-app" / f"{early}.jsonl", lines)
+    out = _cli("ls", str(projects), "--json")
+    assert out.returncode == 0, out.stderr
+    refs = [json.loads(line)["ref"].split("::")[-1] for line in out.stdout.splitlines()]
+    # by start time (2026-01-02, 2025-09-01, 2024-05-01), a subagent after its session
+    assert refs == [b.SID, f"{b.SID}/agent-a5f00d1", b.OLD, early]

@@ -14,7 +14,11 @@ A format of such files gives a :class:`SessionFormat`; :class:`SessionSource` do
 * **The run's row.** ``len(source)`` is 0 until the fold has seen every line, then 1:
   entry 0 is ``fold.summary(ref, partial=False)`` (its ``index`` set here). While the
   scan runs, :meth:`SessionSource.partial` gives the summary so far (``partial=True``:
-  the format says so in it).
+  the format says so in it). A reader that revises the rows it shows (the TUI) sets
+  :attr:`~trajtui.core.source.Source.partial_rows`: the run is then listed (``len`` 1)
+  as soon as a line is folded, its row the summary so far, revised (at most every
+  :data:`PARTIAL_EVERY` seconds, and at the end; each revision bumps
+  :attr:`~trajtui.core.source.Source.revision`) as the fold goes on.
 * **Steps on demand.** :meth:`SessionSource.run` gives a :class:`~trajtui.core.model.Run`
   (``fmt.build``) whose ``steps`` is a :class:`LazySteps`: a ``Sequence[Step]`` whose
   items are built a window of rows at a time (``fmt.steps(ref, rows, read)``, ``read(k)``
@@ -33,6 +37,7 @@ cannot read is ``state.problem``).
 from __future__ import annotations
 
 import threading
+import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -57,6 +62,8 @@ MAX_PROBLEMS = 1000
 """Problems kept with their line; beyond them, one more says how many were not listed."""
 FOLD_SPAN = 4 << 20
 """Bytes of lines read at a time for the fold."""
+PARTIAL_EVERY = 0.25
+"""Seconds between two revisions of a partial row (:attr:`Source.partial_rows`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +295,8 @@ class SessionSource(Source):
         self._from_cache = False
         self._folded = 0  # lines of the index folded
         self._tail: Problem | None = None
+        self._partial: RunSummary | None = None  # the row listed while folding
+        self._partial_at = 0.0
 
     # -- scanning ------------------------------------------------------------------------
 
@@ -334,6 +343,21 @@ class SessionSource(Source):
                 i = lo + k
                 self._fold.add(Line(i, ix.line_of(i), ix.starts[i], data), self.state)
             self._folded = lo + len(datas)
+        self._list_partial()
+
+    def _list_partial(self) -> None:
+        """List the run as read so far, when the reader revises rows (throttled)."""
+        if not self.partial_rows or self._summary is not None or not self._folded:
+            return
+        now = time.monotonic()
+        if self._partial is not None and now - self._partial_at < PARTIAL_EVERY:
+            return
+        row = replace(self._fold.summary(self.ref, True), ref=self.ref, index=0)
+        with self._lock:  # (the scan's thread also finishes it: no race with _finish)
+            self._partial, self._partial_at = row, now
+            self._table.put(0, row)
+            self._runs.forget()
+            self.revision += 1
 
     def _finish(self) -> None:
         ix = self.index
@@ -353,6 +377,9 @@ class SessionSource(Source):
             self._summary = replace(summary, ref=self.ref, index=0)
             self._table.put(0, self._summary)
             self._runs.forget()
+            if self._partial is not None:
+                self._partial = None
+                self.revision += 1
 
     def restored(self, summary: RunSummary) -> None:
         """The index cache gave the whole run (:mod:`trajtui.core.jsonl.sessioncache`)."""
@@ -401,10 +428,10 @@ class SessionSource(Source):
     # -- entries -------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return 1 if self._summary is not None else 0
+        return 1 if self._summary is not None or self._partial is not None else 0
 
     def entry(self, i: int, *, keep: bool = True) -> Entry:
-        summary = self._summary
+        summary = self._summary or self._partial
         if i != 0 or summary is None:
             raise IndexError(i)
         return summary
@@ -414,10 +441,10 @@ class SessionSource(Source):
         return self.fmt.build(entry, steps, self.path)
 
     def find(self, run_ref: str) -> int | None:
-        return 0 if run_ref == self.ref and self._summary is not None else None
+        return 0 if run_ref == self.ref and len(self) else None
 
     def run_refs(self) -> list[str]:
-        return [self.ref] if self._summary is not None else []
+        return [self.ref] if len(self) else []
 
     def problems(self) -> list[Problem]:
         state = self.state

@@ -17,7 +17,9 @@ this format.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -93,6 +95,33 @@ def sniff(path: str, first: Any) -> str | None:
     return "" if seen and summaries == seen else None
 
 
+START_BYTES = 1 << 16
+"""Bytes of a session's head looked through for its start time."""
+_STAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9][0-9T:.+\-Z ]{9,39})"')
+
+
+def started(path: str) -> float | None:
+    """When a session started (epoch seconds): the first timestamp in its first
+    :data:`START_BYTES` bytes; a subagent's is its session's (listed beside it). None when
+    there is none."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(parent) == "subagents":
+        session = os.path.dirname(parent) + ".jsonl"
+        if os.path.isfile(session):
+            path = session
+    try:
+        with open(path, "rb") as f:
+            head = f.read(START_BYTES)
+    except OSError:
+        return None
+    for found in _STAMP.finditer(head):
+        try:
+            return datetime.fromisoformat(found.group(1).decode("ascii")).timestamp()
+        except ValueError:
+            continue
+    return None
+
+
 def ref_for(path: str, session: str) -> str:
     """A session's reference (its file's stem), or a subagent's ``<session>/agent-<id>``."""
     stem = os.path.basename(path).removesuffix(".jsonl")
@@ -165,10 +194,13 @@ class ClaudeCodeFormat(Format):
         if session is None:
             return None
         ref = ref_for(path, session)
-        return Claim(
-            Certainty.SHAPE,
-            lambda: Opened((SessionSource(path, SESSIONS, ref, label=label),)),
-        )
+        return Claim(Certainty.SHAPE, lambda: _open(path, ref, label))
+
+
+def _open(path: str, ref: str, label: str | None) -> Opened:
+    source = SessionSource(path, SESSIONS, ref, label=label)
+    source.started = started(path)  # (a folder lists its sessions newest first)
+    return Opened((source,))
 
 
 CLAUDE_CODE = ClaudeCodeFormat()

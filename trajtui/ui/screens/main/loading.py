@@ -40,6 +40,9 @@ COUNT_BUDGET = 0.02
 """Seconds of counting summaries on the UI thread at a time (the rest on the next tick)."""
 COUNT_PAUSE = 0.02
 """Seconds between two slices of counting (the UI thread's time for keys and drawing)."""
+PROGRESS_EVERY = 0.25
+"""Seconds between two progress messages while a scan lists no new row (a session being
+read: each message is a turn of the UI thread the loader waits for)."""
 
 
 class Loading(Selection):
@@ -69,6 +72,7 @@ class Loading(Selection):
             # every row is read (in workers, in file order), each key checked then (the
             # scan does not read every byte of every line to check them); not corrected:
             # references are on screen as they are read
+            source.partial_rows = True  # (a session is listed at once, revised as read)
             rows = SourceRows(
                 source,
                 defer_keys=only is None and source.path not in strict,
@@ -77,6 +81,7 @@ class Loading(Selection):
                 say=self._tell_from_thread,
             )
             read = 0
+            listed = -1  # entries listed when progress was last posted
             try:
                 for progress in rows.scan():
                     if worker.is_cancelled:
@@ -91,9 +96,9 @@ class Loading(Selection):
                     read = self._summarise(s, rows, SUMMARY_BUDGET, wait=False, more=not seeking)
                     if self._misread(s, rows):
                         return
-                    if posted and self._quiet(progress, posted):
+                    if posted and self._quiet(progress, posted, listed == len(source)):
                         continue
-                    posted = time.monotonic()
+                    posted, listed = time.monotonic(), len(source)
                     self.post_message(Loaded(s, progress, read))
                     self._goto_first(worker)
                     if (
@@ -144,12 +149,18 @@ class Loading(Selection):
                 self.post_message(Loaded(s, progress, read))
         return read
 
-    def _quiet(self, progress: ScanProgress, posted: float) -> bool:
+    def _quiet(self, progress: ScanProgress, posted: float, same: bool) -> bool:
         """Progress goes unposted while a reference to go to is still to find: drawing it
         would take turns at the interpreter from the indexing that finds it (posted every
-        :data:`SEEKING_PROGRESS_EVERY`, and at once when the reference is indexed)."""
+        :data:`SEEKING_PROGRESS_EVERY`, and at once when the reference is indexed); and
+        while the scan lists nothing new (``same``: a session read whole), every
+        :data:`PROGRESS_EVERY`."""
+        if progress.finished:
+            return False
+        if same and time.monotonic() - posted < PROGRESS_EVERY:
+            return True
         ref = self.state.pending_goto
-        if ref is None or progress.finished:
+        if ref is None:
             return False
         if time.monotonic() - posted >= SEEKING_PROGRESS_EVERY:
             return False
@@ -238,6 +249,16 @@ class Loading(Selection):
                 timeout=8,
             )
         self.state.grew = self.store.extend() or self.state.grew
+        source = self.ws.sources[message.source]
+        if source.revision != self.state.revisions.get(message.source, 0):
+            # a row listed partial was revised (a session read on): counted and drawn again
+            self.state.revisions[message.source] = source.revision
+            self.store.recount(message.source)
+            self.state.revised = True
+            self.state.partial_sources.add(message.source)
+        if message.done and message.source in self.state.partial_sources:
+            self.state.partial_sources.discard(message.source)
+            self._reload_revised(message.source)
         self._count()
         # Drawn at most 4 times a second while loading: the UI thread's turns at the
         # interpreter are turns the loader waits for.
@@ -252,6 +273,9 @@ class Loading(Selection):
                 self.run_list.grow()
                 self.state.grew = False
                 self.state.shown_any = self.store.shown > 0
+            if self.state.revised:
+                self.state.revised = False
+                self.run_list.redraw()
             self.run_list.loaded_more()
             self.query_one("#columns", ColumnHeader).refresh()
             self._fit_columns()
@@ -267,6 +291,13 @@ class Loading(Selection):
             self._select_first_run()
         if self.state.pending_goto is not None:
             self._try_pending_goto(final=False)
+
+    def _reload_revised(self, s: int) -> None:
+        """Source ``s`` was listed partial and is now read whole: the shown run, if it is
+        one of its runs, is read again (its timeline and figures complete)."""
+        key = self.state.run_key
+        if key is not None and key[0] == s:
+            self._load_run(*key)
 
     def _count(self) -> bool:
         """Count the summaries read so far, :data:`COUNT_BUDGET` at a time, the rest after

@@ -118,6 +118,12 @@ class MainState:
     waits for it, a moment at most)."""
     last_title: float = 0.0
     """When the title was last drawn (monotonic seconds)."""
+    revisions: dict[int, int] = field(default_factory=dict)
+    """``Source.revision`` of each source, when it was last counted."""
+    revised: bool = False
+    """A listed row was replaced (a partial row read on) and is not drawn yet."""
+    partial_sources: set[int] = field(default_factory=set)
+    """Sources listed with partial rows, not read whole yet."""
 
     # -- changes on disk -----------------------------------------------------------------------
     changed_noted: set[int] = field(default_factory=set)
