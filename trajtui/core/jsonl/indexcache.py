@@ -57,6 +57,7 @@ from trajtui.core.jsonl.cachedir import (
     usable_dir,
 )
 from trajtui.core.jsonl.cachefile import CacheCorrupt, Unstorable
+from trajtui.core.jsonl.index import LineIndex
 
 if TYPE_CHECKING:
     from trajtui.core.jsonl.source import JsonlSource
@@ -194,11 +195,12 @@ def sample_hash(pread: Any, size: int) -> str:
     return h.hexdigest()
 
 
-def _identity(source: JsonlSource) -> dict[str, Any] | None:
-    """What names the source's file now: real path, size, mtime, inode, device."""
+def identity(path: str, index: LineIndex) -> dict[str, Any] | None:
+    """What names the file ``path`` (indexed by ``index``) now: real path, size, mtime,
+    ctime, inode, device (every cache entry is checked against it)."""
     try:
-        st = source.index.stat()
-        real = os.path.realpath(source.path)
+        st = index.stat()
+        real = os.path.realpath(path)
     except OSError:
         return None
     return {
@@ -252,7 +254,7 @@ def restore(source: JsonlSource) -> str | None:
 
 
 def _restore(source: JsonlSource) -> str | None:
-    now = _identity(source)
+    now = identity(source.path, source.index)
     d = usable_dir(create=False)
     if now is None or d is None:
         return None
@@ -339,7 +341,7 @@ def save(source: JsonlSource) -> bool:
 
 def _save(source: JsonlSource) -> bool:
     mark = _mark(source)
-    now = _identity(source)
+    now = identity(source.path, source.index)
     ix = source.index
     if now is None or now["size"] != ix.size or now["mtime_ns"] != ix.mtime_ns:
         return False  # it moved on since the scan: the next scan saves
