@@ -150,22 +150,33 @@ _code: str | None = None
 
 
 def code_fingerprint() -> str:
-    """A hash of trajtui's core code (names, sizes and mtimes of its modules): summaries
-    cached by another version of the code are not trusted."""
+    """A hash of trajtui's code (names, sizes and mtimes of its modules, the formats'
+    readers with the core's): summaries cached by another version of the code are not
+    trusted."""
     global _code
     if _code is None:
         from trajtui import __version__
 
-        root = Path(__file__).resolve().parent
         h = hashlib.blake2b(__version__.encode(), digest_size=16)
-        for path in sorted(root.rglob("*.py")):
-            try:
-                st = path.stat()
-            except OSError:
-                continue
-            h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        for path, st in fingerprinted():
+            h.update(f"{path.relative_to(PACKAGE)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
         _code = h.hexdigest()
     return _code
+
+
+PACKAGE = Path(__file__).resolve().parents[2]
+"""The ``trajtui`` package: every module of it makes the summaries cached."""
+
+
+def fingerprinted() -> list[tuple[Path, os.stat_result]]:
+    """The modules :func:`code_fingerprint` covers, with their stats."""
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        try:
+            out.append((path, path.stat()))
+        except OSError:
+            continue
+    return out
 
 
 def entry_path(real: str) -> Path:
