@@ -13,11 +13,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 from tests.bench.capture_gen import write_capture
 from tests.bench.huge_bench import first_screens
-from tests.bench.targets import TRAJTUI, _rss_anon_kb, _tree
+from tests.bench.targets import first_ls_line
 from tests.formats.claude_code import builders as b
 
 
@@ -47,29 +46,6 @@ def write_session(path: str, size: int) -> int:
             lines += 1
             n += 1
     return lines
-
-
-def first_ls_line(path: str) -> tuple[float, float, int]:
-    """Seconds to the first line of ``ls --json``, to its end, and peak RssAnon (kB)."""
-    env = {**os.environ, "TRAJTUI_CACHE_MAX_MB": "0"}
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [TRAJTUI, "ls", "--json", "--no-cache", path],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
-    assert proc.stdout is not None
-    os.set_blocking(proc.stdout.fileno(), False)
-    first = None
-    peak = 0
-    while proc.poll() is None:
-        if proc.stdout.read(1 << 16) and first is None:  # (drained: a full pipe would stop it)
-            first = time.perf_counter() - start
-        peak = max(peak, sum(_rss_anon_kb(p) for p in _tree(proc.pid)))
-        time.sleep(0.005)
-    end = time.perf_counter() - start
-    return (first if first is not None else end), end, peak
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -273,5 +273,29 @@ def _ls_help() -> str:
     return subprocess.run([TRAJTUI, "ls", "--help"], capture_output=True, text=True).stdout
 
 
+def first_ls_line(path: str) -> tuple[float, float, int]:
+    """Seconds to the first line of ``ls --json``, to its end, and peak RssAnon (kB)."""
+    env = {**os.environ, "TRAJTUI_CACHE_MAX_MB": "0"}
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [TRAJTUI, "ls", "--json", "--no-cache", path],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    assert proc.stdout is not None
+    os.set_blocking(proc.stdout.fileno(), False)
+    first = None
+    peak = 0
+    while proc.poll() is None:
+        got = proc.stdout.read(1 << 20)  # drained: a full pipe would stop ls
+        if first is None and got:
+            first = time.perf_counter() - start
+        peak = max(peak, sum(_rss_anon_kb(p) for p in _tree(proc.pid)))
+        time.sleep(0.005)
+    end = time.perf_counter() - start
+    return (first if first is not None else end), end, peak
+
+
 if __name__ == "__main__":
     main()

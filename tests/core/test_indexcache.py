@@ -590,3 +590,15 @@ def test_a_growing_file_is_saved_again_only_after_a_while(
     monkeypatch.setattr(indexcache, "RESAVE_AFTER", 0.0)
     assert source.save_index()
     assert [e.records for e in indexcache.entries()] == [2]
+
+
+def test_the_code_fingerprint_covers_the_formats_readers() -> None:
+    """Rows cached by an older reader are not trusted: the fingerprint covered only
+    core/jsonl after the core was grouped, so a changed format reader (a Claude Code title,
+    say) kept serving the old rows from the cache."""
+    from trajtui.core.jsonl import indexcache as ic
+
+    covered = {p.relative_to(ic.PACKAGE).as_posix() for p, _ in ic.fingerprinted()}
+    assert "formats/claude_code/fold.py" in covered
+    assert "formats/acp/__init__.py" in covered
+    assert "core/model.py" in covered

@@ -118,3 +118,22 @@ def test_a_projects_folder_lists_its_sessions_newest_first(projects: Path) -> No
     refs = [json.loads(line)["ref"].split("::")[-1] for line in out.stdout.splitlines()]
     # by start time (2026-01-02, 2025-09-01, 2024-05-01), a subagent after its session
     assert refs == [b.SID, f"{b.SID}/agent-a5f00d1", b.OLD, early]
+
+
+def test_a_session_started_with_a_slash_command_is_titled_by_it(tmp_path: Path) -> None:
+    """Real 1.0.x sessions open with ``/init`` or a custom command and no words of the user's
+    own: their title was empty in the run list and ls."""
+    command = (
+        "<command-message>init is analyzing your codebase…</command-message>\n"
+        "<command-name>/init</command-name>\n<command-args>--fast</command-args>"
+    )
+    line = {
+        **b.env("s-cmd", "1.0.98", "u1", None, "2025-09-01T08:00:00.000Z"),
+        "type": "user",
+        "message": {"role": "user", "content": command},
+    }
+    path = b.write_lines(tmp_path / "s-cmd.jsonl", [line])
+    out = _cli("ls", "--json", str(path))
+    assert out.returncode == 0, out.stderr
+    (row,) = [json.loads(x) for x in out.stdout.splitlines()]
+    assert row["title"] == "/init --fast"

@@ -57,6 +57,7 @@ from trajtui.core.jsonl.cachedir import (
     usable_dir,
 )
 from trajtui.core.jsonl.cachefile import CacheCorrupt, Unstorable
+from trajtui.core.jsonl.index import LineIndex
 
 if TYPE_CHECKING:
     from trajtui.core.jsonl.source import JsonlSource
@@ -149,22 +150,33 @@ _code: str | None = None
 
 
 def code_fingerprint() -> str:
-    """A hash of trajtui's core code (names, sizes and mtimes of its modules): summaries
-    cached by another version of the code are not trusted."""
+    """A hash of trajtui's code (names, sizes and mtimes of its modules, the formats'
+    readers with the core's): summaries cached by another version of the code are not
+    trusted."""
     global _code
     if _code is None:
         from trajtui import __version__
 
-        root = Path(__file__).resolve().parent
         h = hashlib.blake2b(__version__.encode(), digest_size=16)
-        for path in sorted(root.rglob("*.py")):
-            try:
-                st = path.stat()
-            except OSError:
-                continue
-            h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        for path, st in fingerprinted():
+            h.update(f"{path.relative_to(PACKAGE)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
         _code = h.hexdigest()
     return _code
+
+
+PACKAGE = Path(__file__).resolve().parents[2]
+"""The ``trajtui`` package: every module of it makes the summaries cached."""
+
+
+def fingerprinted() -> list[tuple[Path, os.stat_result]]:
+    """The modules :func:`code_fingerprint` covers, with their stats."""
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        try:
+            out.append((path, path.stat()))
+        except OSError:
+            continue
+    return out
 
 
 def entry_path(real: str) -> Path:
@@ -194,11 +206,12 @@ def sample_hash(pread: Any, size: int) -> str:
     return h.hexdigest()
 
 
-def _identity(source: JsonlSource) -> dict[str, Any] | None:
-    """What names the source's file now: real path, size, mtime, inode, device."""
+def identity(path: str, index: LineIndex) -> dict[str, Any] | None:
+    """What names the file ``path`` (indexed by ``index``) now: real path, size, mtime,
+    ctime, inode, device (every cache entry is checked against it)."""
     try:
-        st = source.index.stat()
-        real = os.path.realpath(source.path)
+        st = index.stat()
+        real = os.path.realpath(path)
     except OSError:
         return None
     return {
@@ -252,7 +265,7 @@ def restore(source: JsonlSource) -> str | None:
 
 
 def _restore(source: JsonlSource) -> str | None:
-    now = _identity(source)
+    now = identity(source.path, source.index)
     d = usable_dir(create=False)
     if now is None or d is None:
         return None
@@ -339,7 +352,7 @@ def save(source: JsonlSource) -> bool:
 
 def _save(source: JsonlSource) -> bool:
     mark = _mark(source)
-    now = _identity(source)
+    now = identity(source.path, source.index)
     ix = source.index
     if now is None or now["size"] != ix.size or now["mtime_ns"] != ix.mtime_ns:
         return False  # it moved on since the scan: the next scan saves

@@ -50,22 +50,6 @@ def entry_path(real: str) -> Path:
     return directory() / f"{name}{SUFFIX}"
 
 
-def _identity(source: SessionSource) -> dict[str, Any] | None:
-    try:
-        st = source.index.stat()
-        real = os.path.realpath(source.path)
-    except OSError:
-        return None
-    return {
-        "path": real,
-        "size": st.st_size,
-        "mtime_ns": st.st_mtime_ns,
-        "ctime_ns": st.st_ctime_ns,
-        "ino": st.st_ino,
-        "dev": st.st_dev,
-    }
-
-
 def _reading(source: SessionSource) -> dict[str, Any]:
     return {
         "format": source.format.id,
@@ -168,7 +152,7 @@ def restore(source: SessionSource) -> bool:
 
 
 def _restore(source: SessionSource) -> bool:
-    now = _identity(source)
+    now = indexcache.identity(source.path, source.index)
     if now is None or usable_dir(create=False) is None:
         return False
     path = entry_path(now["path"])
@@ -266,7 +250,7 @@ def save(source: SessionSource) -> bool:
 
 
 def _save(source: SessionSource) -> bool:
-    now = _identity(source)
+    now = indexcache.identity(source.path, source.index)
     ix = source.index
     summary = source.partial()
     if now is None or now["size"] != ix.size or now["mtime_ns"] != ix.mtime_ns:

@@ -125,6 +125,22 @@ def is_prompt(text: str) -> bool:
     return bool(text.strip()) and not text.lstrip().startswith(_NOT_PROMPTS)
 
 
+def command_line(text: str) -> str:
+    """The slash command a prompt line runs (``/init --fast``), or "" when it runs none."""
+    name = _between(text, "<command-name>", "</command-name>")
+    if not name:
+        return ""
+    return f"{name} {_between(text, '<command-args>', '</command-args>')}".strip()
+
+
+def _between(text: str, start: str, end: str) -> str:
+    i = text.find(start)
+    if i < 0:
+        return ""
+    j = text.find(end, i + len(start))
+    return text[i + len(start) : j if j >= 0 else None].strip()
+
+
 def _ms(stamp: Any) -> float | None:
     if not isinstance(stamp, str):
         return None
@@ -160,6 +176,7 @@ class ClaudeFold:
         self.last_stamp: str | None = None
         self.title = ""
         self.fallback_title = ""
+        self.command_title = ""
         self.cost: float | None = None
         self.meta: dict[str, str] = {}
         self.versions: dict[str, None] = {}
@@ -326,6 +343,8 @@ class ClaudeFold:
             text = "\n".join(b.text for b in blocks if b.type == "text" and isinstance(b.text, str))
         if is_prompt(text):
             self.title = flat(text)
+        elif not self.command_title:  # a session run by a slash command alone is titled by it
+            self.command_title = flat(command_line(text))
 
     # -- the row -------------------------------------------------------------------------
 
@@ -372,7 +391,7 @@ class ClaudeFold:
             duration_ms=span,
             duration_label="span of line timestamps" if span is not None else None,
             cost=self.cost,
-            title=self.title or flat(self.fallback_title),
+            title=self.title or flat(self.fallback_title) or self.command_title,
             metadata=tuple(meta.items()),
             tools=tuple(sorted(self.tools)),
             tokens_in=self.tokens_in,
