@@ -78,3 +78,45 @@ async def test_a_big_session_is_listed_partial_before_it_is_read_whole(
         assert source.complete and whole.status == "done"
         assert f" {whole.steps:,} " in row and f" {whole.tool_calls:,} " in row, row
         assert len(app.screen.run.steps) == whole.steps  # type: ignore[attr-defined]
+
+
+async def test_the_step_read_while_the_session_is_read_stays_shown_when_it_is_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run shown is read again when its session is read whole: the step the user went to
+    in the meantime stays the one shown, not the run's top."""
+    path = tmp_path / "projects" / "-home-u-app" / f"{b.SID}.jsonl"
+    big_session(path)
+    gate = threading.Event()
+    reached = threading.Event()
+    finish = SessionSource._finish
+
+    def held(self: SessionSource) -> None:
+        reached.set()
+        gate.wait(60)
+        finish(self)
+
+    monkeypatch.setattr(SessionSource, "_finish", held)
+    app = make_app([str(path)])
+    async with app.run_test(size=(200, 40)) as pilot:
+        screen: Any = None
+        try:
+            for _ in range(600):
+                await pilot.pause(0.05)
+                screen = app.screen
+                if getattr(screen, "state", None) and screen.state.run and reached.is_set():
+                    break
+            assert reached.is_set()
+            await pilot.press("enter")  # into the timeline
+            await pilot.press("j", "j", "j")
+            await pilot.pause(0.2)
+            cursor = screen.timeline.cursor
+            assert cursor == 3
+            before = screen.state.subject
+        finally:
+            gate.set()
+        await settle(pilot)
+        assert screen.state.run is not None and screen.state.run.steps  # read whole
+        assert screen.timeline.cursor == cursor
+        assert screen.state.subject == before
+        assert screen.focused is screen.timeline

@@ -130,17 +130,18 @@ class Selection(MainLayout):
             assert message.problem is not None
             self._set_problem(message.problem)
             return
-        keep = (
-            self.state.run is not None
-            and self.state.run.ref != message.run.ref
-            and self.focused is self.timeline
-        )
+        shown = self.state.run
+        # the run shown read again (its session now read whole): the step shown stays
+        reread = shown is not None and shown.ref == message.run.ref
+        keep = shown is not None and (reread or self.focused is self.timeline)
         self.state.run, self.state.run_problem = message.run, None
         self.timeline.show_run(message.run, keep_cursor=keep)
         self._show_extra_tabs(message.run)
         self._update_run_header()
         self._update_split()
-        if self.state.goto_target is not None:
+        if reread and self.state.goto_target is None:
+            self._show_subject(self.state.subject)
+        elif self.state.goto_target is not None:
             target, self.state.goto_target = self.state.goto_target, None
             self._select_in_run(target)
         elif self.focused is self.timeline:
