@@ -216,6 +216,13 @@ def screen_lines(app: Any) -> list[str]:
     return ["".join(segment.text for segment in strip) for strip in strips]
 
 
+def reads(text: str, phrase: str) -> bool:
+    """``phrase`` is in ``text`` as a person reads it across the pane's wrapping: a line
+    wrapped at a blank (the blank dropped) or a long word folded where the pane ends (a path
+    longer than the pane, as under a long TMPDIR)."""
+    return any(phrase in text.replace("\n", join) for join in ("", " ")) or phrase in text
+
+
 def terminal_output(app: Any) -> str:
     """What the driver would write to the terminal for the whole screen: text and escape
     sequences, exactly as Textual renders them."""

@@ -16,7 +16,7 @@ from tests.helpers.shapes import (
     tool_calls_capture,
     trials_file,
 )
-from tests.helpers.ui import running, settle
+from tests.helpers.ui import reads, running, settle
 from trajtui.core.model import Problem
 from trajtui.ui.screens.main import MainScreen
 from trajtui.ui.store import ENTRY
@@ -123,7 +123,7 @@ async def test_an_unreadable_result_log_is_a_problem_row(tmp_path: Path) -> None
         _, s, i = kind_source_index
         assert isinstance(screen.ws.sources[s].peek(i), Problem)
         await settle(pilot)
-        assert "03-01-task-02-success.yaml" in screen.detail.text
+        assert reads(screen.detail.text, "03-01-task-02-success.yaml")
         assert "What it names could not be read" in screen.detail.text
 
 

@@ -17,6 +17,7 @@ from tests.helpers.ui import (
     capture_fixture,
     hostile_fixture,
     listed,
+    reads,
     running,
     screen_lines,
     settle,
@@ -71,7 +72,7 @@ async def test_j_k_and_arrows_move_and_show_the_run(cap: str) -> None:
         await settle(pilot)
         assert screen.run is None and isinstance(screen.run_problem, Problem)
         assert screen.run_problem.line == 4
-        assert "results.jsonl:4: invalid JSON" in screen.detail.text
+        assert reads(screen.detail.text, "results.jsonl:4: invalid JSON")
         await pilot.press("k", "up")
         await settle(pilot)
         assert current_ref(screen) == "websearch-2"
