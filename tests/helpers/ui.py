@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -99,8 +100,9 @@ def hostile_fixture(directory: Path) -> Path:
     return write_jsonl(directory / "evil.jsonl", [rec])
 
 
-SETTLE_TIMEOUT = 30.0
-"""Seconds a test waits for the app to settle before it fails, saying what never did."""
+SETTLE_TIMEOUT = 60.0
+"""Seconds a test waits for the app to settle before it fails, saying what never did: a
+hang's deadline (a 100,000-run list took over 30 s to settle at load 15 on 2 cores)."""
 
 
 async def settle(
@@ -125,6 +127,20 @@ async def settle(
         raise AssertionError(
             f"the app did not settle within {timeout:g} s: {'; '.join(what) or 'workers'}"
         ) from None
+
+
+async def until(pilot: Any, done: Any, timeout: float = SETTLE_TIMEOUT) -> None:
+    """Wait as a person would (the timers running) until ``done()`` is true, then settle;
+    fail after ``timeout`` seconds showing the screen (or at once if the TUI ended). The
+    deadline is a hang's, not a speed's: a loaded machine is slow, not wrong."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert pilot.app.is_running, f"the TUI ended (exit {pilot.app.return_code})"
+        assert time.monotonic() < deadline, "not shown in time:\n" + "\n".join(
+            screen_lines(pilot.app)
+        )
+        await pilot.pause(0.1)
+    await settle(pilot)
 
 
 def _busy(app: Any) -> list[str]:

@@ -8,31 +8,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
-from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 
 from tests.formats.acp.builders import capture, write_jsonl
-from tests.helpers.ui import listed, screen_lines, settle
+from tests.helpers.ui import listed, screen_lines, until
 from tests.helpers.workspace import open_paths
 from trajtui.core.workspace import Workspace
 from trajtui.ui.app import TrajtuiApp
 from trajtui.ui.screens.main import MainScreen
-
-
-async def until(pilot: Pilot[int], done: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert pilot.app.is_running, f"the TUI ended (exit {pilot.app.return_code})"
-        assert time.monotonic() < deadline, "not shown in time:\n" + "\n".join(
-            screen_lines(pilot.app)
-        )
-        await pilot.pause(0.1)
-    await settle(pilot)
 
 
 def _app(path: Path, *, follow: bool) -> TrajtuiApp:

@@ -352,6 +352,11 @@ async def test_keys_typed_ahead_of_the_screen_mark_and_compare_the_runs_under_th
         await settle(pilot)
         for key in ("j", "j", "c"):
             app.post_message(events.Key(key, key))
+        # the keys are in the app's queue: settled is only once they are taken
+        for _ in range(600):
+            if isinstance(app.screen, CompareScreen):
+                break
+            await pilot.pause(0.05)
         await settle(pilot)
         compare = app.screen
         assert isinstance(compare, CompareScreen)

@@ -4,27 +4,15 @@ the view stays where the user is unless they are at the end."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
-from textual.pilot import Pilot
 
 from tests.formats.acp.builders import capture, write_jsonl
-from tests.helpers.ui import listed, main_screen, running, screen_lines, settle
+from tests.helpers.ui import listed, main_screen, running, screen_lines, settle, until
 from trajtui.cli import cli
 from trajtui.ui.app import TrajtuiApp
 from trajtui.ui.screens.main import MainScreen
-
-
-async def until(pilot: Pilot[int], done: Callable[[], bool], timeout: float = 8.0) -> None:
-    """Wait (as a person would, the timers running) until ``done()``, or fail."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "not shown in time"
-        await pilot.pause(0.1)
-    await settle(pilot)
 
 
 def following(app: TrajtuiApp) -> bool:
