@@ -356,6 +356,26 @@ def test_stats_by_field_side_by_side(tmp_path: Path) -> None:
     ]
 
 
+def test_groups_side_by_side_keep_names_apart_and_count_one_run(tmp_path: Path) -> None:
+    """Two model names alike in their first 24 characters stay two different headers (they
+    were both cut to ``claude-sonnet-4-5-20250…``), and a group of one run says ``1 run``."""
+    a, b = "claude-sonnet-4-5-20250929", "claude-sonnet-4-5-20250514"
+    path = write_jsonl(
+        tmp_path / "m.jsonl",
+        [
+            capture("r1", metadata={"model": a}),
+            capture("r2", metadata={"model": a}),
+            capture("r3", metadata={"model": b}),
+        ],
+    )
+    lines = run_cli("stats", str(path), "--by", "model").stdout.splitlines()
+    start = lines.index("by model")
+    heads = lines[start + 1].split()
+    assert len(heads) == 2 and heads[0] != heads[1]
+    assert a.startswith(heads[0].rstrip("…")) and b.startswith(heads[1].rstrip("…"))
+    assert lines[start + 2].split() == ["runs", "2", "runs", "1", "run"]
+
+
 def test_stats_errors_are_one_line(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["stats", str(tmp_path / "missing.jsonl")])
     assert out.exit_code == 1

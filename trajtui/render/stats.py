@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from trajtui.core.io.sanitize import html_text, md_text, visible
 from trajtui.core.stats.figures import Figures, Line
+from trajtui.core.units import many
 
 
 def _clean(text: str) -> str:
@@ -21,13 +22,22 @@ def _cut(text: str, width: int) -> str:
     return text[: max(0, width - 1)] + "…"
 
 
+def _cut_apart(names: Sequence[str], width: int) -> list[str]:
+    """``names`` each in ``width`` characters, or more where that is what keeps two of them
+    apart (a cut never makes two different names read the same)."""
+    longest = max((len(n) for n in names), default=0)
+    while width < longest and len({_cut(n, width) for n in names}) < len(set(names)):
+        width += 1
+    return [_cut(n, width) for n in names]
+
+
 def report_lines(groups: Sequence[Figures], by: str | None = None) -> list[str]:
     """The report: the first group (``all``) in full (each line with its counts and
     method), then, with ``by``, every figure of the groups side by side (value and
     counts), a column per group."""
     out: list[str] = []
     first = groups[0]
-    out.append(f"{len(first.runs):,} run{'s' if len(first.runs) != 1 else ''}")
+    out.append(many(len(first.runs), "run"))
     for section in first.sections:
         out.append("")
         out.append(f"{section.title}" + (f"  ({_clean(section.note)})" if section.note else ""))
@@ -52,17 +62,17 @@ def side_by_side(groups: Sequence[Figures], by: str, order: Figures | None = Non
     """Every figure of ``groups`` in a table: a row per figure, a column per group (rows in
     the order of ``order``'s figures, the figures of all the runs)."""
     keys, cells = _columns(groups, order)
-    names = [_cut(_clean(g.name), 24) for g in groups]
+    names = _cut_apart([_clean(g.name) for g in groups], 24)
     label_w = min(max([len(_clean(f"{s}: {lbl}")) for s, lbl in keys] + [len(by) + 3]), 40)
     widths = [
-        max(len(n), len(f"{len(g.runs):,} runs"), *(len(_cell(c.get(k))) for k in keys))
+        max(len(n), len(many(len(g.runs), "run")), *(len(_cell(c.get(k))) for k in keys))
         for n, g, c in zip(names, groups, cells, strict=True)
     ]
     out = [f"by {_clean(by)}"]
     out.append(
         f"  {'':<{label_w}}  " + "  ".join(f"{n:>{w}}" for n, w in zip(names, widths, strict=True))
     )
-    runs = [f"{len(g.runs):,} runs" for g in groups]
+    runs = [many(len(g.runs), "run") for g in groups]
     out.append(
         f"  {'runs':<{label_w}}  "
         + "  ".join(f"{r:>{w}}" for r, w in zip(runs, widths, strict=True))
@@ -79,7 +89,7 @@ def side_by_side(groups: Sequence[Figures], by: str, order: Figures | None = Non
 
 def _heading(groups: Sequence[Figures], title: str) -> str:
     runs = len(groups[0].runs)
-    what = f"{runs:,} run{'s' if runs != 1 else ''}"
+    what = many(runs, "run")
     return f"{title} · {what}" if title else what
 
 
