@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.formats.atif.builders import tb_job
+from tests.formats.atif.tbench import tb_job
 from trajtui.demo import DATA
 
 KINDS = ["harbor-job", "acp", "eval-results", "forecast-eval", "ultraplan-project"]

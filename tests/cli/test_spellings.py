@@ -10,6 +10,7 @@ from pathlib import Path
 from tests.cli.test_counts_agree import ls_rows, run
 from tests.formats.acp.builders import capture, write_jsonl
 from tests.formats.atif import builders as atif
+from tests.formats.atif import tbench
 
 
 def _two(tmp_path: Path) -> tuple[Path, Path]:
@@ -44,8 +45,8 @@ def test_a_harbor_trials_reward_and_cost_difference_read_as_show_spells_them(
     tmp_path: Path,
 ) -> None:
     job = tmp_path / "job"
-    atif.tb_trial(job, "fix-bug", "Aa1Aa1A", 0.0, None, cost=0.0529)
-    atif.tb_trial(job, "fix-bug", "Bb2Bb2B", 1.0, None, cost=0.0048)
+    tbench.tb_trial(job, "fix-bug", "Aa1Aa1A", 0.0, None, cost=0.0529)
+    tbench.tb_trial(job, "fix-bug", "Bb2Bb2B", 1.0, None, cost=0.0048)
     show = run("show", str(job), "fix-bug__Aa1Aa1A").stdout
     assert "reward 0" in " ".join(show.split()), show
     lines = run("diff", str(job), "fix-bug__Aa1Aa1A", "fix-bug__Bb2Bb2B").stdout.splitlines()
@@ -56,8 +57,8 @@ def test_a_harbor_trials_reward_and_cost_difference_read_as_show_spells_them(
 
 def test_one_task_is_one_task_in_show_and_stats(tmp_path: Path) -> None:
     job = tmp_path / "job"
-    atif.tb_trial(job, "fix-bug", "Aa1Aa1A", 0.0, None)
-    atif.tb_trial(job, "fix-bug", "Bb2Bb2B", 1.0, None)
+    tbench.tb_trial(job, "fix-bug", "Aa1Aa1A", 0.0, None)
+    tbench.tb_trial(job, "fix-bug", "Bb2Bb2B", 1.0, None)
     atif.write_json(job / "config.json", {"job_name": "job", "n_attempts": 2, "agents": []})
     evals = {"terminus-2__model-x__demo": {"n_trials": 2, "n_errors": 0, "pass_at_k": {"2": 1.0}}}
     atif.write_json(job / "result.json", {"n_total_trials": 2, "stats": {"evals": evals}})

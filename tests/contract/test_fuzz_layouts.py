@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from tests.contract.test_fuzz_readers import render_everything
 from tests.formats.acp.builders import capture, step_message, step_tool, write_jsonl
-from tests.formats.atif import builders as ba
+from tests.formats.atif import tbench
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
 from tests.formats.ultraplan import builders as bu
@@ -79,7 +79,7 @@ def jsonl_files(root: Path) -> None:
 
 
 def harbor_job(root: Path) -> None:
-    ba.tb_job(root / "job")  # trials with verifier reports, the job's result.json
+    tbench.tb_job(root / "job")  # trials with verifier reports, the job's result.json
 
 
 LAYOUTS: dict[str, Callable[[Path], None]] = {

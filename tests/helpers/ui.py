@@ -189,6 +189,13 @@ def listed(screen: MainScreen) -> list[str]:
     return out
 
 
+def list_rows(screen: MainScreen) -> list[str]:
+    """The run list's rows as drawn at its width, top to bottom (every row, on screen or not)."""
+    run_list = screen.run_list
+    width = run_list.size.width
+    return [run_list.render_row(i, width).plain for i in range(run_list.row_count)]
+
+
 class PagerHost(App[object]):
     """An app that is never run, for calling the pager directly: it has the opened
     ``paths`` and a ``suspend`` that does nothing (there is no terminal to give back)."""

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from tests.core.test_indexcache import Reads, entry_file
+from tests.core.cached import Reads, entry_file
 from tests.formats.acp.builders import capture, write_jsonl
 from tests.helpers.ui import running, screen_lines
 from trajtui.core.jsonl.table import EMPTY
 from trajtui.ui.messages import Loaded
-from trajtui.ui.screens.main.loading import Loading
+from trajtui.ui.screens.main.loading import Loader
 
 
 def runs_file(directory: Path) -> Path:
@@ -37,25 +37,25 @@ async def test_a_second_open_shows_every_row_complete_at_once(
 
     # The second session: what the screen holds once it handled the first progress.
     at_first: list[dict[str, Any]] = []
-    handle = Loading.on_loaded
+    handle = Loader.loaded
 
-    def watched(self: Loading, message: Loaded) -> None:
+    def watched(self: Loader, message: Loaded) -> None:
         handle(self, message)
         if not at_first:
-            source = self.ws.sources[message.source]
+            source = self.screen.ws.sources[message.source]
             at_first.append(
                 {
                     "read": message.read,
                     "records": len(source),
                     "complete": source.complete,
-                    "rows": len(self.store.rows),
+                    "rows": len(self.screen.store.rows),
                     "unread": [i for i in range(len(source)) if source.row_kind(i) == EMPTY],
-                    "counted": self.store.counts[0].seen,
-                    "summary": self.store.summary_line(),
+                    "counted": self.screen.store.counts[0].seen,
+                    "summary": self.screen.store.summary_line(),
                 }
             )
 
-    monkeypatch.setattr(Loading, "on_loaded", watched)
+    monkeypatch.setattr(Loader, "loaded", watched)
     reads = Reads(monkeypatch)
     async with running([str(p)]) as (pilot, app, screen):
         assert at_first == [
@@ -118,13 +118,13 @@ async def test_a_run_list_counted_over_several_ticks_says_so_until_counted(
         lambda self, budget=None, at_least=1000: real_count(self, -1.0, 40),
     )
     titles: list[str] = []
-    real_title = layout.MainLayout._update_title
+    real_title = layout.Frame.update_title
 
     def seen(self: Any) -> None:
         real_title(self)
-        titles.append(str(self.query_one("#title").render()))
+        titles.append(str(self.node.query_one("#title").render()))
 
-    monkeypatch.setattr(layout.MainLayout, "_update_title", seen)
+    monkeypatch.setattr(layout.Frame, "update_title", seen)
     async with running([str(p)]) as (_pilot, _app, screen):
         assert screen.store.counts[0].seen == 301
         final = titles[-1]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from textual.widgets import OptionList
 
 from tests.formats.acp.builders import capture, step_tool, trials, write_jsonl
-from tests.formats.atif.builders import tb_job
+from tests.formats.atif.tbench import tb_job
 from tests.helpers.ui import capture_fixture, running, screen_lines, settle
 from trajtui.render.columns import DROP_ORDER
 from trajtui.ui.widgets.run_list import (

@@ -68,16 +68,16 @@ async def test_going_to_a_reference_reads_that_run_only(
     """``--goto`` to a run further on: that run is read once, and no other before it (rows
     read while the reference was resolved selected the first run, or the one under the
     cursor again: each a read and a frame on the way)."""
-    from trajtui.ui.screens.main import MainScreen
+    from trajtui.ui.screens.main.selection import Selection
 
     read: list[int] = []
-    real = MainScreen._load_run
+    real = Selection.load_run
 
-    def counted(self: MainScreen, s: int, i: int) -> None:
+    def counted(self: Selection, s: int, i: int) -> None:
         read.append(i)
         real(self, s, i)
 
-    monkeypatch.setattr(MainScreen, "_load_run", counted)
+    monkeypatch.setattr(Selection, "load_run", counted)
     path = write_jsonl(tmp_path / "many.jsonl", [capture(f"run-{i:03d}") for i in range(300)])
     async with running([str(path)], goto="run-250") as (_pilot, _app, screen):
         assert screen.run is not None and screen.run.ref == "run-250"

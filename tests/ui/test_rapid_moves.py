@@ -29,13 +29,13 @@ async def test_runs_passed_over_are_not_read(
     monkeypatch.setattr(selection, "MOVES_PAUSED", 0.5)
     async with running([str(six_runs)]) as (pilot, _app, screen):
         read: list[int] = []
-        real = type(screen)._load_run
+        real = type(screen.selection).load_run
 
         def counted(self: object, s: int, i: int) -> None:
             read.append(i)
-            real(screen, s, i)
+            real(screen.selection, s, i)
 
-        monkeypatch.setattr(type(screen), "_load_run", counted)
+        monkeypatch.setattr(type(screen.selection), "load_run", counted)
         await pilot.press("j", "j", "j", "j")
         assert screen.run_list.cursor == 4  # at once, before any run is read
         await settle(pilot)

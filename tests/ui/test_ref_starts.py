@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.formats.atif.builders import ctrf_test, tb_job, tb_trial, write_json
+from tests.formats.atif.builders import write_json
+from tests.formats.atif.tbench import ctrf_test, tb_job, tb_trial
 from tests.helpers.ui import running, screen_lines, settle
 
 OTHER_TASK = "swe-bench-astropy-units-quantity"

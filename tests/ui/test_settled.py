@@ -82,14 +82,15 @@ async def test_quitting_while_the_loader_waits_for_the_first_screen_ends_the_wai
     """The loader waits (without a time limit here) for a first screen that never comes:
     quitting wakes it, and its thread ends."""
     from trajtui.core.jsonl import index
-    from trajtui.ui.screens.main import MainScreen, loading
+    from trajtui.ui.screens.main import loading
+    from trajtui.ui.screens.main.selection import Selection
 
     monkeypatch.setattr(index, "CHUNK", 32768)
     monkeypatch.setattr(loading, "FIRST_SCREEN_WAIT", 1e9)
     monkeypatch.setattr(loading, "FIRST_SCREEN_FROM", 0)
-    monkeypatch.setattr(MainScreen, "_check_first_drawn", lambda self: None)  # never drawn
+    monkeypatch.setattr(Selection, "_check_first_drawn", lambda self: None)  # never drawn
     waiting, ended = threading.Event(), threading.Event()
-    real = loading.Loading._first_screen_first
+    real = loading.Loader._first_screen_first
 
     def watched(self: Any, *args: Any) -> int:
         waiting.set()
@@ -98,7 +99,7 @@ async def test_quitting_while_the_loader_waits_for_the_first_screen_ends_the_wai
         finally:
             ended.set()
 
-    monkeypatch.setattr(loading.Loading, "_first_screen_first", watched)
+    monkeypatch.setattr(loading.Loader, "_first_screen_first", watched)
     path = write_jsonl(
         tmp_path / "many.jsonl", [capture(f"run-{i:03d}", input="x" * 400) for i in range(300)]
     )

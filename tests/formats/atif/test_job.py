@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from tests.formats.atif import builders as b
+from tests.formats.atif import tbench
 from tests.helpers.ui import running, settle
 from trajtui.ui.screens.grep import GrepScreen
 from trajtui.ui.screens.main import MainScreen
 
-XSS, FETCH, FORM = b.TB_TASKS
+XSS, FETCH, FORM = tbench.TB_TASKS
 FAILED_XSS = f"{XSS[:32]}__Ab3dE9k"
 PASSED_XSS = f"{XSS[:32]}__Qw7rT2m"
 FAILED_FORM = f"{FORM[:32]}__Mn5bV1c"
@@ -38,7 +39,7 @@ def run(*args: str, columns: int = 160) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def tb(tmp_path: Path) -> Path:
-    return b.tb_job(tmp_path / "tb-job")
+    return tbench.tb_job(tmp_path / "tb-job")
 
 
 def lines_with(text: str, word: str) -> list[str]:
@@ -246,7 +247,7 @@ def test_a_verifier_without_a_test_report_shows_the_end_of_its_output(tmp_path: 
     """Tasks whose tests write no CTRF report still say why in ``verifier/test-stdout.txt``:
     its last lines are shown, and searched."""
     job = tmp_path / "job"
-    trial = b.tb_trial(job, "fix-git", "Zz9yX8w", 0.0, None)
+    trial = tbench.tb_trial(job, "fix-git", "Zz9yX8w", 0.0, None)
     noise = "".join(f"collecting line {i}\n" for i in range(5000))
     (trial / "verifier").mkdir()
     (trial / "verifier" / "reward.txt").write_text("0\n")

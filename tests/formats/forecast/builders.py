@@ -346,3 +346,10 @@ def call_of(step: Step) -> ModelCall:
     call = model_call(step)
     assert call is not None, f"{step.ref} is not a forecast model call"
     return call
+
+
+def fed_eval(directory: Path) -> Path:
+    """An eval directory of one run, ``fed`` (its summary and its run directory)."""
+    write_json(directory / "summary.json", summary([entry("fed", brier=0.05)]))
+    run_dir(directory / "runs" / "fed", fed_run())
+    return directory

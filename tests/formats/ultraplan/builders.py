@@ -9,6 +9,8 @@ from typing import Any
 
 import yaml
 
+from trajtui.formats.ultraplan import PlanDoc, PlanTask
+
 DAY = "2026-01-26"
 
 
@@ -455,3 +457,30 @@ def tdd_plan(phase: str, plan: str, feature: str) -> str:
             "",
         ]
     )
+
+
+# -- a plan's tasks and criteria, and the plan the validation rules are judged against ------
+
+TASKS = [
+    ("Task 1: Create executor agent", ["src/agent.md"]),
+    ("Task 2: Add execution protocol", ["src/agent.md", "src/protocol.md"]),
+    ("Task 3: Add result reporting", ["src/agent.md"]),
+]
+CRITERIA = [
+    ("Task 1: Create executor agent (completed 2026-01-26)", True),
+    ("Task 2: Add execution protocol", False),
+    ("Reports are written", None),
+]
+
+
+def plan_doc(*names: str, files: tuple[str, ...] = ("src/agent.md",)) -> PlanDoc:
+    """A parsed plan 03-01 with tasks ``names``, each changing ``files``."""
+    return PlanDoc(
+        path="03-01-PLAN.md",
+        plan_id="03-01",
+        tasks=tuple(PlanTask(n, name, files) for n, name in enumerate(names, 1)),
+    )
+
+
+PLAN = plan_doc(*(t for t, _ in TASKS))
+"""The plan of :data:`TASKS`."""

@@ -2,275 +2,365 @@
 table that binds them).
 
 Moving in the focused pane, drilling in and backing out, cycling panes and runs, the view
-toggles, copying, exporting, paging, reloading, the go-to prompt, help and the theme.
+toggles, copying, exporting, paging, reloading, the go-to prompt, help and the theme. A
+part composed into the main screen, whose ``action_*`` methods (Textual looks for them
+there) hand each key to it; it reaches the screen through :class:`Keyed`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol
 
-from textual import on, work
+from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import TabbedContent
 
+from trajtui.core.workspace import Workspace
 from trajtui.ui.host import host
 from trajtui.ui.screens.export import ExportChoice
 from trajtui.ui.screens.goto import GotoScreen
 from trajtui.ui.screens.help import HelpScreen
-from trajtui.ui.screens.main.finding import Finding
+from trajtui.ui.screens.main.state import MainState
 from trajtui.ui.screens.stats import StatsChoice, StatsScreen
-from trajtui.ui.store import Pinned
+from trajtui.ui.store import Pinned, RunStore
 from trajtui.ui.subjects import RunSubject
 from trajtui.ui.widgets.detail import DetailView
+from trajtui.ui.widgets.run_list import RunList
+from trajtui.ui.widgets.timeline import Timeline
 from trajtui.ui.widgets.vlist import VirtualList
 
+if TYPE_CHECKING:
+    from trajtui.ui.screens.main.extra_panes import ExtraPanes
+    from trajtui.ui.screens.main.finding import Finding
+    from trajtui.ui.screens.main.going import GoingTo
+    from trajtui.ui.screens.main.layout import Frame
+    from trajtui.ui.screens.main.selection import Selection
 
-class Actions(Finding):
-    """The actions the command table binds."""
+
+class Keyed(Protocol):
+    """What the keys need of the screen."""
+
+    @property
+    def ws(self) -> Workspace:
+        """Everything that was opened."""
+
+    @property
+    def store(self) -> RunStore:
+        """The run list's rows."""
+
+    @property
+    def state(self) -> MainState:
+        """The screen's state."""
+
+    @property
+    def run_list(self) -> RunList:
+        """The run list."""
+
+    @property
+    def timeline(self) -> Timeline:
+        """The timeline."""
+
+    @property
+    def detail(self) -> DetailView:
+        """The detail pane."""
+
+    @property
+    def tabs(self) -> TabbedContent:
+        """The detail area's tabs."""
+
+    @property
+    def frame(self) -> Frame:
+        """The layout (the level of the pane focused)."""
+
+    @property
+    def selection(self) -> Selection:
+        """What is shown."""
+
+    @property
+    def going(self) -> GoingTo:
+        """Going to a reference."""
+
+    @property
+    def extra(self) -> ExtraPanes:
+        """The extra panes of the run's format."""
+
+    @property
+    def finding(self) -> Finding:
+        """Search, filter and sort (closed by ``esc``)."""
+
+    def display_ref(self, ref: str) -> str:
+        """``ref`` as the user types it."""
+
+
+class Keys:
+    """What the keys the command table binds do."""
+
+    def __init__(self, screen: Keyed, node: Screen[None]) -> None:
+        """Args:
+        screen: The screen the keys are pressed on.
+        node: The same screen as a Textual screen (its focus, toasts, screens opened).
+        """
+        self.screen = screen
+        self.node = node
 
     # -- moving in a pane --------------------------------------------------------------------
 
-    def action_cursor_down(self) -> None:
+    def cursor_down(self) -> None:
         self._delegate("cursor_down", "scroll_down")
 
-    def action_cursor_up(self) -> None:
+    def cursor_up(self) -> None:
         self._delegate("cursor_up", "scroll_up")
 
-    def action_first(self) -> None:
+    def first(self) -> None:
         self._delegate("first", "scroll_home")
 
-    def action_last(self) -> None:
+    def last(self) -> None:
         self._delegate("last", "scroll_end")
 
-    def action_page_down(self) -> None:
+    def page_down(self) -> None:
         self._delegate("page_down", "page_down")
 
-    def action_page_up(self) -> None:
+    def page_up(self) -> None:
         self._delegate("page_up", "page_up")
 
     def _delegate(self, list_action: str, detail_action: str) -> None:
-        focused = self.focused
+        focused = self.node.focused
         if isinstance(focused, VirtualList):
             getattr(focused, f"action_{list_action}")()
         elif isinstance(focused, DetailView):
             getattr(focused, f"action_{detail_action}")()
 
-    def action_next_mention(self) -> None:
-        self.detail.action_next_mention()
+    def next_mention(self) -> None:
+        self.screen.detail.action_next_mention()
 
-    def action_prev_mention(self) -> None:
-        self.detail.action_prev_mention()
+    def prev_mention(self) -> None:
+        self.screen.detail.action_prev_mention()
 
     # -- drilling in and backing out ---------------------------------------------------------
     # Focus moves at once (Screen.set_focus), not after the keys already typed as
     # Widget.focus() does: "enter j" typed in one go moves in the pane enter opened.
 
-    @on(VirtualList.Selected)
-    def _row_chosen(self, message: VirtualList.Selected) -> None:
+    def row_chosen(self, message: VirtualList.Selected) -> None:
         """A double click on a row drills in, like enter."""
-        self.set_focus(message.vlist)
-        self.action_drill()
+        self.node.set_focus(message.vlist)
+        self.drill()
 
-    def action_drill(self) -> None:
-        self.show_wanted_run()  # typed fast after moves: the run under the cursor, now
-        focused = self.focused
-        if focused is self.run_list:
-            if self.state.run is not None:
-                self.set_focus(self.timeline)
-                self._show_timeline_row()
-            elif self.state.run_problem is not None:
-                self.set_focus(self.detail)
-        elif focused is self.timeline:
-            if self.state.run is not None:
-                self._show_timeline_row()
-                self.set_focus(self.detail)
-        elif focused is self.detail:
-            if not self.detail.follow():
-                self._drill_extra(focused)
+    def drill(self) -> None:
+        """``enter``: into the pane below the focused one (a run's steps, a step's detail)."""
+        # typed fast after moves: the run under the cursor, now
+        self.screen.selection.show_wanted_run()
+        focused = self.node.focused
+        if focused is self.screen.run_list:
+            if self.screen.state.run is not None:
+                self.node.set_focus(self.screen.timeline)
+                self.screen.selection.show_timeline_row()
+            elif self.screen.state.run_problem is not None:
+                self.node.set_focus(self.screen.detail)
+        elif focused is self.screen.timeline:
+            if self.screen.state.run is not None:
+                self.screen.selection.show_timeline_row()
+                self.node.set_focus(self.screen.detail)
+        elif focused is self.screen.detail:
+            if not self.screen.detail.follow():
+                self.screen.extra.drill(focused)
         else:
-            self._drill_extra(focused)
-        self._update_layout()
+            self.screen.extra.drill(focused)
+        self.screen.frame.update_layout()
 
-    def action_back(self) -> None:
-        focused = self.focused
+    def back(self) -> None:
+        """``esc``: close the box open, or back to the pane above."""
+        focused = self.node.focused
         if focused is not None and focused.id == "search":
-            self._close_search()
+            self.screen.finding.close_search()
             return
         if focused is not None and focused.id == "filter":
-            self._close_filter()
-            self.set_focus(self.run_list)
+            self.screen.finding.close_filter()
+            self.node.set_focus(self.screen.run_list)
             return
         if focused is not None and focused.id == "step-filter":
-            self._close_step_filter()
-            self.set_focus(self.timeline)
-            self._show_timeline_row()
-            self._update_layout()
+            self.screen.selection.close_step_filter()
+            self.node.set_focus(self.screen.timeline)
+            self.screen.selection.show_timeline_row()
+            self.screen.frame.update_layout()
             return
-        if self._back_extra(focused):
+        if self.screen.extra.back(focused):
             pass
-        elif focused is self.detail or self._extra_tab(focused) is not None:
-            self.tabs.active = "tab-detail"
-            if self.state.run is not None:
-                self.set_focus(self.timeline)
-                self._show_timeline_row()
+        elif focused is self.screen.detail or self.screen.extra.tab_of(focused) is not None:
+            self.screen.tabs.active = "tab-detail"
+            if self.screen.state.run is not None:
+                self.node.set_focus(self.screen.timeline)
+                self.screen.selection.show_timeline_row()
             else:
-                self.set_focus(self.run_list)
-        elif focused is self.timeline:
-            self.set_focus(self.run_list)
-            self._show_subject(RunSubject())
-        elif self.store.pinned is not None:  # in the run list: esc lets go of stats' runs
+                self.node.set_focus(self.screen.run_list)
+        elif focused is self.screen.timeline:
+            self.node.set_focus(self.screen.run_list)
+            self.screen.selection.show_subject(RunSubject())
+        elif self.screen.store.pinned is not None:  # in the run list: esc lets go of stats' runs
             self._pin(None)
         else:  # in the run list: esc clears the filter and closes its box
-            self._close_filter()
-        self._update_layout()
+            self.screen.finding.close_filter()
+        self.screen.frame.update_layout()
 
     # -- stats ---------------------------------------------------------------------------
 
-    def action_stats(self) -> None:
+    def stats(self) -> None:
         """Open the stats screen over the runs the run list shows (after the filter)."""
-        picks = self.store.listed_runs()
+        picks = self.screen.store.listed_runs()
         what = "listed"
-        if self.store.filter.active:
-            what = f"matching {self.store.filter.text!r}"
-        if self.store.pinned is not None:
-            what = f"behind {self.store.pinned.label}"
-        self.app.push_screen(StatsScreen(self.ws, picks, what, self._listing), self._stats_chosen)
+        if self.screen.store.filter.active:
+            what = f"matching {self.screen.store.filter.text!r}"
+        if self.screen.store.pinned is not None:
+            what = f"behind {self.screen.store.pinned.label}"
+        self.node.app.push_screen(
+            StatsScreen(self.screen.ws, picks, what, self._listing), self._stats_chosen
+        )
 
     def _listing(self, runs: bool) -> tuple[int, list[tuple[int, int]] | None, bool]:
         """The rows the run list shows, the runs among them (when ``runs``), and whether
         every file is read and counted (the stats screen's figures are partial until it
         is)."""
-        picks = self.store.listed_runs() if runs else None
-        return self.store.shown, picks, self.state.loading_done and self.state.counted
+        picks = self.screen.store.listed_runs() if runs else None
+        return (
+            self.screen.store.shown,
+            picks,
+            self.screen.state.loading_done and self.screen.state.counted,
+        )
 
     def _stats_chosen(self, choice: StatsChoice | None) -> None:
         if choice is not None:
             self._pin(Pinned(frozenset(choice.picks), choice.label))
-            self.set_focus(self.run_list)
+            self.node.set_focus(self.screen.run_list)
 
     def _pin(self, pinned: Pinned | None) -> None:
         """Narrow the run list to ``pinned``'s runs (None: to every run the filter keeps)."""
-        self.store.pinned = pinned
+        self.screen.store.pinned = pinned
         note = (
             f"{len(pinned.picks):,} runs behind {pinned.label} (esc shows all)"
             if pinned is not None
             else "every run again"
         )
-        self._arrange(self.store.sort, self.store.reverse, self.store.filter, note)
+        self.screen.finding.arrange(
+            self.screen.store.sort, self.screen.store.reverse, self.screen.store.filter, note
+        )
 
     # -- panes and runs ----------------------------------------------------------------------
 
     def _panes(self) -> list[Widget]:
-        return [self.run_list, self.timeline, self.detail, *self._extra_panes()]
+        return [
+            self.screen.run_list,
+            self.screen.timeline,
+            self.screen.detail,
+            *self.screen.extra.panes(),
+        ]
 
     def _cycle(self, step: int) -> None:
         panes = self._panes()
-        focused: Any = self.focused
+        focused: Any = self.node.focused
         if focused is not None and focused.id == "search":
-            focused = self.state.search_origin
-        focused = self._extra_list(focused)
+            focused = self.screen.state.search_origin
+        focused = self.screen.extra.list_of(focused)
         pos = panes.index(focused) if focused in panes else 0
         target = panes[(pos + step) % len(panes)]
-        if target is self.detail:
-            self.tabs.active = "tab-detail"
-        elif target in self._extra_panes():
-            self.tabs.active = self._extra_tab(target) or "tab-detail"
-        if target is self.timeline and self.state.run is not None:
-            self._show_timeline_row()
-        self.set_focus(target)
-        self._update_layout()
+        if target is self.screen.detail:
+            self.screen.tabs.active = "tab-detail"
+        elif target in self.screen.extra.panes():
+            self.screen.tabs.active = self.screen.extra.tab_of(target) or "tab-detail"
+        if target is self.screen.timeline and self.screen.state.run is not None:
+            self.screen.selection.show_timeline_row()
+        self.node.set_focus(target)
+        self.screen.frame.update_layout()
 
-    def action_next_pane(self) -> None:
+    def next_pane(self) -> None:
         self._cycle(1)
 
-    def action_prev_pane(self) -> None:
+    def prev_pane(self) -> None:
         self._cycle(-1)
 
     def _step_run(self, step: int) -> None:
-        rows = self.store.rows
-        pos = self.run_list.cursor + step
+        rows = self.screen.store.rows
+        pos = self.screen.run_list.cursor + step
         while 0 <= pos < len(rows) and rows[pos][0] != 1:
             pos += step
         if 0 <= pos < len(rows):
-            self.run_list.set_cursor(pos)
+            self.screen.run_list.set_cursor(pos)
         else:
-            self.notify("no more runs" if step > 0 else "this is the first run", timeout=2)
+            self.node.notify("no more runs" if step > 0 else "this is the first run", timeout=2)
 
-    def action_next_run(self) -> None:
+    def next_run(self) -> None:
         self._step_run(1)
 
-    def action_prev_run(self) -> None:
+    def prev_run(self) -> None:
         self._step_run(-1)
 
     # -- view toggles ------------------------------------------------------------------------
 
-    def action_toggle_raw(self) -> None:
-        self.state.raw = not self.state.raw
-        self._refresh_views()
+    def toggle_raw(self) -> None:
+        self.screen.state.raw = not self.screen.state.raw
+        self.screen.selection.refresh_views()
 
-    def action_toggle_fold(self) -> None:
-        self.state.unfold = not self.state.unfold
-        self._refresh_views()
-        self.notify(
-            "long values shown in full" if self.state.unfold else "long values folded", timeout=2
-        )
-
-    def action_toggle_merge(self) -> None:
-        self.timeline.set_merge(not self.timeline.merge)
-        host(self).remember("merge_chunks", self.timeline.merge)
-        self.notify(
-            "streamed chunks merged" if self.timeline.merge else "every chunk on its own line",
+    def toggle_fold(self) -> None:
+        self.screen.state.unfold = not self.screen.state.unfold
+        self.screen.selection.refresh_views()
+        self.node.notify(
+            "long values shown in full" if self.screen.state.unfold else "long values folded",
             timeout=2,
         )
-        self._update_steps_title()
-        if self.focused is self.timeline:
-            self._show_timeline_row()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("sort", "sort_reverse", "filter") and not self.ws.sources:
-            return None
-        return super().check_action(action, parameters)  # a view's pane keys (extra_panes)
+    def toggle_merge(self) -> None:
+        self.screen.timeline.set_merge(not self.screen.timeline.merge)
+        host(self.node).remember("merge_chunks", self.screen.timeline.merge)
+        self.node.notify(
+            "streamed chunks merged"
+            if self.screen.timeline.merge
+            else "every chunk on its own line",
+            timeout=2,
+        )
+        self.screen.selection.update_steps_title()
+        if self.node.focused is self.screen.timeline:
+            self.screen.selection.show_timeline_row()
 
     # -- data --------------------------------------------------------------------------------
 
-    def action_copy(self) -> None:
-        current = self._current_object()
+    def copy(self) -> None:
+        current = self.screen.selection.current_object()
         if current is None:
-            self.notify("nothing to copy", timeout=2)
+            self.node.notify("nothing to copy", timeout=2)
             return
         ref, text = current
         self._copy(text, f"{len(text):,} characters of {ref}")
 
-    def action_copy_ref(self) -> None:
-        current = self._current_object()
+    def copy_ref(self) -> None:
+        current = self.screen.selection.current_object()
         if current is None:
-            self.notify("nothing to copy", timeout=2)
+            self.node.notify("nothing to copy", timeout=2)
             return
         self._copy(current[0], current[0])
 
     def _copy(self, text: str, what: str) -> None:
-        host(self).copy_text(text, what)
+        host(self.node).copy_text(text, what)
 
-    def action_pager(self) -> None:
-        current = self._current_object()
+    def pager(self) -> None:
+        current = self.screen.selection.current_object()
         if current is None:
-            self.notify("nothing to show", timeout=2)
+            self.node.notify("nothing to show", timeout=2)
             return
         from trajtui.ui.pager import page
 
         ref, text = current
-        error = page(host(self), f"{ref}\n\n{text}")
+        error = page(host(self.node), f"{ref}\n\n{text}")
         if error:
-            self.notify(error, severity="error", timeout=6)
+            self.node.notify(error, severity="error", timeout=6)
 
-    def action_export(self) -> None:
+    def export(self) -> None:
         """``x``: the run table as listed (when the run list has the focus) or the object
         shown, to a file the user names."""
         from trajtui.ui.screens.export import OBJECT_FORMATS, TABLE_FORMATS, ExportScreen
 
-        opened = [*host(self).paths, *(s.path for s in self.ws.sources)]
-        current = self._current_object()
-        if self.focused is self.run_list or current is None:
-            label = f"the run table ({len(self.store.rows):,} rows as listed)"
+        opened = [*host(self.node).paths, *(s.path for s in self.screen.ws.sources)]
+        current = self.screen.selection.current_object()
+        if self.node.focused is self.screen.run_list or current is None:
+            label = f"the run table ({len(self.screen.store.rows):,} rows as listed)"
             screen = ExportScreen("runs", label, TABLE_FORMATS, opened)
             target: str | None = None
         else:
@@ -279,42 +369,52 @@ class Actions(Finding):
 
         def done(choice: ExportChoice | None) -> None:
             if choice is not None:
-                self.write_export(choice, target)
+                self._write_export(choice, target)
 
-        self.app.push_screen(screen, done)
+        self.node.app.push_screen(screen, done)
 
-    @work(thread=True, group="export", exit_on_error=False)
-    def write_export(self, choice: ExportChoice, target: str | None) -> None:
-        """Write the export (off the UI thread) and say where it went."""
+    def _write_export(self, choice: ExportChoice, target: str | None) -> None:
+        """Write the export (in a worker) and say where it went."""
+        self.node.run_worker(
+            partial(self._export, choice, target),
+            name="write_export",
+            group="export",
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def _export(self, choice: ExportChoice, target: str | None) -> None:
         from trajtui.ui.exporting import export_text, write_export_file
 
         write_export_file(
-            self.app, choice.path, lambda: export_text(self.ws, self.store, choice.form, target)
+            self.node.app,
+            choice.path,
+            lambda: export_text(self.screen.ws, self.screen.store, choice.form, target),
         )
 
-    def action_reload(self) -> None:
-        run = self.state.run
-        host(self).reload(self.display_ref(run.ref) if run is not None else None)
+    def reload(self) -> None:
+        run = self.screen.state.run
+        host(self.node).reload(self.screen.display_ref(run.ref) if run is not None else None)
 
-    def action_goto(self) -> None:
+    def goto(self) -> None:
         refs: list[str] = []
-        for source in self.ws.sources:
-            refs.extend(self.ws.ref(source, r) for r in source.run_refs()[:200_000])
+        for source in self.screen.ws.sources:
+            refs.extend(self.screen.ws.ref(source, r) for r in source.run_refs()[:200_000])
 
         def done(ref: str | None) -> None:
             if ref:
-                self.go_to(ref.strip())
+                self.screen.going.go_to(ref.strip())
 
-        current = self._current_object()
-        words = dict.fromkeys(word for source in self.ws.sources for word in source.segments)
-        self.app.push_screen(
+        current = self.screen.selection.current_object()
+        words = dict.fromkeys(word for source in self.screen.ws.sources for word in source.segments)
+        self.node.app.push_screen(
             GotoScreen(refs, current=current[0] if current else "", segments=list(words)), done
         )
 
     # -- app ---------------------------------------------------------------------------------
 
-    def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+    def help(self) -> None:
+        self.node.app.push_screen(HelpScreen())
 
-    def action_toggle_dark(self) -> None:
-        host(self).toggle_theme()
+    def toggle_dark(self) -> None:
+        host(self.node).toggle_theme()

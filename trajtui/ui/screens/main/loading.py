@@ -3,14 +3,18 @@
 The loader indexes and summarises every source (rows on screen first), then saves the index
 of each in the index cache (:mod:`trajtui.core.jsonl.indexcache`); a run is read whole
 in its own worker; a reference is resolved in another; the files are watched for changes.
-Workers only post messages or call back on the UI thread: nothing here waits on I/O.
+Workers only post messages or call back on the UI thread: nothing here waits on I/O. A part
+composed into the screen, reaching it through :class:`Loading`; the screen hands it the
+workers' messages (:class:`~trajtui.ui.messages.Loaded` and the like).
 """
 
 from __future__ import annotations
 
 import time
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
 
-from textual import on, work
+from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
 
 from trajtui.core.io.text import visible
@@ -19,11 +23,20 @@ from trajtui.core.model import Problem
 from trajtui.core.refs import RefError
 from trajtui.core.rows import SourceRows
 from trajtui.core.source import LoadError, Source
-from trajtui.ui import failures, heap
+from trajtui.core.workspace import Workspace
+from trajtui.ui import heap
 from trajtui.ui.host import host
 from trajtui.ui.messages import AllLoaded, KeysMisread, Loaded, RunLoaded
-from trajtui.ui.screens.main.selection import Selection
-from trajtui.ui.widgets.run_list import ColumnHeader
+from trajtui.ui.screens.main.state import MainState
+from trajtui.ui.store import RunStore
+from trajtui.ui.widgets.run_list import ColumnHeader, RunList
+
+if TYPE_CHECKING:
+    from trajtui.ui.screens.main.finding import Finding
+    from trajtui.ui.screens.main.going import GoingTo
+    from trajtui.ui.screens.main.layout import Frame
+    from trajtui.ui.screens.main.marks import Bookmarks
+    from trajtui.ui.screens.main.selection import Selection
 
 SUMMARY_BUDGET = 0.03
 """Seconds of summarising between two chunks of indexing."""
@@ -45,28 +58,87 @@ PROGRESS_EVERY = 0.25
 read: each message is a turn of the UI thread the loader waits for)."""
 
 
-class Loading(Selection):
+class Loading(Protocol):
+    """What the loader needs of the screen."""
+
+    @property
+    def ws(self) -> Workspace:
+        """Everything that was opened."""
+
+    @property
+    def store(self) -> RunStore:
+        """The run list's rows (the loader notes the rows read in it)."""
+
+    @property
+    def state(self) -> MainState:
+        """The screen's state."""
+
+    @property
+    def run_list(self) -> RunList:
+        """The run list (it draws the rows read)."""
+
+    @property
+    def frame(self) -> Frame:
+        """The layout and header line (progress and counts)."""
+
+    @property
+    def selection(self) -> Selection:
+        """What is shown (the first run, a reference gone to once found)."""
+
+    @property
+    def going(self) -> GoingTo:
+        """Going to a reference."""
+
+    @property
+    def finding(self) -> Finding:
+        """The filter (its words searched again in the runs read since)."""
+
+    @property
+    def bookmarks(self) -> Bookmarks:
+        """Bookmarks and notes (read once loading starts)."""
+
+    def cursor_run(self) -> tuple[int, int] | None:
+        """``(source, entry)`` of the run the user is on."""
+
+    def display_ref(self, ref: str) -> str:
+        """``ref`` as the user types it."""
+
+
+class Loader:
     """The workers of the main screen, and the progress they report."""
 
-    def _start_loading(self) -> None:
-        heap.keep(self.app.screen_stack)  # the app and its widgets: no full collection walks them
+    def __init__(self, screen: Loading, node: Screen[None]) -> None:
+        """Args:
+        screen: The screen loaded for.
+        node: The same screen as a Textual screen (its workers, messages and timers).
+        """
+        self.screen = screen
+        self.node = node
+
+    def start(self) -> None:
+        """Start reading the sources, and their bookmarks."""
+        # the app and its widgets: no full collection walks them
+        heap.keep(self.node.app.screen_stack)
         self.load_sources()
+        self.screen.bookmarks.read()
 
-    @on(Worker.StateChanged)
-    def _hand_failure_to_app(self, event: Worker.StateChanged) -> None:
-        """A worker of the screen changed state: the settled signal follows; one that
-        failed, the app tells and logs."""
-        self._settle_changed()
-        failures.hand_to_app(self, event)
-
-    @work(thread=True, exclusive=True, group="loader", exit_on_error=False)
     def load_sources(self, only: tuple[int, ...] | None = None) -> None:
         """Index and summarise every source (or those in ``only``, to read what was
-        appended), visible rows first; post progress."""
+        appended), visible rows first; post progress (in a worker)."""
+        self.node.run_worker(
+            partial(self._load, only),
+            name="load_sources",
+            group="loader",
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def _load(self, only: tuple[int, ...] | None) -> None:
         worker = get_current_worker()
         posted = 0.0  # when progress was last posted
-        strict = host(self).strict_keys
-        for s, source in enumerate(self.ws.sources):
+        strict = host(self.node).strict_keys
+        for s, source in enumerate(self.screen.ws.sources):
             if only is not None and s not in only:
                 continue
             # every row is read (in workers, in file order), each key checked then (the
@@ -90,8 +162,8 @@ class Loading(Selection):
                     # Until a run is shown, or while a reference is still to find further
                     # on, indexing comes first: only rows on screen are read (the row
                     # workers start after the first screen, not against it).
-                    seeking = self.state.pending_goto is not None or (
-                        self.state.run is None and self.state.run_problem is None
+                    seeking = self.screen.state.pending_goto is not None or (
+                        self.screen.state.run is None and self.screen.state.run_problem is None
                     )
                     read = self._summarise(s, rows, SUMMARY_BUDGET, wait=False, more=not seeking)
                     if self._misread(s, rows):
@@ -99,7 +171,7 @@ class Loading(Selection):
                     if posted and self._quiet(progress, posted, listed == len(source)):
                         continue
                     posted, listed = time.monotonic(), len(source)
-                    self.post_message(Loaded(s, progress, read))
+                    self.node.post_message(Loaded(s, progress, read))
                     self._goto_first(worker)
                     if (
                         s == 0
@@ -112,19 +184,19 @@ class Loading(Selection):
                     read = self._summarise(s, rows, 0.05, wait=True)
                     if self._misread(s, rows):
                         return
-                    self.post_message(Loaded(s, _done_progress(source), read))
+                    self.node.post_message(Loaded(s, _done_progress(source), read))
             except (OSError, FileChanged) as err:
-                self.post_message(
+                self.node.post_message(
                     Loaded(s, _done_progress(source), read, done=True, error=str(err))
                 )
                 continue
             finally:
                 rows.close()
-            self.post_message(Loaded(s, _done_progress(source), read, done=True))
+            self.node.post_message(Loaded(s, _done_progress(source), read, done=True))
             if not worker.is_cancelled:
                 source.save_index()  # for the next open (here, off the UI thread)
         # Keep serving requests for rows drawn later (e.g. after a sort), then stop.
-        self.post_message(AllLoaded())
+        self.node.post_message(AllLoaded())
 
     def _first_screen_first(
         self, worker: Worker[None], s: int, rows: SourceRows, progress: ScanProgress
@@ -136,7 +208,7 @@ class Loading(Selection):
         in file order (as :meth:`_summarise`)."""
         deadline = time.monotonic() + FIRST_SCREEN_WAIT
         read = rows.done
-        state, requests = self.state, self.store.requests
+        state, requests = self.screen.state, self.screen.store.requests
 
         def over() -> bool:
             return state.first_drawn or state.pending_goto is not None or worker.is_cancelled
@@ -146,7 +218,7 @@ class Loading(Selection):
             state.wake.wait_for(lambda: over() or bool(requests), left)
             if requests:
                 read = self._summarise(s, rows, 0.02, more=False)
-                self.post_message(Loaded(s, progress, read))
+                self.node.post_message(Loaded(s, progress, read))
         return read
 
     def _quiet(self, progress: ScanProgress, posted: float, same: bool) -> bool:
@@ -159,17 +231,17 @@ class Loading(Selection):
             return False
         if same and time.monotonic() - posted < PROGRESS_EVERY:
             return True
-        ref = self.state.pending_goto
+        ref = self.screen.state.pending_goto
         if ref is None:
             return False
         if time.monotonic() - posted >= SEEKING_PROGRESS_EVERY:
             return False
-        return not self.ws.knows(ref)
+        return not self.screen.ws.knows(ref)
 
     def _goto_first(self, worker: Worker[None]) -> None:
         """While a reference found is on its way to the screen (its run read, built and
         drawn), leave the interpreter to it: wait, at most :data:`GOTO_WAIT`."""
-        state = self.state
+        state = self.screen.state
         while (since := state.goto_since) is not None and not worker.is_cancelled:
             left = since + GOTO_WAIT - time.monotonic()
             if left <= 0:
@@ -183,31 +255,31 @@ class Loading(Selection):
         if record is None:
             return False
         rows.source.cancel()
-        self.post_message(KeysMisread(s, record))
+        self.node.post_message(KeysMisread(s, record))
         return True
 
     def _tell_from_thread(self, line: str) -> None:
         """Say what the row workers' pipeline tells (a worker that died), as a toast."""
-        self.app.call_from_thread(self.notify, line, severity="warning", timeout=10)
+        self.node.app.call_from_thread(self.node.notify, line, severity="warning", timeout=10)
 
-    def on_keys_misread(self, message: KeysMisread) -> None:
+    def keys_misread(self, message: KeysMisread) -> None:
         """Read the files again, this one with every key checked while indexing."""
-        source = self.ws.sources[message.source]
-        app = host(self)
+        source = self.screen.ws.sources[message.source]
+        app = host(self.node)
         app.strict_keys.add(source.path)
         line = source.line_of(message.record) or 0
-        self.notify(
+        self.node.notify(
             f"{visible(source.path, keep_newlines=False)}:{line}: a record spells its key "
             "twice; reading the file again with every key checked",
             severity="warning",
             timeout=8,
         )
-        ref = self.state.pending_goto
-        if ref is None and self.state.run is not None:
-            ref = self.display_ref(self.state.run.ref)
+        ref = self.screen.state.pending_goto
+        if ref is None and self.screen.state.run is not None:
+            ref = self.screen.display_ref(self.screen.state.run.ref)
         # after the screen's own pending callbacks (a screen replaced before they ran
         # leaves Textual's tabs looking for what is gone)
-        self.call_after_refresh(app.reload, ref)
+        self.node.call_after_refresh(app.reload, ref)
 
     def _summarise(
         self, s: int, rows: SourceRows, budget: float, *, wait: bool = True, more: bool = True
@@ -217,193 +289,203 @@ class Loading(Selection):
         ``wait`` only the rows its workers have finished). Returns the rows read in file
         order."""
         deadline = time.monotonic() + budget
-        requests = self.store.requests
+        requests = self.screen.store.requests
         while requests:
             try:
                 rs, ri = requests.popleft()
             except IndexError:
                 break
-            src = self.ws.sources[rs]
+            src = self.screen.ws.sources[rs]
             if ri < len(src) and src.peek(ri) is None:
                 src.entry(ri)
-                self.store.answered = True
+                self.screen.store.answered = True
         if not more:
             return max(rows.done, rows.source.known_prefix())
-        note = self.store.note_read
+        note = self.screen.store.note_read
         for i, entry in rows.read(wait=wait, until=deadline):
             note(s, i, entry)
             if not i & 63:
                 time.sleep(0)  # let the UI thread have the interpreter now and then
         return rows.done
 
-    def on_loaded(self, message: Loaded) -> None:
-        self.state.progress[message.source] = (
+    def loaded(self, message: Loaded) -> None:
+        """A worker's progress: list the rows read, count them, draw (now and then)."""
+        state, store = self.screen.state, self.screen.store
+        state.progress[message.source] = (
             message.progress.fraction,
             message.read,
             message.done,
         )
         if message.error:
-            self.notify(
-                f"{self.ws.sources[message.source].path}: {message.error}",
+            self.node.notify(
+                f"{self.screen.ws.sources[message.source].path}: {message.error}",
                 severity="error",
                 timeout=8,
             )
-        self.state.grew = self.store.extend() or self.state.grew
-        source = self.ws.sources[message.source]
-        if source.revision != self.state.revisions.get(message.source, 0):
+        state.grew = store.extend() or state.grew
+        source = self.screen.ws.sources[message.source]
+        if source.revision != state.revisions.get(message.source, 0):
             # a row listed partial was revised (a session read on): counted and drawn again
-            self.state.revisions[message.source] = source.revision
-            self.store.recount(message.source)
-            self.state.revised = True
-            self.state.partial_sources.add(message.source)
-        if message.done and message.source in self.state.partial_sources:
-            self.state.partial_sources.discard(message.source)
+            state.revisions[message.source] = source.revision
+            store.recount(message.source)
+            state.revised = True
+            state.partial_sources.add(message.source)
+        if message.done and message.source in state.partial_sources:
+            state.partial_sources.discard(message.source)
             self._reload_revised(message.source)
         self._count()
         # Drawn at most 4 times a second while loading: the UI thread's turns at the
         # interpreter are turns the loader waits for.
-        answered, self.store.answered = self.store.answered, False
+        answered, store.answered = store.answered, False
         if (
             message.done
             or answered
-            or time.monotonic() - self.state.last_title > 0.25
-            or not self.state.shown_any
+            or time.monotonic() - state.last_title > 0.25
+            or not state.shown_any
         ):
-            if self.state.grew:
-                self.run_list.grow()
-                self.state.grew = False
-                self.state.shown_any = self.store.shown > 0
-            if self.state.revised:
-                self.state.revised = False
-                self.run_list.redraw()
-            self.run_list.loaded_more()
-            self.query_one("#columns", ColumnHeader).refresh()
-            self._fit_columns()
-            self._update_title()
-        if not self.state.first_drawn:  # rows drawn unread are read first: tell the loader
-            self.call_after_refresh(self.state.wake.notify)
+            if state.grew:
+                self.screen.run_list.grow()
+                state.grew = False
+                state.shown_any = store.shown > 0
+            if state.revised:
+                state.revised = False
+                self.screen.run_list.redraw()
+            self.screen.run_list.loaded_more()
+            self.node.query_one("#columns", ColumnHeader).refresh()
+            self.screen.frame.fit_columns()
+            self.screen.frame.update_title()
+        if not state.first_drawn:  # rows drawn unread are read first: tell the loader
+            self.node.call_after_refresh(state.wake.notify)
         if (
-            self.state.run is None
-            and self.state.run_problem is None
-            and self.state.pending_goto is None
-            and self.state.goto_since is None  # (a reference found, on its way: not the first run)
+            state.run is None
+            and state.run_problem is None
+            and state.pending_goto is None
+            and state.goto_since is None  # (a reference found, on its way: not the first run)
         ):
-            self._select_first_run()
-        if self.state.pending_goto is not None:
-            self._try_pending_goto(final=False)
+            self.screen.selection.select_first_run()
+        if state.pending_goto is not None:
+            self.screen.going.try_pending_goto(final=False)
 
     def _reload_revised(self, s: int) -> None:
         """Source ``s`` was listed partial and is now read whole: the shown run, if it is
         one of its runs, is read again (its timeline and figures complete)."""
-        key = self.state.run_key
+        key = self.screen.state.run_key
         if key is not None and key[0] == s:
-            self._load_run(*key)
+            self.screen.selection.load_run(*key)
 
     def _count(self) -> bool:
         """Count the summaries read so far, :data:`COUNT_BUDGET` at a time, the rest after
         :data:`COUNT_PAUSE` (a run list restored whole from the index cache, or rows read
         faster than counted, are counted over several ticks, keys answered between them).
         Returns True when every summary read is counted."""
-        done = self.state.counted = self.store.count_new(budget=COUNT_BUDGET)
-        if not done and not self.state.counting:
-            self.state.counting = True
-            self.set_timer(COUNT_PAUSE, self._count_more)
+        done = self.screen.state.counted = self.screen.store.count_new(budget=COUNT_BUDGET)
+        if not done and not self.screen.state.counting:
+            self.screen.state.counting = True
+            self.node.set_timer(COUNT_PAUSE, self._count_more)
         return done
 
     def _count_more(self) -> None:
-        self.state.counting = False
+        self.screen.state.counting = False
         # while files are read, the numbers are drawn with the progress (4 times a second)
-        if self._count() or self.state.loading_done:
-            self.run_list.loaded_more()
-            self.query_one("#columns", ColumnHeader).refresh()
-            self._fit_columns()
-            self._update_title()
+        if self._count() or self.screen.state.loading_done:
+            self.screen.run_list.loaded_more()
+            self.node.query_one("#columns", ColumnHeader).refresh()
+            self.screen.frame.fit_columns()
+            self.screen.frame.update_title()
 
-    def on_all_loaded(self, message: AllLoaded) -> None:
-        self.state.loading_done = True
-        heap.keep(self.app.screen_stack)  # the summaries read: no full collection walks them
-        self.run_list.reading = False
-        self.run_list.redraw()
-        for s in self.state.following:
+    def all_loaded(self, message: AllLoaded) -> None:
+        """Every source is read (or what was appended to it)."""
+        state, store = self.screen.state, self.screen.store
+        state.loading_done = True
+        heap.keep(self.node.app.screen_stack)  # the summaries read: no full collection walks them
+        self.screen.run_list.reading = False
+        self.screen.run_list.redraw()
+        for s in state.following:
             # The last record was read again (it had no newline): count afresh.
-            self.store.recount(s)
-            self.run_list.redraw()
-        key = self.state.run_key
+            store.recount(s)
+            self.screen.run_list.redraw()
+        key = state.run_key
         if key is not None and (
-            (self.state.following and self.state.run_problem is not None)
+            (state.following and state.run_problem is not None)
             # the last run of a followed file: it may have grown (a session's steps)
-            or (key[0] in self.state.following and key[1] == len(self.ws.sources[key[0]]) - 1)
+            or (key[0] in state.following and key[1] == len(self.screen.ws.sources[key[0]]) - 1)
         ):
-            self._load_run(*key)
-        self.state.following.clear()
-        if not self.store.ordered:
-            self._refresh_rows(keep=self.cursor_run())
-        self._update_title()
+            self.screen.selection.load_run(*key)
+        state.following.clear()
+        if not store.ordered:
+            self.screen.frame.refresh_rows(keep=self.screen.cursor_run())
+        self.screen.frame.update_title()
         self._follow_to_end()
-        wanted = self.state.wanted[2]
+        wanted = state.wanted[2]
         if wanted.active:  # runs read since the words were searched
-            self._search_inputs(wanted)
-        if self.state.pending_goto is not None:
-            self._try_pending_goto(final=True)
+            self.screen.finding.search_inputs(wanted)
+        if state.pending_goto is not None:
+            self.screen.going.try_pending_goto(final=True)
 
     # -- one run -----------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="run", exit_on_error=False)
+    def read_run(self, s: int, i: int, token: int) -> None:
+        """Read entry ``i`` of source ``s`` whole (in a worker); post it as
+        :class:`~trajtui.ui.messages.RunLoaded` with ``token``."""
+        self.node.run_worker(
+            partial(self._read_run, s, i, token),
+            name="_read_run",
+            group="run",
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
+
     def _read_run(self, s: int, i: int, token: int) -> None:
-        source = self.ws.sources[s]
+        source = self.screen.ws.sources[s]
         try:
             run = source.run(i)
         except LoadError as err:
-            self.post_message(RunLoaded(s, i, token, None, err.problem))
+            self.node.post_message(RunLoaded(s, i, token, None, err.problem))
             return
         except (OSError, FileChanged) as err:
-            self.post_message(RunLoaded(s, i, token, None, Problem(source.path, None, str(err))))
+            self.node.post_message(
+                RunLoaded(s, i, token, None, Problem(source.path, None, str(err)))
+            )
             return
-        self.post_message(RunLoaded(s, i, token, run))
+        self.node.post_message(RunLoaded(s, i, token, run))
 
     # -- references ------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="goto", exit_on_error=False)
     def resolve_goto(self, ref: str, final: bool) -> None:
-        """Resolve a reference (may read one run) and select it."""
-        try:
-            target = self.ws.resolve(ref)
-        except RefError as err:
-            if not final and not all(s.complete for s in self.ws.sources):
-                self.app.call_from_thread(self._defer_goto, ref)
-                return
-            self.app.call_from_thread(self._goto_failed, ref, str(err))
-            return
-        self.app.call_from_thread(self.select_target, target)
+        """Resolve a reference (may read one run) and select it (in a worker)."""
+        self.node.run_worker(
+            partial(self._resolve_goto, ref, final),
+            name="resolve_goto",
+            group="goto",
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
 
-    # -- what the disk watch (changes.py) asks of the screen ------------------------------
+    def _resolve_goto(self, ref: str, final: bool) -> None:
+        try:
+            target = self.screen.ws.resolve(ref)
+        except RefError as err:
+            if not final and not all(s.complete for s in self.screen.ws.sources):
+                self.node.app.call_from_thread(self.screen.going.defer_goto, ref)
+                return
+            self.node.app.call_from_thread(self.screen.going.goto_failed, ref, str(err))
+            return
+        self.node.app.call_from_thread(self.screen.going.select_target, target)
 
     def read_appended(self, source: int) -> None:
         """Read the records appended to ``source`` (every other one is read)."""
-        self.state.loading_done = False
-        self.run_list.reading = True
-        self.state.following.add(source)
+        self.screen.state.loading_done = False
+        self.screen.run_list.reading = True
+        self.screen.state.following.add(source)
         self.load_sources((source,))
-
-    def at_end(self) -> bool:
-        """The run list's cursor is on its last row (following keeps it there)."""
-        rows = self.run_list.row_count
-        return rows == 0 or self.run_list.cursor >= rows - 1
-
-    def shown_ref(self) -> str | None:
-        """The reference of the run on screen as the user types it (None: no run)."""
-        run = self.state.run
-        return None if run is None else self.display_ref(run.ref)
-
-    def update_title(self) -> None:
-        """Draw the header line and the run list's titles again."""
-        self._update_title()
 
     def _follow_to_end(self) -> None:
         """After appended records were read: to the last row, if the cursor was at the end."""
-        if self.state.stay_at_end:
-            self.state.stay_at_end = False
-            self.run_list.action_last()
+        if self.screen.state.stay_at_end:
+            self.screen.state.stay_at_end = False
+            self.screen.run_list.action_last()
 
 
 def _done_progress(source: Source) -> ScanProgress:
