@@ -2,7 +2,9 @@
 
 A :class:`Workspace` is everything one ``trajtui`` invocation opened. When it holds several
 sources, references are qualified with the source's label (``SOURCE::REF``) so that the same
-string names the same object on screen, in ``show``, in ``--goto`` and in exports.
+string names the same object on screen, in ``show``, in ``--goto`` and in exports; a source
+whose run references are unique on their own (:meth:`~trajtui.core.source.Source.own_refs`:
+a session's id) is not, unless another open source gives the same reference.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class Workspace:
     sources: list[Source] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     ignored: list[tuple[str, str]] = field(default_factory=list)
+    _alone: dict[int, bool] = field(default_factory=dict, repr=False)
+    _alone_of: int = field(default=-1, repr=False)
 
     def passed_over(self, directory: str) -> list[tuple[str, str]]:
         """What was looked at under ``directory`` and not read, with why (as
@@ -55,9 +59,25 @@ class Workspace:
         """References carry their source's label (several sources are open)."""
         return len(self.sources) > 1
 
+    def alone(self, source: Source) -> bool:
+        """The references of ``source`` are shown and taken without its label: it is the
+        only source open, or its run references are unique on their own
+        (:meth:`~trajtui.core.source.Source.own_refs`) and no other open source gives
+        one of them."""
+        if not self.qualified:
+            return True
+        if self._alone_of != len(self.sources):
+            owned = [(s, s.own_refs()) for s in self.sources]
+            seen = Counter(r for _, refs in owned if refs for r in set(refs))
+            self._alone = {
+                id(s): refs is not None and all(seen[r] == 1 for r in refs) for s, refs in owned
+            }
+            self._alone_of = len(self.sources)
+        return self._alone.get(id(source), False)
+
     def ref(self, source: Source, ref: str) -> str:
         """The reference shown for ``ref`` of ``source`` (qualified when needed)."""
-        return f"{source.label}{SOURCE_SEP}{ref}" if self.qualified else ref
+        return ref if self.alone(source) else f"{source.label}{SOURCE_SEP}{ref}"
 
     def scan(self) -> Iterator[tuple[Source, ScanProgress]]:
         """Scan every source in turn, yielding progress."""
@@ -153,6 +173,9 @@ class Workspace:
     def _resolve_unqualified(self, ref: str) -> Target:
         if len(self.sources) == 1:
             return self.sources[0].resolve(ref)
+        owner = [s for s in self.sources if s.own_refs() is not None and s.find(ref) is not None]
+        if len(owner) == 1:  # a run's own reference, whole (no other source read for it)
+            return owner[0].resolve(ref)
         found: list[Target] = []
         specific: list[str] = []  # a source has the run, but not what the rest names
         for source in self.sources:

@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any
 
 SID = "5d1c0a4e-1111-4a2b-9c3d-000000000001"
-OLD = "5d1c0a4e-2222-4a2b-9c3d-000000000002"
+OLD = "6e2d1b5f-2222-4a2b-9c3d-000000000002"
+S = SID[:8]
+"""The session's reference (its id's first 8 characters, as a short commit hash)."""
+OS = OLD[:8]
 
 
 def env(

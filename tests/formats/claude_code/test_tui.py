@@ -12,7 +12,7 @@ async def test_a_projects_folder_lists_each_session_with_its_counts(tmp_path: Pa
     root = b.projects(tmp_path)
     async with running([str(root)], size=(200, 40)) as (_pilot, app, screen):
         refs = [str(screen.ws.sources[s].table.ref(i)) for s, i in screen.store.listed_runs()]
-        assert sorted(refs) == sorted([b.SID, b.OLD, f"{b.SID}/agent-a5f00d1"])
+        assert sorted(refs) == sorted([b.S, b.OS, f"{b.S}/agent-a5f00d1"])
         drawn = "\n".join(screen_lines(app))
         assert "3 runs" in drawn and "1 with tool errors" in drawn
         row = next(line for line in drawn.splitlines() if "Fix the failing build" in line)

@@ -266,8 +266,19 @@ class SessionSource(Source):
 
     follows_appends = True
 
-    def __init__(self, path: str, fmt: SessionFormat, ref: str, label: str | None = None) -> None:
-        """Open ``path`` (nothing is read until :meth:`scan` runs).
+    def __init__(
+        self,
+        path: str,
+        fmt: SessionFormat,
+        ref: str,
+        label: str | None = None,
+        *,
+        aliases: Sequence[str] = (),
+        alone: bool = False,
+    ) -> None:
+        """Open ``path`` (nothing is read until :meth:`scan` runs); its run is called
+        ``ref``, and answers to ``aliases`` too (the longer names it had); ``alone``: the
+        format says ``ref`` is unique on its own (:meth:`Source.own_refs`).
 
         Raises:
             OSError: The file cannot be opened.
@@ -277,6 +288,8 @@ class SessionSource(Source):
         self.format = fmt.info
         self.label = label or path
         self.ref = ref
+        self.aliases = tuple(a for a in aliases if a != ref)
+        self.alone = alone
         self.index = LineIndex(path, key=None)
         self._table = SummaryTable(lambda i: ref if i == 0 else None)
         self._runs = RunCache(2)
@@ -441,7 +454,12 @@ class SessionSource(Source):
         return self.fmt.build(entry, steps, self.path)
 
     def find(self, run_ref: str) -> int | None:
-        return 0 if run_ref == self.ref and len(self) else None
+        if not len(self):
+            return None
+        return 0 if run_ref == self.ref or run_ref in self.aliases else None
+
+    def own_refs(self) -> tuple[str, ...] | None:
+        return (self.ref, *self.aliases) if self.alone else None
 
     def run_refs(self) -> list[str]:
         return [self.ref] if len(self) else []

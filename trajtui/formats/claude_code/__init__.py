@@ -100,15 +100,24 @@ START_BYTES = 1 << 16
 _STAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9][0-9T:.+\-Z ]{9,39})"')
 
 
-def started(path: str) -> float | None:
+def started(path: str, session: str = "") -> float | None:
     """When a session started (epoch seconds): the first timestamp in its first
-    :data:`START_BYTES` bytes; a subagent's is its session's (listed beside it). None when
-    there is none."""
+    :data:`START_BYTES` bytes; a subagent's is just before its session's, so that it is
+    listed right after it (newest first). None when there is none."""
+    own = path
     parent = os.path.dirname(os.path.abspath(path))
-    if os.path.basename(parent) == "subagents":
-        session = os.path.dirname(parent) + ".jsonl"
-        if os.path.isfile(session):
-            path = session
+    if os.path.basename(path).startswith("agent-"):
+        if os.path.basename(parent) == "subagents":  # 2.1: <session>/subagents/agent-*
+            own = os.path.dirname(parent) + ".jsonl"
+        elif session:  # 2.0: agent-* beside the session, which its lines name
+            own = os.path.join(parent, f"{os.path.basename(session)}.jsonl")
+    at = _first_stamp(own) if own != path and os.path.isfile(own) else None
+    if at is not None:
+        return at - 1e-6
+    return _first_stamp(path)
+
+
+def _first_stamp(path: str) -> float | None:
     try:
         with open(path, "rb") as f:
             head = f.read(START_BYTES)
@@ -122,15 +131,28 @@ def started(path: str) -> float | None:
     return None
 
 
-def ref_for(path: str, session: str) -> str:
-    """A session's reference (its file's stem), or a subagent's ``<session>/agent-<id>``."""
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z")
+SHORT = 8
+"""Characters of a session id its reference keeps (as a short commit hash does)."""
+
+
+def _short(session: str) -> str:
+    return session[:SHORT] if _UUID.match(session) else session
+
+
+def refs_for(path: str, session: str) -> tuple[str, tuple[str, ...]]:
+    """A session's reference, the first :data:`SHORT` characters of its id (its file's
+    stem), or a subagent's ``<session>/agent-<id>``; and the longer names it answers to
+    too (the whole id, which earlier versions used)."""
     stem = os.path.basename(path).removesuffix(".jsonl")
     if not stem.startswith("agent-"):
-        return stem
+        return _short(stem), (stem,)
     parent = os.path.dirname(os.path.abspath(path))
     if os.path.basename(parent) == "subagents":
-        return f"{os.path.basename(os.path.dirname(parent))}/{stem}"
-    return f"{session}/{stem}" if session else stem
+        session = os.path.basename(os.path.dirname(parent))
+    if not session:
+        return stem, ()
+    return f"{_short(session)}/{stem}", (f"{session}/{stem}",)
 
 
 class ClaudeSessions:
@@ -193,13 +215,14 @@ class ClaudeCodeFormat(Format):
         session = sniff(path, sniffed.first)
         if session is None:
             return None
-        ref = ref_for(path, session)
-        return Claim(Certainty.SHAPE, lambda: _open(path, ref, label))
+        ref, aliases = refs_for(path, session)
+        return Claim(Certainty.SHAPE, lambda: _open(path, session, ref, aliases, label))
 
 
-def _open(path: str, ref: str, label: str | None) -> Opened:
-    source = SessionSource(path, SESSIONS, ref, label=label)
-    source.started = started(path)  # (a folder lists its sessions newest first)
+def _open(path: str, session: str, ref: str, aliases: tuple[str, ...], label: str | None) -> Opened:
+    # a session's id is unique on its own (a random UUID): no file name before it
+    source = SessionSource(path, SESSIONS, ref, label=label, aliases=aliases, alone=True)
+    source.started = started(path, session)  # (a folder lists its sessions newest first)
     return Opened((source,))
 
 

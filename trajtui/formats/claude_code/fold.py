@@ -24,6 +24,7 @@ else unknown (no price table is guessed at).
 from __future__ import annotations
 
 import os
+import re
 from collections import OrderedDict
 from datetime import datetime
 from typing import Any
@@ -139,6 +140,22 @@ def _between(text: str, start: str, end: str) -> str:
         return ""
     j = text.find(end, i + len(start))
     return text[i + len(start) : j if j >= 0 else None].strip()
+
+
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+
+
+def project_of(folder: str, cwd: str | None) -> str:
+    """The project a session is of: the folder Claude Code keeps it in
+    (``~/.claude/projects/<the project's path, every character but letters and digits made
+    a dash>``), decoded to that path, which is the session's first ``cwd`` when it encodes
+    to the folder's name (the decoding alone cannot tell ``/a/my-app`` from
+    ``/a/my/app``); a folder of another name (not under ``projects``): the ``cwd``."""
+    if cwd and (not folder.startswith("-") or _NOT_ALNUM.sub("-", cwd) == folder):
+        return cwd
+    if folder.startswith("-"):
+        return folder.replace("-", "/")
+    return folder
 
 
 def _ms(stamp: Any) -> float | None:
@@ -364,7 +381,7 @@ class ClaudeFold:
             status, outcome = "no turns", Outcome.NONE
         first, last = _ms(self.first_stamp), _ms(self.last_stamp)
         span = last - first if first is not None and last is not None else None
-        meta = {"project": self.project, **self.meta}
+        meta = {"project": project_of(self.project, self.meta.get("cwd")), **self.meta}
         if self.models:
             meta["model"] = ", ".join(self.models)
         if self.versions:
