@@ -98,10 +98,17 @@ class Workspace:
         with. Names are matched as a whole, so a run id that itself contains ``::`` still
         resolves unqualified.
         """
-        for source in sorted(self.sources, key=lambda s: -len(s.label)):
-            prefix = source.label + SOURCE_SEP
-            if ref.startswith(prefix):
-                return source, ref[len(prefix) :]
+        labelled = [
+            s
+            for s in sorted(self.sources, key=lambda s: -len(s.label))
+            if ref.startswith(s.label + SOURCE_SEP)
+        ]
+        if labelled:  # (one file may hold several sources: the one with the run)
+            rest = ref[len(labelled[0].label + SOURCE_SEP) :]
+            for source in labelled:
+                if source.label == labelled[0].label and _holds(source, rest):
+                    return source, rest
+            return labelled[0], rest
         for name, rest in _splits(ref):
             named = self.sources_named(name)
             if len(named) == 1:
@@ -198,6 +205,11 @@ class Workspace:
         raise RefError(f"nothing called {ref!r} in {len(self.sources)} sources{hint}")
 
 
+def _holds(source: Source, ref: str) -> bool:
+    """Some reading of ``ref`` names a run ``source`` has (nothing read)."""
+    return any(p.run is not None and source.find(p.run) is not None for p in readings(ref))
+
+
 def _splits(ref: str) -> Iterator[tuple[str, str]]:
     """Every ``(SOURCE, REF)`` reading of ``ref`` at one of its ``::``."""
     start = ref.find(SOURCE_SEP)
@@ -232,6 +244,17 @@ def open_file(
     except OSError as err:
         return None, _os_message(err)
     return opening.open_file(formats, path, sniffed, label)
+
+
+def open_file_sources(
+    path: str, formats: Sequence[Format], label: str | None = None
+) -> tuple[tuple[Source, ...], str | None]:
+    """As :func:`open_file`, every source the file holds."""
+    try:
+        sniffed = sniff(path)
+    except OSError as err:
+        return (), _os_message(err)
+    return opening.open_file_sources(formats, path, sniffed, label)
 
 
 def short_labels(paths: Sequence[str]) -> list[str]:
@@ -303,11 +326,13 @@ def open_paths(paths: Sequence[str], formats: Sequence[Format]) -> Workspace:
         if not os.path.isfile(path) and st is not None:
             ws.problems.append(Problem(path, None, "not a regular file"))
             continue
-        source, reason = open_file(path, formats, label=path)
-        if source is None:
+        sources, reason = open_file_sources(path, formats, label=path)
+        if not sources:
             ws.problems.append(Problem(path, None, reason or "not a format trajtui reads"))
         else:
-            ws.sources.append(source)
-    for source, label in zip(ws.sources, short_labels([s.path for s in ws.sources]), strict=True):
-        source.label = label
+            ws.sources.extend(sources)
+    paths = list(dict.fromkeys(s.path for s in ws.sources))  # (a file may hold several)
+    labels = dict(zip(paths, short_labels(paths), strict=True))
+    for source in ws.sources:
+        source.label = labels[source.path]
     return ws

@@ -175,3 +175,29 @@ def test_two_sessions_whose_ids_start_alike_are_told_apart(tmp_path: Path) -> No
     for ref in (f"{twin}.jsonl::{b.S}", twin):
         show = _cli("show", str(root), ref)
         assert show.returncode == 0 and "Write the notes" in show.stdout, show.stderr
+
+
+def test_a_1_0_sessions_subagent_lines_are_its_own_run_not_the_sessions(tmp_path: Path) -> None:
+    """Real 1.0.x files write a Task call's subagent into the session's own file
+    (``isSidechain: true``): its tool calls, errors, turns and tokens were counted as the
+    session's (21 tool calls listed against 13 in the main thread on a real file)."""
+    path = b.write_lines(tmp_path / "-home-u-app" / f"{b.SIDE}.jsonl", b.session_10_sidechain())
+    out = _cli("ls", str(path.parent), "--json")
+    assert out.returncode == 0, out.stderr
+    rows = {r["ref"]: r for r in map(json.loads, out.stdout.splitlines())}
+    short = b.SIDE[:8]
+    assert list(rows) == [short, f"{short}/sidechain"]
+    figures = [
+        (r["metadata"]["turns"], r["tool_calls"], r["tool_errors"], r["tokens_in"], r["tokens_out"])
+        for r in rows.values()
+    ]
+    # as the fixture's docstring counts them: the main thread, then the subagent's lines
+    assert figures == [("3", 2, 1, 100, 21), ("2", 2, 1, 85, 14)]
+    assert rows[f"{short}/sidechain"]["title"] == "SUBAGENT: find the config"
+    task = _cli("show", str(path), f"{short}/step-4")  # the Task call names its subagent's run
+    assert task.returncode == 0 and f"subagent  {short}/sidechain" in task.stdout
+    session = _cli("show", str(path), short)
+    assert "↳ subagent: 5 lines of its own" in session.stdout
+    assert "cat c" not in session.stdout  # the subagent's steps are in its own run
+    side = _cli("show", str(path), f"{short}/sidechain")
+    assert "Bash: cat c" in side.stdout and "failed" in side.stdout

@@ -73,6 +73,13 @@ def _summary_line(obj: Any) -> bool:
 def sniff(path: str, first: Any) -> str | None:
     """The session id a Claude Code file names (``""`` when it names none), or None when
     the file is not one. Reads at most the first :data:`SNIFF_LINES` lines."""
+    found = _sniff(path, first)
+    return None if found is None else found[0]
+
+
+def _sniff(path: str, first: Any) -> tuple[str, str] | None:
+    """``(session id, Claude Code version)`` of its first message line (each ``""`` when
+    the file says none), or None when the file is not a Claude Code one."""
     if not isinstance(first, dict) or (
         first.get("type") not in _FIRST and "parentUuid" not in first
     ):
@@ -80,7 +87,7 @@ def sniff(path: str, first: Any) -> str | None:
     if "session_id" in first or "trajectory" in first:
         return None
     if _session_line(first):
-        return first["sessionId"]
+        return first["sessionId"], _version(first)
     summaries = 0
     seen = 0
     for data in iter_lines(path, SNIFF_LINES):
@@ -90,9 +97,14 @@ def sniff(path: str, first: Any) -> str | None:
         except orjson.JSONDecodeError:
             continue
         if _session_line(obj):
-            return str(obj["sessionId"])
+            return str(obj["sessionId"]), _version(obj)
         summaries += _summary_line(obj)
-    return "" if seen and summaries == seen else None
+    return ("", "") if seen and summaries == seen else None
+
+
+def _version(obj: dict[str, Any]) -> str:
+    version = obj.get("version")
+    return version if isinstance(version, str) else ""
 
 
 START_BYTES = 1 << 16
@@ -182,6 +194,9 @@ class ClaudeSessions:
             "slug",
             "turns",
             "compactions",
+            "subagent_lines",
+            "subagent_tool_calls",
+            "subagent_tool_errors",
             "lines",
             "other_lines",
             "started",
@@ -203,6 +218,17 @@ class ClaudeSessions:
 SESSIONS = ClaudeSessions()
 
 
+class ClaudeSidechains(ClaudeSessions):
+    """The subagents' lines of a 1.0.x session (``isSidechain``, in the session's own
+    file) read as a run of their own."""
+
+    def fold(self, path: str) -> ClaudeFold:
+        return ClaudeFold(path, side=True)
+
+
+SIDECHAINS = ClaudeSidechains()
+
+
 class ClaudeCodeFormat(Format):
     """Claude Code session files, known by their lines' envelope."""
 
@@ -212,18 +238,45 @@ class ClaudeCodeFormat(Format):
     def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
         if sniffed.layout != "jsonl":
             return None
-        session = sniff(path, sniffed.first)
-        if session is None:
+        found = _sniff(path, sniffed.first)
+        if found is None:
             return None
+        session, version = found
         ref, aliases = refs_for(path, session)
-        return Claim(Certainty.SHAPE, lambda: _open(path, session, ref, aliases, label))
+        # 1.0.x wrote its subagents' lines into the session's own file (isSidechain)
+        sidechains = version.startswith("1.") and "/" not in ref
+        return Claim(Certainty.SHAPE, lambda: _open(path, session, ref, aliases, label, sidechains))
 
 
-def _open(path: str, session: str, ref: str, aliases: tuple[str, ...], label: str | None) -> Opened:
+SIDECHAIN = "sidechain"
+"""The name of a 1.0.x session's subagents' run, after the session's (``5d1c0a4e/sidechain``):
+their lines, written into the session's own file, read apart from the session's."""
+
+
+def _open(
+    path: str,
+    session: str,
+    ref: str,
+    aliases: tuple[str, ...],
+    label: str | None,
+    sidechains: bool,
+) -> Opened:
     # a session's id is unique on its own (a random UUID): no file name before it
     source = SessionSource(path, SESSIONS, ref, label=label, aliases=aliases, alone=True)
     source.started = started(path, session)  # (a folder lists its sessions newest first)
-    return Opened((source,))
+    if not sidechains:
+        return Opened((source,))
+    side = SessionSource(
+        path,
+        SIDECHAINS,
+        f"{ref}/{SIDECHAIN}",
+        label=label,
+        aliases=tuple(f"{a}/{SIDECHAIN}" for a in aliases),
+        alone=True,
+        cache=False,  # (the index cache keeps one entry a file: the session's)
+    )
+    side.started = None if source.started is None else source.started - 1e-6
+    return Opened((source, side))
 
 
 CLAUDE_CODE = ClaudeCodeFormat()

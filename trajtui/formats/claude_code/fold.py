@@ -170,7 +170,16 @@ def _ms(stamp: Any) -> float | None:
 class ClaudeFold:
     """What one pass over a session file learns (see the module's docstring)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, side: bool = False) -> None:
+        self.side = side
+        """Read the sidechain lines alone (a 1.0.x session's subagents, written into its
+        own file), the others skipped; else those lines are counted apart, not as the
+        session's, and folded into one step a stretch."""
+        self.own_file = not os.path.basename(path).startswith("agent-")
+        self.side_lines = 0
+        self.side_calls = 0
+        self.side_failed = 0
+        self.stretch_side = False
         self.project = os.path.basename(os.path.dirname(os.path.abspath(path)))
         if self.project == "subagents":
             self.project = os.path.basename(
@@ -208,17 +217,26 @@ class ClaudeFold:
 
     def add(self, line: Line, state: SessionState) -> None:
         self.state = state
-        self.lines += 1
+        if not self.side:
+            self.lines += 1  # (every line of the file; a sidechain's run: its own lines)
         try:
             lite = _LINE.decode(line.data)
         except msgspec.DecodeError:
             try:
                 msgspec.json.decode(line.data)
             except msgspec.DecodeError as err:
-                state.problem(line.number, f"not JSON: {err}")
+                if not self.side:
+                    state.problem(line.number, f"not JSON: {err}")
                 return
             lite = LineLite()  # JSON of another shape: kept as it is, among the others
         kind = lite.type if isinstance(lite.type, str) else None
+        sidechain = lite.isSidechain is True and self.own_file
+        if self.side != sidechain:
+            if sidechain:  # a subagent's line in its session's file: its own run's
+                self._sidechain(line, state, lite)
+            return
+        if self.side:
+            self.lines += 1
         if isinstance(lite.timestamp, str):
             self.first_stamp = self.first_stamp or lite.timestamp
             self.last_stamp = lite.timestamp
@@ -249,6 +267,23 @@ class ClaudeFold:
         if isinstance(lite.version, str) and lite.version:
             self.versions.setdefault(lite.version)
 
+    def _sidechain(self, line: Line, state: SessionState, lite: LineLite) -> None:
+        """A subagent's line in its session's file (1.0.x): counted apart, folded with
+        the subagent's lines next to it into one step."""
+        self.side_lines += 1
+        if isinstance(lite.timestamp, str):
+            self.first_stamp = self.first_stamp or lite.timestamp
+            self.last_stamp = lite.timestamp
+        message = lite.message
+        if message is not None:
+            _, blocks = blocks_of(message.content)
+            for block in blocks:
+                if block.type == "tool_use":
+                    self.side_calls += 1
+                elif block.type == "tool_result" and block.is_error is True:
+                    self.side_failed += 1
+        self._fold_line(line, state, side=True)
+
     def _other(self, line: Line, state: SessionState, kind: str | None, lite: LineLite) -> None:
         self.other_lines += 1
         if kind == "summary" and isinstance(lite.summary, str):
@@ -259,7 +294,12 @@ class ClaudeFold:
             cost = lite.totalCostUSD
             if type(cost) in (int, float):
                 self.cost = float(cost)
-        if self.stretch == state.steps - 1 and self.stretch >= 0:
+        self._fold_line(line, state, side=False)
+
+    def _fold_line(self, line: Line, state: SessionState, side: bool) -> None:
+        """Fold ``line`` into the stretch being read, or begin one (a stretch is of lines
+        that are not messages, or of a subagent's lines: never both)."""
+        if self.stretch == state.steps - 1 and self.stretch >= 0 and side == self.stretch_side:
             self.stretch_lines += 1
             state.set_part(self.stretch, -self.stretch_lines)
             if self.stretch_lines == 2:
@@ -269,6 +309,7 @@ class ClaudeFold:
             return
         self.stretch = state.step(state.keep(line), -1)
         self.stretch_lines = 1
+        self.stretch_side = side
 
     def _end_stretch(self) -> None:
         self.stretch = -1
@@ -354,7 +395,7 @@ class ClaudeFold:
         state.step(k, 0)
         if self.title or lite.isMeta is True or lite.isCompactSummary is True:
             return
-        if lite.isSidechain is True and "agentId" not in self.meta:
+        if lite.isSidechain is True and "agentId" not in self.meta and not self.side:
             return
         if text is None:
             text = "\n".join(b.text for b in blocks if b.type == "text" and isinstance(b.text, str))
@@ -365,8 +406,10 @@ class ClaudeFold:
 
     # -- the row -------------------------------------------------------------------------
 
-    def summary(self, ref: str, partial: bool) -> RunSummary:
+    def summary(self, ref: str, partial: bool) -> RunSummary | None:
         state = self.state
+        if self.side and not self.lines:
+            return None  # no subagent wrote into this file: no run to list
         if not partial and state is not None:
             self._end_turn(state)
         if partial:
@@ -394,6 +437,10 @@ class ClaudeFold:
         meta["other_lines"] = str(self.other_lines)
         if self.compactions:
             meta["compactions"] = str(self.compactions)
+        if self.side_lines:  # its subagents' lines, counted apart (their run's own figures)
+            meta["subagent_lines"] = str(self.side_lines)
+            meta["subagent_tool_calls"] = str(self.side_calls)
+            meta["subagent_tool_errors"] = str(self.side_failed)
         if self.first_stamp:
             meta["started"] = self.first_stamp
         return RunSummary(

@@ -60,12 +60,22 @@ def _input_title(name: str, value: Any) -> str:
     return name
 
 
+SIDECHAIN = "sidechain"
+"""A 1.0.x session's subagents' run is ``SESSION/sidechain`` (see the package)."""
+
+
 def _agent_ref(session_ref: str, result: Any) -> str | None:
+    """The run of the subagent an agent call started: ``SESSION/agent-ID`` (2.x: the
+    result names the agent), or ``SESSION/sidechain`` (1.0.x: the result names none, the
+    subagent's lines are in the session's file)."""
     tool_result = mapping(result).get("toolUseResult")
     agent = string(mapping(tool_result).get("agentId"))
-    if agent is None:
-        return None
     base = session_ref.split("/agent-", 1)[0]
+    if agent is None:
+        said = mapping(tool_result)
+        if "/" in session_ref or not ("totalToolUseCount" in said or "totalTokens" in said):
+            return None
+        return f"{base}/{SIDECHAIN}"
     return f"{base}/agent-{agent}"
 
 
@@ -109,7 +119,10 @@ def _step(
     if not obj:
         return Step(sref, n, Kind.OTHER, "line could not be read again", detail=info)
     if row.part < 0:
-        return _stretch(sref, n, -row.part, obj, read(row.link) if row.link >= 0 else None, info)
+        last = read(row.link) if row.link >= 0 else None
+        if info.sidechain and "/" not in ref:  # a subagent's lines in its session's file
+            return _sidechain(sref, n, -row.part, obj, last, info, f"{ref}/{SIDECHAIN}")
+        return _stretch(sref, n, -row.part, obj, last, info)
     kind = info.type
     stamp = string(obj.get("timestamp"))
     fields = (Field("timestamp", stamp),) if stamp else ()
@@ -291,6 +304,32 @@ def _system(
         raw=obj,
         detail=info,
         fields=fields,
+    )
+
+
+def _sidechain(
+    sref: str, n: int, count: int, first: dict[str, Any], last: Any, info: StepInfo, run: str
+) -> Step:
+    lines = f"{count:,} line{'s' if count != 1 else ''}"
+    prompt = mapping(first.get("message")).get("content")
+    said = one_line(prompt if isinstance(prompt, str) else "", 80)
+    return Step(
+        sref,
+        n,
+        Kind.OTHER,
+        f"↳ subagent: {lines} of its own, read apart as {run}" + (f" · {said}" if said else ""),
+        status="subagent",
+        raw=first if count == 1 else {"first": first, "last": last},
+        calls=(),
+        fields=(
+            Field("subagent", run),
+            Field(
+                "lines",
+                f"{lines} from line {info.line} (isSidechain: a subagent's, written into its "
+                "session's file): its run's figures, not the session's",
+            ),
+        ),
+        detail=StepInfo(info.line, info.type, True, run),
     )
 
 
