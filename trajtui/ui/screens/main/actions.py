@@ -19,7 +19,7 @@ from trajtui.ui.screens.help import HelpScreen
 from trajtui.ui.screens.main.finding import Finding
 from trajtui.ui.screens.stats import StatsChoice, StatsScreen
 from trajtui.ui.store import Pinned
-from trajtui.ui.subjects import RunSubject
+from trajtui.ui.subjects import RunSubject, StepSubject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.vlist import VirtualList
 
@@ -228,7 +228,46 @@ class Actions(Finding):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("sort", "sort_reverse", "filter") and not self.ws.sources:
             return None
+        if action == "open_link":  # hidden for formats without links, greyed off them
+            if not self._view().link_name:
+                return False
+            return True if self._step_link() is not None else None
+        if action == "link_back":
+            if self.state.links_back:
+                return True
+            return None if self._view().link_name else False
         return super().check_action(action, parameters)  # a view's pane keys (extra_panes)
+
+    # -- links between runs (a subagent's, from the agent call that started it) ------------
+
+    def _step_link(self) -> str | None:
+        """The run the selected step leads to (its view's :meth:`~trajtui.render.view.View.step_link`)."""
+        run, subject = self.state.run, self.state.subject
+        if run is None or not isinstance(subject, StepSubject):
+            return None
+        steps = self.steps_for(run, subject)
+        if not 0 <= subject.first < len(steps):
+            return None
+        return self._view().step_link(steps[subject.first])
+
+    def action_open_link(self) -> None:
+        link = self._step_link()
+        if link is None:
+            name = self._view().link_name or "other run"
+            self.notify(f"this step opens no {name}", timeout=2)
+            return
+        here = self._current_object()
+        if here is not None:
+            self.state.links_back.append(here[0])
+        self.go_to(link)
+        self.refresh_bindings()
+
+    def action_link_back(self) -> None:
+        if not self.state.links_back:
+            self.notify("no step to go back to", timeout=2)
+            return
+        self.go_to(self.state.links_back.pop())
+        self.refresh_bindings()
 
     # -- data --------------------------------------------------------------------------------
 

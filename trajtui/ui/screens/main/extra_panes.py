@@ -185,9 +185,12 @@ class ExtraPanes(Loading):
         return run_view(run).mentions(run)
 
     def _subject_shown(self, run: Run) -> None:
-        for spec in self._view().panes:
+        view = self._view()
+        for spec in view.panes:
             if spec.follows_step and spec.has(run):
                 self._update_pane(spec.name)
+        if view.link_name:  # its key is greyed on a step that leads nowhere
+            self.refresh_bindings()
 
     def focused_subject(self) -> Subject:
         name = self._owner(self.focused)
