@@ -368,6 +368,40 @@ def session_10(sid: str = OLD) -> list[Any]:
     ]
 
 
+COMPACTOR = "acompact-7f3e2a91c04b5d68"
+
+
+def acompact_21(sid: str = SID) -> list[Any]:
+    """A compaction's worker (``<session>/subagents/agent-acompact-*.jsonl``): the
+    conversation re-read, a summary written; the parent's ``sessionId``."""
+    v = "2.1.40"
+    return [
+        {
+            **env(sid, v, "c1", None, "2026-01-02T10:00:06.200Z", agentId=COMPACTOR),
+            "isSidechain": True,
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": "Your task is to create a detailed summary of the conversation so far",
+            },
+        },
+        {
+            **assistant(
+                sid,
+                v,
+                "c2",
+                "2026-01-02T10:00:06.900Z",
+                "msg_c1",
+                {"type": "text", "text": "<summary>Build fixed in main.c</summary>"},
+                usage(2400, 120),
+                "end_turn",
+                agentId=COMPACTOR,
+            ),
+            "isSidechain": True,
+        },
+    ]
+
+
 SIDE = "7a3e9c10-3333-4a2b-9c3d-000000000003"
 
 

@@ -201,3 +201,21 @@ def test_a_1_0_sessions_subagent_lines_are_its_own_run_not_the_sessions(tmp_path
     assert "cat c" not in session.stdout  # the subagent's steps are in its own run
     side = _cli("show", str(path), f"{short}/sidechain")
     assert "Bash: cat c" in side.stdout and "failed" in side.stdout
+
+
+def test_a_compactions_worker_is_shown_as_the_compaction_it_is(projects: Path) -> None:
+    """``agent-acompact-*`` (the parent's sessionId) is Claude Code re-reading the
+    conversation to summarise it: listed as that compaction's, named by the session's
+    compact boundary, not as a subagent a Task call started."""
+    folder = projects / "-home-u-src-app" / b.SID / "subagents"
+    b.write_lines(folder / f"agent-{b.COMPACTOR}.jsonl", b.acompact_21())
+    worker = f"{b.S}/agent-{b.COMPACTOR}"
+    out = _cli("ls", str(projects))
+    assert out.returncode == 0, out.stderr
+    row = next(line for line in out.stdout.splitlines() if line.startswith(worker))
+    assert f"compaction of {b.S}: the conversation re-read to summarise it" in row
+    boundary = _cli("show", str(projects), f"{b.S}/step-9")
+    assert "compacted (manual" in boundary.stdout
+    assert f"compaction worker  {worker}" in boundary.stdout
+    shown = _cli("show", str(projects), worker)
+    assert "compaction worker: Claude Code re-reads the conversation" in shown.stdout

@@ -30,7 +30,7 @@ from trajtui.core.jsonl.session import SessionSource, StepRow
 from trajtui.core.model import Field, Run, RunSummary, Step
 from trajtui.core.source import FormatInfo
 from trajtui.formats.claude_code import steps as _steps
-from trajtui.formats.claude_code.fold import FORMAT_ID, ClaudeFold
+from trajtui.formats.claude_code.fold import COMPACTION_PREFIX, FORMAT_ID, ClaudeFold
 
 INFO = FormatInfo(FORMAT_ID, "Claude Code session")
 SNIFF_LINES = 20
@@ -167,6 +167,28 @@ def refs_for(path: str, session: str) -> tuple[str, tuple[str, ...]]:
     return f"{_short(session)}/{stem}", (f"{session}/{stem}",)
 
 
+def compaction_workers(path: str, ref: str) -> list[str]:
+    """The refs of a session's compaction workers (``<session>/subagents/agent-acompact-*``),
+    in the order they ran (by their first timestamp): the n-th is the n-th compaction's."""
+    if "/" in ref:
+        return []
+    folder = os.path.join(os.path.dirname(os.path.abspath(path)), _stem(path), "subagents")
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(COMPACTION_PREFIX)]
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if name.endswith(".jsonl"):
+            at = _first_stamp(os.path.join(folder, name))
+            found.append((at if at is not None else float("inf"), name))
+    return [f"{ref}/{name.removesuffix('.jsonl')}" for _, name in sorted(found)]
+
+
+def _stem(path: str) -> str:
+    return os.path.basename(path).removesuffix(".jsonl")
+
+
 class ClaudeSessions:
     """The session reader (:class:`~trajtui.core.jsonl.session.SessionFormat`)."""
 
@@ -176,9 +198,11 @@ class ClaudeSessions:
         return ClaudeFold(path)
 
     def steps(self, ref: str, rows: Sequence[StepRow], read: Callable[[int], Any]) -> list[Step]:
-        source_line = getattr(read, "__self__", None)
-        line_of = getattr(source_line, "kept_line", lambda k: None)
-        return _steps.build(ref, rows, read, line_of)
+        source = getattr(read, "__self__", None)
+        line_of = getattr(source, "kept_line", lambda k: None)
+        path = getattr(source, "path", None)
+        workers = (lambda: compaction_workers(path, ref)) if isinstance(path, str) else list
+        return _steps.build(ref, rows, read, line_of, workers)
 
     def build(self, summary: RunSummary, steps: Sequence[Step], path: str) -> Run:
         meta = dict(summary.metadata)
@@ -190,6 +214,7 @@ class ClaudeSessions:
             "gitBranch",
             "sessionId",
             "agentId",
+            "role",
             "entrypoint",
             "slug",
             "turns",

@@ -40,6 +40,8 @@ MESSAGES = frozenset(("user", "assistant", "system"))
 LAST_OF_TURN = 1 << 32
 """Added to a step row's part on the last line of an API response (its usage is final)."""
 AGENT_TOOLS = frozenset(("Task", "Agent"))
+COMPACTION_PREFIX = "agent-acompact-"
+"""The file name's start of a compaction's worker (``<session>/subagents/``)."""
 _RECENT_TURNS = 256
 
 
@@ -142,6 +144,11 @@ def _between(text: str, start: str, end: str) -> str:
     return text[i + len(start) : j if j >= 0 else None].strip()
 
 
+COMPACTION_ROLE = (
+    "compaction worker: Claude Code re-reads the conversation to summarise it when it "
+    "compacts (the session's compact boundary links it); no Task call started it"
+)
+
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
 
@@ -176,6 +183,9 @@ class ClaudeFold:
         own file), the others skipped; else those lines are counted apart, not as the
         session's, and folded into one step a stretch."""
         self.own_file = not os.path.basename(path).startswith("agent-")
+        self.compaction = os.path.basename(path).startswith(COMPACTION_PREFIX)
+        """A compaction's worker (Claude Code re-reads the conversation to summarise it),
+        not a subagent a Task call started."""
         self.side_lines = 0
         self.side_calls = 0
         self.side_failed = 0
@@ -246,10 +256,12 @@ class ClaudeFold:
         self._end_stretch()
         self._envelope(lite)
         if kind == "system":
+            number = 0
             if lite.subtype == "compact_boundary":
                 self.compactions += 1
+                number = self.compactions  # (the n-th: its worker is the n-th acompact file)
             self._end_turn(state)
-            state.step(state.keep(line))
+            state.step(state.keep(line), number)
             return
         assert lite.message is not None
         text, blocks = blocks_of(lite.message.content)
@@ -432,6 +444,8 @@ class ClaudeFold:
             meta["version"] = (
                 versions[0] if len(versions) == 1 else f"{versions[0]}..{versions[-1]}"
             )
+        if self.compaction:
+            meta["role"] = COMPACTION_ROLE
         meta["turns"] = str(self.turns)
         meta["lines"] = str(self.lines)
         meta["other_lines"] = str(self.other_lines)
@@ -455,7 +469,11 @@ class ClaudeFold:
             duration_ms=span,
             duration_label="span of line timestamps" if span is not None else None,
             cost=self.cost,
-            title=self.title or flat(self.fallback_title) or self.command_title,
+            title=(
+                f"compaction of {ref.split('/', 1)[0]}: the conversation re-read to summarise it"
+                if self.compaction
+                else self.title or flat(self.fallback_title) or self.command_title
+            ),
             metadata=tuple(meta.items()),
             tools=tuple(sorted(self.tools)),
             tokens_in=self.tokens_in,

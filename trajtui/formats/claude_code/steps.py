@@ -84,16 +84,25 @@ def build(
     rows: Sequence[StepRow],
     read: Callable[[int], Any],
     line_of: Callable[[int], int | None],
+    workers: Callable[[], list[str]] = list,
 ) -> list[Step]:
     """One step per row (see :mod:`.fold`); a line that cannot be read again is a step
-    saying so."""
+    saying so. ``workers()``: the refs of the session's compaction workers, in order (a
+    compact boundary names its own)."""
     out = []
+    found: list[list[str]] = []
+
+    def worker(n: int) -> str | None:  # the n-th compaction's worker (listed once a window)
+        if not found:
+            found.append(workers())
+        return found[0][n - 1] if 0 < n <= len(found[0]) else None
+
     for row in rows:
         n = row.position + 1
         obj = mapping(read(row.line))
         info = StepInfo(line_of(row.line), string(obj.get("type")), obj.get("isSidechain") is True)
         try:
-            step = _step(f"{ref}/step-{n}", n, row, obj, read, info, ref)
+            step = _step(f"{ref}/step-{n}", n, row, obj, read, info, ref, worker)
         except Exception as err:  # untrusted shapes: a step saying so, never a crash
             step = Step(
                 f"{ref}/step-{n}",
@@ -115,6 +124,7 @@ def _step(
     read: Callable[[int], Any],
     info: StepInfo,
     ref: str,
+    worker: Callable[[int], str | None],
 ) -> Step:
     if not obj:
         return Step(sref, n, Kind.OTHER, "line could not be read again", detail=info)
@@ -127,7 +137,7 @@ def _step(
     stamp = string(obj.get("timestamp"))
     fields = (Field("timestamp", stamp),) if stamp else ()
     if kind == "system":
-        return _system(sref, n, obj, info, fields)
+        return _system(sref, n, obj, info, fields, worker(row.part) if row.part > 0 else None)
     message = mapping(obj.get("message"))
     content = message.get("content")
     part = row.part & (LAST_OF_TURN - 1)
@@ -275,9 +285,17 @@ def _assistant(
 
 
 def _system(
-    sref: str, n: int, obj: dict[str, Any], info: StepInfo, fields: tuple[Field, ...]
+    sref: str,
+    n: int,
+    obj: dict[str, Any],
+    info: StepInfo,
+    fields: tuple[Field, ...],
+    worker: str | None,
 ) -> Step:
     sub = string(obj.get("subtype")) or "system"
+    if worker is not None:  # the compaction's worker, which re-read the conversation
+        info = StepInfo(info.line, info.type, info.sidechain, worker)
+        fields = (Field("compaction worker", worker), *fields)
     if sub == "compact_boundary":
         meta = mapping(obj.get("compactMetadata"))
         pre = meta.get("preTokens")
