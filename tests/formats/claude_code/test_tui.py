@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.formats.claude_code import builders as b
-from tests.helpers.ui import running, screen_lines, settle
+from tests.helpers.ui import listed, running, screen_lines, settle
 from trajtui.ui.textual_private import FooterKey
 
 
@@ -71,3 +71,20 @@ async def test_a_1_0_sessions_task_call_opens_its_sidechain_run(tmp_path: Path) 
         await settle(pilot)
         assert screen.state.run is not None and screen.state.run.ref == f"{short}/sidechain"
         assert "Bash: cat c" in "\n".join(screen_lines(app))
+
+
+async def test_a_projects_folder_is_one_run_list_without_a_header_per_file(
+    tmp_path: Path,
+) -> None:
+    """A header row per session file (``<id>.jsonl · Claude Code session · 1 run``) stood
+    above each session; the folder is one list, newest first, sorted as one."""
+    root = b.projects(tmp_path)
+    async with running([str(root)], size=(200, 40)) as (pilot, app, screen):
+        drawn = "\n".join(screen_lines(app))
+        assert ".jsonl · Claude Code session" not in drawn
+        assert listed(screen) == [b.S, f"{b.S}/agent-a5f00d1", b.OS]
+        await pilot.press("s")  # sorted: still one list, each row its own short ref
+        await settle(pilot)
+        drawn = "\n".join(screen_lines(app))
+        assert "::" not in drawn and ".jsonl" not in drawn
+        assert sorted(listed(screen)) == sorted([b.S, f"{b.S}/agent-a5f00d1", b.OS])

@@ -16,6 +16,7 @@ this format.
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -269,8 +270,25 @@ class ClaudeCodeFormat(Format):
         session, version = found
         ref, aliases = refs_for(path, session)
         # 1.0.x wrote its subagents' lines into the session's own file (isSidechain)
-        sidechains = version.startswith("1.") and "/" not in ref
+        sidechains = version.startswith("1.") and "/" not in ref and _has_sidechain(path)
         return Claim(Certainty.SHAPE, lambda: _open(path, session, ref, aliases, label, sidechains))
+
+
+SIDECHAIN_SEEN = 64 << 20
+"""A 1.0.x session file up to this size is looked through at open for a subagent's line
+(a bigger one is given its subagents' run unseen: the run is listed if it has lines)."""
+_SIDE = re.compile(rb'"isSidechain"\s*:\s*true')
+
+
+def _has_sidechain(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            if os.fstat(f.fileno()).st_size > SIDECHAIN_SEEN:
+                return True
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return _SIDE.search(data) is not None
+    except (OSError, ValueError):  # (an empty file cannot be mapped)
+        return False
 
 
 SIDECHAIN = "sidechain"
