@@ -219,3 +219,23 @@ def test_a_compactions_worker_is_shown_as_the_compaction_it_is(projects: Path) -
     assert f"compaction worker  {worker}" in boundary.stdout
     shown = _cli("show", str(projects), worker)
     assert "compaction worker: Claude Code re-reads the conversation" in shown.stdout
+
+
+def test_a_big_1_0_session_without_subagent_lines_lists_no_empty_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 1.0.x file too big to be looked through at open is given its subagents' run
+    unseen; with no subagent line in it, that run is never listed (and the scan ends)."""
+    import trajtui.formats.claude_code as cc
+    from trajtui.core.workspace import open_paths
+    from trajtui.formats.registry import formats
+
+    monkeypatch.setattr(cc, "SIDECHAIN_SEEN", 0)
+    path = b.write_lines(tmp_path / "-home-u-app" / f"{b.OLD}.jsonl", b.session_10())
+    ws = open_paths([str(path.parent)], formats())
+    assert [s.ref for s in ws.sources] == [b.OS, f"{b.OS}/sidechain"]
+    for _ in ws.scan():
+        pass
+    assert all(s.complete for s in ws.sources)
+    assert [len(s) for s in ws.sources] == [1, 0]
+    ws.close()

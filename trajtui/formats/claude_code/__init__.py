@@ -274,10 +274,10 @@ class ClaudeCodeFormat(Format):
         return Claim(Certainty.SHAPE, lambda: _open(path, session, ref, aliases, label, sidechains))
 
 
-SIDECHAIN_SEEN = 64 << 20
+SIDECHAIN_SEEN = 4 << 20
 """A 1.0.x session file up to this size is looked through at open for a subagent's line
 (a bigger one is given its subagents' run unseen: the run is listed if it has lines)."""
-_SIDE = re.compile(rb'"isSidechain"\s*:\s*true')
+_SIDE = (b'"isSidechain":true', b'"isSidechain": true')  # (as the CLI writes it, or spaced)
 
 
 def _has_sidechain(path: str) -> bool:
@@ -286,7 +286,7 @@ def _has_sidechain(path: str) -> bool:
             if os.fstat(f.fileno()).st_size > SIDECHAIN_SEEN:
                 return True
             with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                return _SIDE.search(data) is not None
+                return any(data.find(form) >= 0 for form in _SIDE)
     except (OSError, ValueError):  # (an empty file cannot be mapped)
         return False
 
