@@ -233,7 +233,10 @@ def test_a_big_1_0_session_without_subagent_lines_lists_no_empty_run(
     monkeypatch.setattr(cc, "SIDECHAIN_SEEN", 0)
     path = b.write_lines(tmp_path / "-home-u-app" / f"{b.OLD}.jsonl", b.session_10())
     ws = open_paths([str(path.parent)], formats())
-    assert [s.ref for s in ws.sources] == [b.OS, f"{b.OS}/sidechain"]
+    assert [s.own_refs() for s in ws.sources] == [
+        (b.OS, b.OLD),
+        (f"{b.OS}/sidechain", f"{b.OLD}/sidechain"),
+    ]
     for _ in ws.scan():
         pass
     assert all(s.complete for s in ws.sources)
