@@ -69,6 +69,21 @@ def _shown_columns(with_cost: bool) -> tuple[Column, ...]:
     return tuple(c for c in NUMBERS if with_cost or c.key != "cost")
 
 
+PROJECT = "project"
+"""The metadata key of the project a run is of (a coding agent's session): a column of
+``ls``'s table when its rows have it."""
+
+
+def _project(s: RunSummary) -> str:
+    return visible(dict(s.metadata).get(PROJECT, ""), keep_newlines=False)
+
+
+def _project_width(rows: Sequence[RunSummary], tty: bool) -> int:
+    """The PROJECT column's width (0: none of ``rows`` says its project)."""
+    longest = max((len(_project(s)) for s in rows), default=0)
+    return min(max(longest, len("PROJECT")), 32 if tty else 60) if longest else 0
+
+
 def _row(
     ws: Workspace,
     source: Source,
@@ -76,6 +91,7 @@ def _row(
     widths: dict[str, int],
     width: int | None,
     with_cost: bool,
+    project_w: int = 0,
 ) -> str:
     ref = visible(ws.ref(source, s.ref), keep_newlines=False)
     status = visible(fmt.status(s.status, s.outcome), keep_newlines=False)
@@ -84,6 +100,11 @@ def _row(
     cells = f"{ref:<{widths['ref']}}  {status:<{widths['status']}}  " + "  ".join(
         f"{c.cell(s) if c.cell else '':>{c.ls_width}}" for c in _shown_columns(with_cost)
     )
+    if project_w:
+        project = _project(s)
+        if len(project) > project_w:  # the end of a path tells most
+            project = "…" + project[len(project) - project_w + 1 :]
+        cells += f"  {project:<{project_w}}"
     title = s.title
     if width is not None:
         room = width - len(cells) - 2
@@ -94,10 +115,17 @@ def _row(
     return f"{cells}  {title}" if title else cells
 
 
-def _header(widths: dict[str, int], with_cost: bool) -> str:
+def _section(ws: Workspace, source: Source) -> tuple[str, int | None]:
+    """The table a source's rows are in: its own, or (its refs stand alone) its format's."""
+    return (source.format.id, None) if ws.alone(source) else (source.format.id, id(source))
+
+
+def _header(widths: dict[str, int], with_cost: bool, project_w: int = 0) -> str:
     head = f"{'REF':<{widths['ref']}}  {'STATUS':<{widths['status']}}  " + "  ".join(
         f"{c.ls_header:>{c.ls_width}}" for c in _shown_columns(with_cost)
     )
+    if project_w:
+        head += f"  {'PROJECT':<{project_w}}"
     return head + "  TITLE"
 
 
@@ -158,13 +186,16 @@ def ls_cmd(
     pending: list[tuple[Source, RunSummary]] = []
     widths: dict[str, int] | None = None
     started = time.monotonic()
-    last_source: Source | None = None
 
     lines: list[str] = []  # --json lines not written yet
-    costs: dict[int, bool] = {}  # per source: does its table have a COST column
+    # per table: has it a COST column, how wide its PROJECT column is
+    tables: dict[tuple[str, int | None], tuple[bool, int]] = {}
+    # each table said by a `# ...` line: there are several
+    headed = len({_section(ws, src) for src in ws.sources}) > 1
+    last_section: tuple[str, int | None] | None = None
 
     def flush() -> None:
-        nonlocal widths, last_source
+        nonlocal widths, last_section
         if lines:  # JSON Lines, written together (one write per line costs a row's time)
             lines.append("")
             out.write("\n".join(lines))
@@ -178,17 +209,24 @@ def ls_cmd(
                 width is not None,
             )
         for src, s in pending:
-            if id(src) not in costs:
-                costs[id(src)] = any(r.cost is not None for other, r in pending if other is src)
-            with_cost = costs[id(src)]
-            if src is not last_source:
-                if ws.qualified or verbose:
-                    if last_source is not None:
+            # sources whose refs stand alone (a folder of sessions) share one table
+            section = _section(ws, src)
+            if section not in tables:
+                mine = [r for other, r in pending if _section(ws, other) == section]
+                tables[section] = (
+                    any(r.cost is not None for r in mine),
+                    _project_width(mine, width is not None),
+                )
+            with_cost, project_w = tables[section]
+            if section != last_section:
+                if verbose or headed:
+                    if last_section is not None:
                         out.write("\n")
-                    out.write(f"# {visible(src.path, keep_newlines=False)} · {src.format.name}\n")
-                out.write(_header(widths, with_cost) + "\n")
-                last_source = src
-            out.write(_row(ws, src, s, widths, width, with_cost) + "\n")
+                    said = src.path if section[1] is not None else "one run a file"
+                    out.write(f"# {visible(said, keep_newlines=False)} · {src.format.name}\n")
+                out.write(_header(widths, with_cost, project_w) + "\n")
+                last_section = section
+            out.write(_row(ws, src, s, widths, width, with_cost, project_w) + "\n")
         pending.clear()
 
     last_flush = time.monotonic()
@@ -199,7 +237,7 @@ def ls_cmd(
                 continue
             if query is not None:
                 keys.update(k for k, _ in entry.metadata)
-                label = source.label if ws.qualified else ""
+                label = "" if ws.alone(source) else source.label
                 if not query.matches(_facts(source, entry, label, whole=query.reads_run)):
                     continue
             runs += 1

@@ -73,26 +73,44 @@ def open_file(
     Every layout is offered to the formats (``besides`` excepted), binary ones (zip
     archives) included.
     """
+    sources, reason = open_file_sources(formats, path, sniffed, label, besides=besides)
+    return (sources[0] if sources else None), reason
+
+
+def open_file_sources(
+    formats: Sequence[Format],
+    path: str,
+    sniffed: Sniffed,
+    label: str | None,
+    *,
+    besides: Format | None = None,
+) -> tuple[tuple[Source, ...], str | None]:
+    """As :func:`open_file`, every source the file holds (a session file: the session and,
+    apart, the subagents whose lines it holds)."""
     try:
         found = claims_for_file(formats, path, sniffed, label)
         claim = best([c for fmt, c in found if fmt is not besides])
         opened = claim.open() if claim is not None else None
     except OSError as err:
-        return None, err.strerror or str(err)
+        return (), err.strerror or str(err)
     if opened is not None and opened.sources:
-        return opened.sources[0], None
+        return opened.sources, None
+    return (), _not_read(sniffed)
+
+
+def _not_read(sniffed: Sniffed) -> str:
     if sniffed.layout == "empty":
-        return None, "empty file"
+        return "empty file"
     if sniffed.layout == "binary":
-        return None, "binary data, not JSON"
+        return "binary data, not JSON"
     if sniffed.layout == "jsonl":
-        return None, (
+        return (
             "JSON, but not a format trajtui reads "
             f"(first object has keys: {_describe_keys(sniffed.keys)})"
         )
     if sniffed.layout == "json":
-        return None, "a JSON document, but not a format trajtui reads"
-    return None, "not JSON (text)"
+        return "a JSON document, but not a format trajtui reads"
+    return "not JSON (text)"
 
 
 def _internal(err: Exception) -> str:
@@ -238,15 +256,15 @@ def _read_files(
                 continue
             sniffed = sniff(path)  # by content, whatever the file is called
             besides = inner.fmt if inner is not None and reach is Reach.UNLESS_CLAIMED else None
-            source, reason = open_file(formats, path, sniffed, label, besides=besides)
+            sources, reason = open_file_sources(formats, path, sniffed, label, besides=besides)
         except OSError as err:
             out.problems.append(Problem(path, None, err.strerror or str(err)))
             continue
         except Exception as err:  # one unreadable file never loses the others
             out.problems.append(Problem(path, None, f"not read: {_internal(err)}"))
             continue
-        if source is not None:
-            out.sources.append(source)
+        if sources:
+            out.sources.extend(sources)
             if scope is not None and reach is Reach.UNLESS_CLAIMED:
                 scope.release(path)
         elif reach is not Reach.UNLESS_CLAIMED:  # else the claim reads it, and says why

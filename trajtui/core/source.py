@@ -166,6 +166,13 @@ class Source(ABC):
     """Bumped each time an entry already listed is replaced (a partial row revised): a
     reader that counted or drew it does so again."""
 
+    def own_refs(self) -> tuple[str, ...] | None:
+        """The references of its runs when they are unique on their own and known at open
+        (a session file's id): with several sources open they are shown and taken without
+        ``SOURCE::`` (:meth:`~trajtui.core.workspace.Workspace.ref`), unless another open
+        source gives one of them too. None (most sources): qualified by its label."""
+        return None
+
     def line_of(self, i: int) -> int | None:
         """The line of the file entry ``i`` starts on, known without reading it (sources
         of one record a line); None where entries are not lines of one file."""

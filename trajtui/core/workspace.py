@@ -2,7 +2,9 @@
 
 A :class:`Workspace` is everything one ``trajtui`` invocation opened. When it holds several
 sources, references are qualified with the source's label (``SOURCE::REF``) so that the same
-string names the same object on screen, in ``show``, in ``--goto`` and in exports.
+string names the same object on screen, in ``show``, in ``--goto`` and in exports; a source
+whose run references are unique on their own (:meth:`~trajtui.core.source.Source.own_refs`:
+a session's id) is not, unless another open source gives the same reference.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class Workspace:
     sources: list[Source] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     ignored: list[tuple[str, str]] = field(default_factory=list)
+    _alone: dict[int, bool] = field(default_factory=dict, repr=False)
+    _alone_of: int = field(default=-1, repr=False)
 
     def passed_over(self, directory: str) -> list[tuple[str, str]]:
         """What was looked at under ``directory`` and not read, with why (as
@@ -55,9 +59,25 @@ class Workspace:
         """References carry their source's label (several sources are open)."""
         return len(self.sources) > 1
 
+    def alone(self, source: Source) -> bool:
+        """The references of ``source`` are shown and taken without its label: it is the
+        only source open, or its run references are unique on their own
+        (:meth:`~trajtui.core.source.Source.own_refs`) and no other open source gives
+        one of them."""
+        if not self.qualified:
+            return True
+        if self._alone_of != len(self.sources):
+            owned = [(s, s.own_refs()) for s in self.sources]
+            seen = Counter(r for _, refs in owned if refs for r in set(refs))
+            self._alone = {
+                id(s): refs is not None and all(seen[r] == 1 for r in refs) for s, refs in owned
+            }
+            self._alone_of = len(self.sources)
+        return self._alone.get(id(source), False)
+
     def ref(self, source: Source, ref: str) -> str:
         """The reference shown for ``ref`` of ``source`` (qualified when needed)."""
-        return f"{source.label}{SOURCE_SEP}{ref}" if self.qualified else ref
+        return ref if self.alone(source) else f"{source.label}{SOURCE_SEP}{ref}"
 
     def scan(self) -> Iterator[tuple[Source, ScanProgress]]:
         """Scan every source in turn, yielding progress."""
@@ -78,10 +98,17 @@ class Workspace:
         with. Names are matched as a whole, so a run id that itself contains ``::`` still
         resolves unqualified.
         """
-        for source in sorted(self.sources, key=lambda s: -len(s.label)):
-            prefix = source.label + SOURCE_SEP
-            if ref.startswith(prefix):
-                return source, ref[len(prefix) :]
+        labelled = [
+            s
+            for s in sorted(self.sources, key=lambda s: -len(s.label))
+            if ref.startswith(s.label + SOURCE_SEP)
+        ]
+        if labelled:  # (one file may hold several sources: the one with the run)
+            rest = ref[len(labelled[0].label + SOURCE_SEP) :]
+            for source in labelled:
+                if source.label == labelled[0].label and _holds(source, rest):
+                    return source, rest
+            return labelled[0], rest
         for name, rest in _splits(ref):
             named = self.sources_named(name)
             if len(named) == 1:
@@ -153,6 +180,9 @@ class Workspace:
     def _resolve_unqualified(self, ref: str) -> Target:
         if len(self.sources) == 1:
             return self.sources[0].resolve(ref)
+        owner = [s for s in self.sources if s.own_refs() is not None and s.find(ref) is not None]
+        if len(owner) == 1:  # a run's own reference, whole (no other source read for it)
+            return owner[0].resolve(ref)
         found: list[Target] = []
         specific: list[str] = []  # a source has the run, but not what the rest names
         for source in self.sources:
@@ -173,6 +203,11 @@ class Workspace:
         near = nearby(ref, all_refs)
         hint = f"; nearby: {', '.join(near)}" if near else ""
         raise RefError(f"nothing called {ref!r} in {len(self.sources)} sources{hint}")
+
+
+def _holds(source: Source, ref: str) -> bool:
+    """Some reading of ``ref`` names a run ``source`` has (nothing read)."""
+    return any(p.run is not None and source.find(p.run) is not None for p in readings(ref))
 
 
 def _splits(ref: str) -> Iterator[tuple[str, str]]:
@@ -209,6 +244,17 @@ def open_file(
     except OSError as err:
         return None, _os_message(err)
     return opening.open_file(formats, path, sniffed, label)
+
+
+def open_file_sources(
+    path: str, formats: Sequence[Format], label: str | None = None
+) -> tuple[tuple[Source, ...], str | None]:
+    """As :func:`open_file`, every source the file holds."""
+    try:
+        sniffed = sniff(path)
+    except OSError as err:
+        return (), _os_message(err)
+    return opening.open_file_sources(formats, path, sniffed, label)
 
 
 def short_labels(paths: Sequence[str]) -> list[str]:
@@ -280,11 +326,13 @@ def open_paths(paths: Sequence[str], formats: Sequence[Format]) -> Workspace:
         if not os.path.isfile(path) and st is not None:
             ws.problems.append(Problem(path, None, "not a regular file"))
             continue
-        source, reason = open_file(path, formats, label=path)
-        if source is None:
+        sources, reason = open_file_sources(path, formats, label=path)
+        if not sources:
             ws.problems.append(Problem(path, None, reason or "not a format trajtui reads"))
         else:
-            ws.sources.append(source)
-    for source, label in zip(ws.sources, short_labels([s.path for s in ws.sources]), strict=True):
-        source.label = label
+            ws.sources.extend(sources)
+    paths = list(dict.fromkeys(s.path for s in ws.sources))  # (a file may hold several)
+    labels = dict(zip(paths, short_labels(paths), strict=True))
+    for source in ws.sources:
+        source.label = labels[source.path]
     return ws

@@ -57,7 +57,9 @@ class ViewCommand:
     TUI's command table (:mod:`trajtui.ui.commands`) lists it with the common ones.
 
     The actions a view may name are the TUI's generic ones: ``show_pane('NAME')`` and
-    ``toggle_pane('NAME')`` for its panes, ``next_mention`` and ``prev_mention`` in a detail.
+    ``toggle_pane('NAME')`` for its panes, ``next_mention`` and ``prev_mention`` in a detail,
+    ``open_link`` (the run the selected step leads to: :meth:`View.step_link`) and
+    ``link_back`` (the step it was opened from).
 
     Attributes:
         id: Stable id.
@@ -195,9 +197,12 @@ class View:
             its help (one sentence).
         commands: Other keys the view adds to the TUI (its own moves, a pane's toggle).
         runs_name: What its runs are called in help texts (``forecast runs``).
+        link_name: What a step's link leads to (``subagent``: :meth:`step_link`); empty
+            when no step of the format leads to another run.
     """
 
     panes: tuple[PaneSpec, ...] = ()
+    link_name = ""
     validates = False
     validation = ""
     commands: tuple[ViewCommand, ...] = ()
@@ -225,6 +230,12 @@ class View:
 
     def step_badge(self, step: Step) -> Badge | None:
         """A short word for a timeline line (None: nothing)."""
+        return None
+
+    def step_link(self, step: Step) -> str | None:
+        """The reference of the run ``step`` leads to, in the same folder (a subagent's,
+        which an agent call started): the ``open_link`` key goes there, ``link_back``
+        returns. None: it leads nowhere."""
         return None
 
     def step_body(

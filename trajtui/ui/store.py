@@ -19,7 +19,6 @@ from functools import partial
 from trajtui.core.jsonl.table import EMPTY, RUN, CountRow
 from trajtui.core.model import Problem
 from trajtui.core.query.nodes import Text
-from trajtui.core.refs import SOURCE_SEP
 from trajtui.core.search.inputs import InputWords
 from trajtui.core.source import Entry
 from trajtui.core.workspace import Workspace
@@ -115,8 +114,16 @@ class RunStore:
 
     @property
     def grouped(self) -> bool:
-        """Rows are grouped under a header per source."""
-        return len(self.ws.sources) > 1
+        """Rows are grouped under a header per source (not when every source's references
+        stand alone: a folder of sessions, one run a file, is one list)."""
+        return len(self.ws.sources) > 1 and not self.alone
+
+    @property
+    def alone(self) -> bool:
+        """Several sources are open and each one's references stand alone
+        (:meth:`~trajtui.core.workspace.Workspace.alone`)."""
+        sources = self.ws.sources
+        return len(sources) > 1 and all(self.ws.alone(s) for s in sources)
 
     @property
     def ordered(self) -> bool:
@@ -151,7 +158,7 @@ class RunStore:
         grouped = self.grouped
         pinned = self.pinned
         ordered = sort is None and not filt.active and pinned is None
-        mixed = grouped and sort is not None
+        mixed = len(self.ws.sources) > 1 and sort is not None
         rows = Rows((OPEN_PROBLEM, -1, k) for k in range(len(self.ws.problems)))
         if pinned is not None:
             rows = Rows()
@@ -213,7 +220,7 @@ class RunStore:
                 rows.extend_entries(s, others)
             mixed_ref_width = max(
                 (
-                    len(self.ws.sources[s].label) + len(SOURCE_SEP) + len(ref)
+                    len(self.ws.ref(self.ws.sources[s], ref))
                     for s, mine in runs
                     for ref in self._refs(s, mine)
                 ),
@@ -284,8 +291,9 @@ class RunStore:
 
     @property
     def mixed(self) -> bool:
-        """Rows of several sources are sorted together: each row names its source."""
-        return self.grouped and self.sort is not None
+        """Rows of several sources are sorted together: each row names its source (unless
+        its references stand alone)."""
+        return len(self.ws.sources) > 1 and self.sort is not None
 
     def extend(self) -> bool:
         """Add rows for entries indexed since the last call (file order only).
@@ -303,10 +311,25 @@ class RunStore:
                 self._shown[s] = n
                 if self.grouped:
                     self.rows.insert_entries(self._end_of_group(s), s, new)
+                elif len(self.ws.sources) > 1:  # one list in the sources' order
+                    self.rows.insert_entries(self._end_of_source(s), s, new)
                 else:
                     self.rows.extend_entries(s, new)
                 added = True
         return added
+
+    def _end_of_source(self, s: int) -> int:
+        """Where rows of source ``s`` end in one list of every source (file order: rows by
+        source, open problems first)."""
+        rows = self.rows
+        lo, hi = 0, len(rows)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if rows[mid][1] <= s:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
 
     def _end_of_group(self, s: int) -> int:
         rows = self.rows
@@ -356,7 +379,7 @@ class RunStore:
     def row_of(self, s: int, i: int) -> int | None:
         """Row position of entry ``i`` of source ``s``, if it is shown."""
         target = (ENTRY, s, i)
-        if self.ordered and not self.grouped and not self.ws.problems:
+        if self.ordered and len(self.ws.sources) == 1 and not self.ws.problems:
             return i if i < len(self.rows) and self.rows[i] == target else None
         try:
             return self.rows.index(target)

@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any
 
 SID = "5d1c0a4e-1111-4a2b-9c3d-000000000001"
-OLD = "5d1c0a4e-2222-4a2b-9c3d-000000000002"
+OLD = "6e2d1b5f-2222-4a2b-9c3d-000000000002"
+S = SID[:8]
+"""The session's reference (its id's first 8 characters, as a short commit hash)."""
+OS = OLD[:8]
 
 
 def env(
@@ -360,6 +363,195 @@ def session_10(sid: str = OLD) -> list[Any]:
             "msg_12",
             {"type": "text", "text": "Done."},
             usage(20, 4),
+            "end_turn",
+        ),
+    ]
+
+
+COMPACTOR = "acompact-7f3e2a91c04b5d68"
+
+
+def acompact_21(sid: str = SID) -> list[Any]:
+    """A compaction's worker (``<session>/subagents/agent-acompact-*.jsonl``): the
+    conversation re-read, a summary written; the parent's ``sessionId``."""
+    v = "2.1.40"
+    return [
+        {
+            **env(sid, v, "c1", None, "2026-01-02T10:00:06.200Z", agentId=COMPACTOR),
+            "isSidechain": True,
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": "Your task is to create a detailed summary of the conversation so far",
+            },
+        },
+        {
+            **assistant(
+                sid,
+                v,
+                "c2",
+                "2026-01-02T10:00:06.900Z",
+                "msg_c1",
+                {"type": "text", "text": "<summary>Build fixed in main.c</summary>"},
+                usage(2400, 120),
+                "end_turn",
+                agentId=COMPACTOR,
+            ),
+            "isSidechain": True,
+        },
+    ]
+
+
+SIDE = "7a3e9c10-3333-4a2b-9c3d-000000000003"
+
+
+def session_10_sidechain(sid: str = SIDE) -> list[Any]:
+    """A 1.0 session whose Task call's subagent wrote its lines into the session's own
+    file (``isSidechain: true``, its first line ``parentUuid: null``; the result names no
+    agent id). Main thread: 3 API responses (msg_21 split over 2 lines), 2 tool calls
+    (Read, Task), 1 failed (Read); tokens 10+30+60 in, 7+5+9 out. Sidechain: 2 API
+    responses, 2 tool calls (Bash twice), 1 failed; tokens 40+45 in, 8+6 out."""
+    v = "1.0.98"
+
+    def side(obj: dict[str, Any]) -> dict[str, Any]:
+        return {**obj, "isSidechain": True}
+
+    prompt = "SUBAGENT: find the config"
+    return [
+        {
+            **env(sid, v, "u1", None, "2025-09-02T08:00:00.000Z"),
+            "type": "user",
+            "message": {"role": "user", "content": "Find the config and read it"},
+        },
+        assistant(
+            sid,
+            v,
+            "a1",
+            "2025-09-02T08:00:01.000Z",
+            "msg_21",
+            {"type": "text", "text": "On it."},
+            usage(10, 1),
+            None,
+        ),
+        assistant(
+            sid,
+            v,
+            "a2",
+            "2025-09-02T08:00:01.200Z",
+            "msg_21",
+            {"type": "tool_use", "id": "toolu_R", "name": "Read", "input": {"file_path": "x"}},
+            usage(10, 7),
+            None,
+        ),
+        result(
+            sid,
+            v,
+            "r1",
+            "2025-09-02T08:00:01.500Z",
+            "toolu_R",
+            "File does not exist.",
+            True,
+            "Error: File does not exist.",
+        ),
+        assistant(
+            sid,
+            v,
+            "a3",
+            "2025-09-02T08:00:02.000Z",
+            "msg_22",
+            {
+                "type": "tool_use",
+                "id": "toolu_T",
+                "name": "Task",
+                "input": {"description": "Find", "prompt": prompt, "subagent_type": "general"},
+            },
+            usage(30, 5),
+            None,
+        ),
+        side(
+            {
+                **env(sid, v, "s1", None, "2025-09-02T08:00:02.100Z"),
+                "type": "user",
+                "message": {"role": "user", "content": prompt},
+            }
+        ),
+        side(
+            assistant(
+                sid,
+                v,
+                "s2",
+                "2025-09-02T08:00:03.000Z",
+                "msg_31",
+                {
+                    "type": "tool_use",
+                    "id": "toolu_B1",
+                    "name": "Bash",
+                    "input": {"command": "cat c"},
+                },
+                usage(40, 8),
+                None,
+            )
+        ),
+        side(
+            result(
+                sid,
+                v,
+                "s3",
+                "2025-09-02T08:00:03.500Z",
+                "toolu_B1",
+                "cat: c: No such file",
+                True,
+                "Error: cat: c: No such file",
+            )
+        ),
+        side(
+            assistant(
+                sid,
+                v,
+                "s4",
+                "2025-09-02T08:00:04.000Z",
+                "msg_32",
+                {"type": "tool_use", "id": "toolu_B2", "name": "Bash", "input": {"command": "ls"}},
+                usage(45, 6),
+                None,
+            )
+        ),
+        side(
+            result(
+                sid,
+                v,
+                "s5",
+                "2025-09-02T08:00:04.500Z",
+                "toolu_B2",
+                "config.toml",
+                None,
+                {"stdout": "config.toml", "stderr": "", "interrupted": False, "isImage": False},
+            )
+        ),
+        result(
+            sid,
+            v,
+            "r2",
+            "2025-09-02T08:00:05.000Z",
+            "toolu_T",
+            [{"type": "text", "text": "It is config.toml"}],
+            None,
+            {
+                "content": [{"type": "text", "text": "It is config.toml"}],
+                "totalDurationMs": 2900,
+                "totalTokens": 99,
+                "totalToolUseCount": 2,
+                "usage": usage(45, 6),
+            },
+        ),
+        assistant(
+            sid,
+            v,
+            "a4",
+            "2025-09-02T08:00:06.000Z",
+            "msg_23",
+            {"type": "text", "text": "The config is config.toml."},
+            usage(60, 9),
             "end_turn",
         ),
     ]

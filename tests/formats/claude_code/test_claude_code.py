@@ -37,8 +37,8 @@ def projects(tmp_path: Path) -> Path:
 def test_ls_json_counts_match_the_files(projects: Path) -> None:
     out = _cli("ls", str(projects), "--json")
     assert out.returncode == 0, out.stderr
-    rows = {r["ref"].split("::")[-1]: r for r in map(json.loads, out.stdout.splitlines())}
-    main = rows[b.SID]
+    rows = {r["ref"]: r for r in map(json.loads, out.stdout.splitlines())}
+    main = rows[b.S]
     assert (main["title"], main["tool_calls"], main["tool_errors"]) == (
         "Fix the failing build",
         3,
@@ -48,14 +48,14 @@ def test_ls_json_counts_match_the_files(projects: Path) -> None:
     assert (main["tokens_in"], main["tokens_out"]) == (610, 90)
     assert main["metadata"]["turns"] == "3" and main["metadata"]["cwd"] == "/home/u/src/app"
     assert main["cost"] is None  # no cost-state line: no price guessed
-    old = rows[b.OLD]  # 1.0: streaming snapshots, the last line of an id has the final usage
+    old = rows[b.OS]  # 1.0: streaming snapshots, the last line of an id has the final usage
     assert (old["tokens_in"], old["tokens_out"], old["tool_errors"]) == (25, 176, 0)
     assert old["metadata"]["version"] == "1.0.98"
-    assert rows[f"{b.SID}/agent-a5f00d1"]["title"] == "Look at main.c"
+    assert rows[f"{b.S}/agent-a5f00d1"]["title"] == "Look at main.c"
 
 
 def test_show_pairs_results_by_id_and_folds_lines_that_are_not_messages(projects: Path) -> None:
-    out = _cli("show", str(projects), b.SID)
+    out = _cli("show", str(projects), b.S)
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert "Bash: make" in text and "failed" in text
@@ -63,16 +63,16 @@ def test_show_pairs_results_by_id_and_folds_lines_that_are_not_messages(projects
     assert "2 lines not messages (queue-operation … file-history-snapshot)" in text
     assert "1 line not messages (brand-new-line-type)" in text  # kept, never an error
     assert "compacted (manual, 2,565 tokens before)" in text
-    task = _cli("show", str(projects), f"{b.SID}/step-8")
-    assert f"{b.SID}/agent-a5f00d1" in task.stdout  # the agent call names its subagent's run
+    task = _cli("show", str(projects), f"{b.S}/step-8")
+    assert f"{b.S}/agent-a5f00d1" in task.stdout  # the agent call names its subagent's run
 
 
 def test_grep_a_query_and_stats(projects: Path) -> None:
     grep = _cli("grep", str(projects), "Exit code 2")
-    assert grep.returncode == 0 and f"{b.SID}/step-5" in grep.stdout
+    assert grep.returncode == 0 and f"{b.S}/step-5" in grep.stdout
     where = _cli("ls", str(projects), "--where", "tool:Bash tool_errors>0")
     assert where.returncode == 0
-    assert b.SID in where.stdout and b.OLD not in where.stdout
+    assert b.S in where.stdout and b.OS not in where.stdout
     stats = _cli("stats", str(projects), "-f", "json")
     assert stats.returncode == 0, stats.stderr
     first = json.loads(stats.stdout.splitlines()[0])
@@ -115,9 +115,9 @@ def test_a_projects_folder_lists_its_sessions_newest_first(projects: Path) -> No
     b.write_lines(projects / "-home-u-src-app" / f"{early}.jsonl", lines)
     out = _cli("ls", str(projects), "--json")
     assert out.returncode == 0, out.stderr
-    refs = [json.loads(line)["ref"].split("::")[-1] for line in out.stdout.splitlines()]
+    refs = [json.loads(line)["ref"] for line in out.stdout.splitlines()]
     # by start time (2026-01-02, 2025-09-01, 2024-05-01), a subagent after its session
-    assert refs == [b.SID, f"{b.SID}/agent-a5f00d1", b.OLD, early]
+    assert refs == [b.S, f"{b.S}/agent-a5f00d1", b.OS, early[:8]]
 
 
 def test_a_session_started_with_a_slash_command_is_titled_by_it(tmp_path: Path) -> None:
@@ -137,3 +137,108 @@ def test_a_session_started_with_a_slash_command_is_titled_by_it(tmp_path: Path) 
     assert out.returncode == 0, out.stderr
     (row,) = [json.loads(x) for x in out.stdout.splitlines()]
     assert row["title"] == "/init --fast"
+
+
+def test_a_projects_folder_is_one_table_of_sessions_with_short_refs(projects: Path) -> None:
+    """``trajtui ls ~/.claude/projects``: one table (it printed a ``# path`` line and a
+    header per session file, and refs like ``<id>.jsonl::<id>``), each session's ref the
+    first 8 characters of its id, its project the folder's path."""
+    out = _cli("ls", str(projects))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert not [line for line in lines if line.startswith("#")]
+    assert [line.split()[0] for line in lines] == ["REF", b.S, f"{b.S}/agent-a5f00d1", b.OS]
+    assert "PROJECT" in lines[0]
+    assert all("/home/u/src/app" in line for line in lines[1:])
+    assert "::" not in out.stdout and b.SID not in out.stdout
+
+
+def test_a_sessions_short_ref_old_refs_and_the_whole_id_all_resolve(projects: Path) -> None:
+    # the ref ls printed, the whole id and the file-qualified form earlier versions printed
+    for ref in (f"{b.S}/step-2", f"{b.SID}/step-2", f"{b.SID}.jsonl::{b.SID}/step-2"):
+        out = _cli("show", str(projects), ref)
+        assert out.returncode == 0, (ref, out.stderr)
+        assert f"{b.S}/step-2" in out.stdout
+    sub = _cli("show", str(projects), f"{b.SID}/agent-a5f00d1")
+    assert sub.returncode == 0 and "Look at main.c" in sub.stdout
+
+
+def test_two_sessions_whose_ids_start_alike_are_told_apart(tmp_path: Path) -> None:
+    twin = b.SID[:8] + "-9999-4a2b-9c3d-000000000009"
+    root = b.projects(tmp_path)
+    b.write_lines(root / "-home-u-src-app" / f"{twin}.jsonl", b.session_10(twin))
+    out = _cli("ls", str(root), "--json")
+    assert out.returncode == 0, out.stderr
+    refs = [json.loads(line)["ref"] for line in out.stdout.splitlines()]
+    assert f"{twin}.jsonl::{b.S}" in refs and f"{b.SID}.jsonl::{b.S}" in refs
+    assert b.OS in refs  # the others keep their short refs
+    for ref in (f"{twin}.jsonl::{b.S}", twin):
+        show = _cli("show", str(root), ref)
+        assert show.returncode == 0 and "Write the notes" in show.stdout, show.stderr
+
+
+def test_a_1_0_sessions_subagent_lines_are_its_own_run_not_the_sessions(tmp_path: Path) -> None:
+    """Real 1.0.x files write a Task call's subagent into the session's own file
+    (``isSidechain: true``): its tool calls, errors, turns and tokens were counted as the
+    session's (21 tool calls listed against 13 in the main thread on a real file)."""
+    path = b.write_lines(tmp_path / "-home-u-app" / f"{b.SIDE}.jsonl", b.session_10_sidechain())
+    out = _cli("ls", str(path.parent), "--json")
+    assert out.returncode == 0, out.stderr
+    rows = {r["ref"]: r for r in map(json.loads, out.stdout.splitlines())}
+    short = b.SIDE[:8]
+    assert list(rows) == [short, f"{short}/sidechain"]
+    figures = [
+        (r["metadata"]["turns"], r["tool_calls"], r["tool_errors"], r["tokens_in"], r["tokens_out"])
+        for r in rows.values()
+    ]
+    # as the fixture's docstring counts them: the main thread, then the subagent's lines
+    assert figures == [("3", 2, 1, 100, 21), ("2", 2, 1, 85, 14)]
+    assert rows[f"{short}/sidechain"]["title"] == "SUBAGENT: find the config"
+    task = _cli("show", str(path), f"{short}/step-4")  # the Task call names its subagent's run
+    assert task.returncode == 0 and f"subagent  {short}/sidechain" in task.stdout
+    session = _cli("show", str(path), short)
+    assert "↳ subagent: 5 lines of its own" in session.stdout
+    assert "cat c" not in session.stdout  # the subagent's steps are in its own run
+    side = _cli("show", str(path), f"{short}/sidechain")
+    assert "Bash: cat c" in side.stdout and "failed" in side.stdout
+
+
+def test_a_compactions_worker_is_shown_as_the_compaction_it_is(projects: Path) -> None:
+    """``agent-acompact-*`` (the parent's sessionId) is Claude Code re-reading the
+    conversation to summarise it: listed as that compaction's, named by the session's
+    compact boundary, not as a subagent a Task call started."""
+    folder = projects / "-home-u-src-app" / b.SID / "subagents"
+    b.write_lines(folder / f"agent-{b.COMPACTOR}.jsonl", b.acompact_21())
+    worker = f"{b.S}/agent-{b.COMPACTOR}"
+    out = _cli("ls", str(projects))
+    assert out.returncode == 0, out.stderr
+    row = next(line for line in out.stdout.splitlines() if line.startswith(worker))
+    assert f"compaction of {b.S}: the conversation re-read to summarise it" in row
+    boundary = _cli("show", str(projects), f"{b.S}/step-9")
+    assert "compacted (manual" in boundary.stdout
+    assert f"compaction worker  {worker}" in boundary.stdout
+    shown = _cli("show", str(projects), worker)
+    assert "compaction worker: Claude Code re-reads the conversation" in shown.stdout
+
+
+def test_a_big_1_0_session_without_subagent_lines_lists_no_empty_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 1.0.x file too big to be looked through at open is given its subagents' run
+    unseen; with no subagent line in it, that run is never listed (and the scan ends)."""
+    import trajtui.formats.claude_code as cc
+    from trajtui.core.workspace import open_paths
+    from trajtui.formats.registry import formats
+
+    monkeypatch.setattr(cc, "SIDECHAIN_SEEN", 0)
+    path = b.write_lines(tmp_path / "-home-u-app" / f"{b.OLD}.jsonl", b.session_10())
+    ws = open_paths([str(path.parent)], formats())
+    assert [s.own_refs() for s in ws.sources] == [
+        (b.OS, b.OLD),
+        (f"{b.OS}/sidechain", f"{b.OLD}/sidechain"),
+    ]
+    for _ in ws.scan():
+        pass
+    assert all(s.complete for s in ws.sources)
+    assert [len(s) for s in ws.sources] == [1, 0]
+    ws.close()

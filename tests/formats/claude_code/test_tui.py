@@ -5,17 +5,86 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.formats.claude_code import builders as b
-from tests.helpers.ui import running, screen_lines
+from tests.helpers.ui import listed, running, screen_lines, settle
+from trajtui.ui.textual_private import FooterKey
 
 
 async def test_a_projects_folder_lists_each_session_with_its_counts(tmp_path: Path) -> None:
     root = b.projects(tmp_path)
     async with running([str(root)], size=(200, 40)) as (_pilot, app, screen):
         refs = [str(screen.ws.sources[s].table.ref(i)) for s, i in screen.store.listed_runs()]
-        assert sorted(refs) == sorted([b.SID, b.OLD, f"{b.SID}/agent-a5f00d1"])
+        assert sorted(refs) == sorted([b.S, b.OS, f"{b.S}/agent-a5f00d1"])
         drawn = "\n".join(screen_lines(app))
         assert "3 runs" in drawn and "1 with tool errors" in drawn
         row = next(line for line in drawn.splitlines() if "Fix the failing build" in line)
         # status, steps 14, calls 3, tool errors 1, duration 8.2s
         assert "done" in row and " 14 " in row and " 3 " in row and " 1 " in row and "8.2s" in row
         assert "Fix the failing build" in drawn and "Write the notes" in drawn
+
+
+async def test_an_agent_calls_subagent_opens_from_its_step_and_back_returns(
+    tmp_path: Path,
+) -> None:
+    """``i`` on a Task call opens its subagent's run (2.x: its own file), ``backspace``
+    returns to the call; the key is greyed on a step that starts no subagent, and the
+    footer's label does the same with the mouse."""
+    root = b.projects(tmp_path)
+    task = f"{b.S}/step-8"
+    async with running([str(root)], size=(200, 40), goto=task) as (pilot, app, screen):
+        assert screen.state.run is not None and screen.state.run.ref == b.S
+        assert screen.check_action("open_link", ()) is True
+        await pilot.press("i")
+        await settle(pilot)
+        assert screen.state.run is not None
+        assert screen.state.run.ref == f"{b.S}/agent-a5f00d1"
+        assert "Look at main.c" in "\n".join(screen_lines(app))
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert screen.state.run is not None and screen.state.run.ref == b.S
+        # with the mouse: the footer's "subagent" key
+        (key,) = [k for k in app.screen.query(FooterKey) if k.action == "open_link"]
+        assert "subagent" in str(key.render())
+        await pilot.click(key)
+        await settle(pilot)
+        assert screen.state.run is not None
+        assert screen.state.run.ref == f"{b.S}/agent-a5f00d1"
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert screen.state.run is not None and screen.state.run.ref == b.S
+        assert screen.timeline.current_step() == (None, 7)  # step-8, the Task call again
+        await pilot.press("escape", "k")  # the step before: no subagent, the key greyed
+        await settle(pilot)
+        assert screen.timeline.current_step() == (None, 6)
+        assert screen.check_action("open_link", ()) is None
+        assert screen.check_action("link_back", ()) is None  # nothing to go back to
+
+
+async def test_a_1_0_sessions_task_call_opens_its_sidechain_run(tmp_path: Path) -> None:
+    path = b.write_lines(tmp_path / "-home-u-app" / f"{b.SIDE}.jsonl", b.session_10_sidechain())
+    short = b.SIDE[:8]
+    async with running([str(path.parent)], size=(200, 40), goto=f"{short}/step-4") as (
+        pilot,
+        app,
+        screen,
+    ):
+        await pilot.press("i")
+        await settle(pilot)
+        assert screen.state.run is not None and screen.state.run.ref == f"{short}/sidechain"
+        assert "Bash: cat c" in "\n".join(screen_lines(app))
+
+
+async def test_a_projects_folder_is_one_run_list_without_a_header_per_file(
+    tmp_path: Path,
+) -> None:
+    """A header row per session file (``<id>.jsonl · Claude Code session · 1 run``) stood
+    above each session; the folder is one list, newest first, sorted as one."""
+    root = b.projects(tmp_path)
+    async with running([str(root)], size=(200, 40)) as (pilot, app, screen):
+        drawn = "\n".join(screen_lines(app))
+        assert ".jsonl · Claude Code session" not in drawn
+        assert listed(screen) == [b.S, f"{b.S}/agent-a5f00d1", b.OS]
+        await pilot.press("s")  # sorted: still one list, each row its own short ref
+        await settle(pilot)
+        drawn = "\n".join(screen_lines(app))
+        assert "::" not in drawn and ".jsonl" not in drawn
+        assert sorted(listed(screen)) == sorted([b.S, f"{b.S}/agent-a5f00d1", b.OS])

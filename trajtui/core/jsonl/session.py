@@ -173,8 +173,9 @@ class SessionFold(Protocol):
         """Read one line (every line of the file, once, in order). Never raises."""
         ...
 
-    def summary(self, ref: str, partial: bool) -> RunSummary:
-        """The run's row from the lines read so far (``partial``: not every line yet)."""
+    def summary(self, ref: str, partial: bool) -> RunSummary | None:
+        """The run's row from the lines read so far (``partial``: not every line yet);
+        None when the lines read hold no run this fold lists (nothing is listed)."""
         ...
 
 
@@ -266,8 +267,22 @@ class SessionSource(Source):
 
     follows_appends = True
 
-    def __init__(self, path: str, fmt: SessionFormat, ref: str, label: str | None = None) -> None:
-        """Open ``path`` (nothing is read until :meth:`scan` runs).
+    def __init__(
+        self,
+        path: str,
+        fmt: SessionFormat,
+        ref: str,
+        label: str | None = None,
+        *,
+        aliases: Sequence[str] = (),
+        alone: bool = False,
+        cache: bool = True,
+    ) -> None:
+        """Open ``path`` (nothing is read until :meth:`scan` runs); its run is called
+        ``ref``, and answers to ``aliases`` too (the longer names it had); ``alone``: the
+        format says ``ref`` is unique on its own (:meth:`Source.own_refs`); ``cache``
+        False: never kept in the index cache (a second run read from the same file, whose
+        entry is the first's).
 
         Raises:
             OSError: The file cannot be opened.
@@ -277,13 +292,16 @@ class SessionSource(Source):
         self.format = fmt.info
         self.label = label or path
         self.ref = ref
+        self.aliases = tuple(a for a in aliases if a != ref)
+        self.alone = alone
         self.index = LineIndex(path, key=None)
         self._table = SummaryTable(lambda i: ref if i == 0 else None)
         self._runs = RunCache(2)
         self._lock = threading.Lock()
         self._start()
         self._summary: RunSummary | None = None
-        self._cache_tried = False
+        self._cache_tried = not cache
+        self._cached = cache
         self.cache_mark: tuple[int, int] | None = None
         self._parsed: OrderedDict[int, tuple[Any, int]] = OrderedDict()
         self._parsed_bytes = 0
@@ -296,6 +314,7 @@ class SessionSource(Source):
         self._folded = 0  # lines of the index folded
         self._tail: Problem | None = None
         self._partial: RunSummary | None = None  # the row listed while folding
+        self._finished = False  # the fold saw every line (its row may be None: no run)
         self._partial_at = 0.0
 
     # -- scanning ------------------------------------------------------------------------
@@ -352,7 +371,10 @@ class SessionSource(Source):
         now = time.monotonic()
         if self._partial is not None and now - self._partial_at < PARTIAL_EVERY:
             return
-        row = replace(self._fold.summary(self.ref, True), ref=self.ref, index=0)
+        said = self._fold.summary(self.ref, True)
+        if said is None:
+            return
+        row = replace(said, ref=self.ref, index=0)
         with self._lock:  # (the scan's thread also finishes it: no race with _finish)
             self._partial, self._partial_at = row, now
             self._table.put(0, row)
@@ -374,8 +396,10 @@ class SessionSource(Source):
         summary = self._fold.summary(self.ref, False)
         with self._lock:
             self._tail = tail
-            self._summary = replace(summary, ref=self.ref, index=0)
-            self._table.put(0, self._summary)
+            self._finished = True
+            if summary is not None:
+                self._summary = replace(summary, ref=self.ref, index=0)
+                self._table.put(0, self._summary)
             self._runs.forget()
             if self._partial is not None:
                 self._partial = None
@@ -388,16 +412,19 @@ class SessionSource(Source):
             self._summary = replace(summary, ref=self.ref, index=0)
             self._table.put(0, self._summary)
 
-    def partial(self) -> RunSummary:
+    def partial(self) -> RunSummary | None:
         """The run's row from what the scan has read so far (the format says it is
-        partial), or the whole row once the scan is done."""
+        partial), or the whole row once the scan is done; None when the file holds no run
+        the format lists."""
         if self._summary is not None:
             return self._summary
-        return replace(self._fold.summary(self.ref, True), ref=self.ref, index=0)
+        said = self._fold.summary(self.ref, True)
+        return None if said is None else replace(said, ref=self.ref, index=0)
 
     @property
     def complete(self) -> bool:
-        return self._summary is not None and (self.index.complete or self._from_cache)
+        done = self._summary is not None or self._finished
+        return done and (self.index.complete or self._from_cache)
 
     def cancel(self) -> None:
         self.index.cancel()
@@ -420,7 +447,7 @@ class SessionSource(Source):
     def save_index(self) -> bool:
         from trajtui.core.jsonl import sessioncache
 
-        return sessioncache.save(self)
+        return self._cached and sessioncache.save(self)
 
     def known_prefix(self) -> int:
         return len(self)
@@ -441,7 +468,12 @@ class SessionSource(Source):
         return self.fmt.build(entry, steps, self.path)
 
     def find(self, run_ref: str) -> int | None:
-        return 0 if run_ref == self.ref and len(self) else None
+        if not len(self):
+            return None
+        return 0 if run_ref == self.ref or run_ref in self.aliases else None
+
+    def own_refs(self) -> tuple[str, ...] | None:
+        return (self.ref, *self.aliases) if self.alone else None
 
     def run_refs(self) -> list[str]:
         return [self.ref] if len(self) else []

@@ -253,6 +253,8 @@ def _save(source: SessionSource) -> bool:
     now = indexcache.identity(source.path, source.index)
     ix = source.index
     summary = source.partial()
+    if summary is None:
+        return False  # no run in it (the format lists none): read again next time
     if now is None or now["size"] != ix.size or now["mtime_ns"] != ix.mtime_ns:
         return False
     state = source.state

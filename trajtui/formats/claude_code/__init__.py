@@ -16,6 +16,7 @@ this format.
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -30,7 +31,7 @@ from trajtui.core.jsonl.session import SessionSource, StepRow
 from trajtui.core.model import Field, Run, RunSummary, Step
 from trajtui.core.source import FormatInfo
 from trajtui.formats.claude_code import steps as _steps
-from trajtui.formats.claude_code.fold import FORMAT_ID, ClaudeFold
+from trajtui.formats.claude_code.fold import COMPACTION_PREFIX, FORMAT_ID, ClaudeFold
 
 INFO = FormatInfo(FORMAT_ID, "Claude Code session")
 SNIFF_LINES = 20
@@ -73,6 +74,13 @@ def _summary_line(obj: Any) -> bool:
 def sniff(path: str, first: Any) -> str | None:
     """The session id a Claude Code file names (``""`` when it names none), or None when
     the file is not one. Reads at most the first :data:`SNIFF_LINES` lines."""
+    found = _sniff(path, first)
+    return None if found is None else found[0]
+
+
+def _sniff(path: str, first: Any) -> tuple[str, str] | None:
+    """``(session id, Claude Code version)`` of its first message line (each ``""`` when
+    the file says none), or None when the file is not a Claude Code one."""
     if not isinstance(first, dict) or (
         first.get("type") not in _FIRST and "parentUuid" not in first
     ):
@@ -80,7 +88,7 @@ def sniff(path: str, first: Any) -> str | None:
     if "session_id" in first or "trajectory" in first:
         return None
     if _session_line(first):
-        return first["sessionId"]
+        return first["sessionId"], _version(first)
     summaries = 0
     seen = 0
     for data in iter_lines(path, SNIFF_LINES):
@@ -90,9 +98,14 @@ def sniff(path: str, first: Any) -> str | None:
         except orjson.JSONDecodeError:
             continue
         if _session_line(obj):
-            return str(obj["sessionId"])
+            return str(obj["sessionId"]), _version(obj)
         summaries += _summary_line(obj)
-    return "" if seen and summaries == seen else None
+    return ("", "") if seen and summaries == seen else None
+
+
+def _version(obj: dict[str, Any]) -> str:
+    version = obj.get("version")
+    return version if isinstance(version, str) else ""
 
 
 START_BYTES = 1 << 16
@@ -100,15 +113,24 @@ START_BYTES = 1 << 16
 _STAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9][0-9T:.+\-Z ]{9,39})"')
 
 
-def started(path: str) -> float | None:
+def started(path: str, session: str = "") -> float | None:
     """When a session started (epoch seconds): the first timestamp in its first
-    :data:`START_BYTES` bytes; a subagent's is its session's (listed beside it). None when
-    there is none."""
+    :data:`START_BYTES` bytes; a subagent's is just before its session's, so that it is
+    listed right after it (newest first). None when there is none."""
+    own = path
     parent = os.path.dirname(os.path.abspath(path))
-    if os.path.basename(parent) == "subagents":
-        session = os.path.dirname(parent) + ".jsonl"
-        if os.path.isfile(session):
-            path = session
+    if os.path.basename(path).startswith("agent-"):
+        if os.path.basename(parent) == "subagents":  # 2.1: <session>/subagents/agent-*
+            own = os.path.dirname(parent) + ".jsonl"
+        elif session:  # 2.0: agent-* beside the session, which its lines name
+            own = os.path.join(parent, f"{os.path.basename(session)}.jsonl")
+    at = _first_stamp(own) if own != path and os.path.isfile(own) else None
+    if at is not None:
+        return at - 1e-6
+    return _first_stamp(path)
+
+
+def _first_stamp(path: str) -> float | None:
     try:
         with open(path, "rb") as f:
             head = f.read(START_BYTES)
@@ -122,15 +144,50 @@ def started(path: str) -> float | None:
     return None
 
 
-def ref_for(path: str, session: str) -> str:
-    """A session's reference (its file's stem), or a subagent's ``<session>/agent-<id>``."""
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z")
+SHORT = 8
+"""Characters of a session id its reference keeps (as a short commit hash does)."""
+
+
+def _short(session: str) -> str:
+    return session[:SHORT] if _UUID.match(session) else session
+
+
+def refs_for(path: str, session: str) -> tuple[str, tuple[str, ...]]:
+    """A session's reference, the first :data:`SHORT` characters of its id (its file's
+    stem), or a subagent's ``<session>/agent-<id>``; and the longer names it answers to
+    too (the whole id, which earlier versions used)."""
     stem = os.path.basename(path).removesuffix(".jsonl")
     if not stem.startswith("agent-"):
-        return stem
+        return _short(stem), (stem,)
     parent = os.path.dirname(os.path.abspath(path))
     if os.path.basename(parent) == "subagents":
-        return f"{os.path.basename(os.path.dirname(parent))}/{stem}"
-    return f"{session}/{stem}" if session else stem
+        session = os.path.basename(os.path.dirname(parent))
+    if not session:
+        return stem, ()
+    return f"{_short(session)}/{stem}", (f"{session}/{stem}",)
+
+
+def compaction_workers(path: str, ref: str) -> list[str]:
+    """The refs of a session's compaction workers (``<session>/subagents/agent-acompact-*``),
+    in the order they ran (by their first timestamp): the n-th is the n-th compaction's."""
+    if "/" in ref:
+        return []
+    folder = os.path.join(os.path.dirname(os.path.abspath(path)), _stem(path), "subagents")
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(COMPACTION_PREFIX)]
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if name.endswith(".jsonl"):
+            at = _first_stamp(os.path.join(folder, name))
+            found.append((at if at is not None else float("inf"), name))
+    return [f"{ref}/{name.removesuffix('.jsonl')}" for _, name in sorted(found)]
+
+
+def _stem(path: str) -> str:
+    return os.path.basename(path).removesuffix(".jsonl")
 
 
 class ClaudeSessions:
@@ -142,9 +199,11 @@ class ClaudeSessions:
         return ClaudeFold(path)
 
     def steps(self, ref: str, rows: Sequence[StepRow], read: Callable[[int], Any]) -> list[Step]:
-        source_line = getattr(read, "__self__", None)
-        line_of = getattr(source_line, "kept_line", lambda k: None)
-        return _steps.build(ref, rows, read, line_of)
+        source = getattr(read, "__self__", None)
+        line_of = getattr(source, "kept_line", lambda k: None)
+        path = getattr(source, "path", None)
+        workers = (lambda: compaction_workers(path, ref)) if isinstance(path, str) else list
+        return _steps.build(ref, rows, read, line_of, workers)
 
     def build(self, summary: RunSummary, steps: Sequence[Step], path: str) -> Run:
         meta = dict(summary.metadata)
@@ -156,10 +215,14 @@ class ClaudeSessions:
             "gitBranch",
             "sessionId",
             "agentId",
+            "role",
             "entrypoint",
             "slug",
             "turns",
             "compactions",
+            "subagent_lines",
+            "subagent_tool_calls",
+            "subagent_tool_errors",
             "lines",
             "other_lines",
             "started",
@@ -181,6 +244,17 @@ class ClaudeSessions:
 SESSIONS = ClaudeSessions()
 
 
+class ClaudeSidechains(ClaudeSessions):
+    """The subagents' lines of a 1.0.x session (``isSidechain``, in the session's own
+    file) read as a run of their own."""
+
+    def fold(self, path: str) -> ClaudeFold:
+        return ClaudeFold(path, side=True)
+
+
+SIDECHAINS = ClaudeSidechains()
+
+
 class ClaudeCodeFormat(Format):
     """Claude Code session files, known by their lines' envelope."""
 
@@ -190,17 +264,62 @@ class ClaudeCodeFormat(Format):
     def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
         if sniffed.layout != "jsonl":
             return None
-        session = sniff(path, sniffed.first)
-        if session is None:
+        found = _sniff(path, sniffed.first)
+        if found is None:
             return None
-        ref = ref_for(path, session)
-        return Claim(Certainty.SHAPE, lambda: _open(path, ref, label))
+        session, version = found
+        ref, aliases = refs_for(path, session)
+        # 1.0.x wrote its subagents' lines into the session's own file (isSidechain)
+        sidechains = version.startswith("1.") and "/" not in ref and _has_sidechain(path)
+        return Claim(Certainty.SHAPE, lambda: _open(path, session, ref, aliases, label, sidechains))
 
 
-def _open(path: str, ref: str, label: str | None) -> Opened:
-    source = SessionSource(path, SESSIONS, ref, label=label)
-    source.started = started(path)  # (a folder lists its sessions newest first)
-    return Opened((source,))
+SIDECHAIN_SEEN = 4 << 20
+"""A 1.0.x session file up to this size is looked through at open for a subagent's line
+(a bigger one is given its subagents' run unseen: the run is listed if it has lines)."""
+_SIDE = (b'"isSidechain":true', b'"isSidechain": true')  # (as the CLI writes it, or spaced)
+
+
+def _has_sidechain(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            if os.fstat(f.fileno()).st_size > SIDECHAIN_SEEN:
+                return True
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return any(data.find(form) >= 0 for form in _SIDE)
+    except (OSError, ValueError):  # (an empty file cannot be mapped)
+        return False
+
+
+SIDECHAIN = "sidechain"
+"""The name of a 1.0.x session's subagents' run, after the session's (``5d1c0a4e/sidechain``):
+their lines, written into the session's own file, read apart from the session's."""
+
+
+def _open(
+    path: str,
+    session: str,
+    ref: str,
+    aliases: tuple[str, ...],
+    label: str | None,
+    sidechains: bool,
+) -> Opened:
+    # a session's id is unique on its own (a random UUID): no file name before it
+    source = SessionSource(path, SESSIONS, ref, label=label, aliases=aliases, alone=True)
+    source.started = started(path, session)  # (a folder lists its sessions newest first)
+    if not sidechains:
+        return Opened((source,))
+    side = SessionSource(
+        path,
+        SIDECHAINS,
+        f"{ref}/{SIDECHAIN}",
+        label=label,
+        aliases=tuple(f"{a}/{SIDECHAIN}" for a in aliases),
+        alone=True,
+        cache=False,  # (the index cache keeps one entry a file: the session's)
+    )
+    side.started = None if source.started is None else source.started - 1e-6
+    return Opened((source, side))
 
 
 CLAUDE_CODE = ClaudeCodeFormat()

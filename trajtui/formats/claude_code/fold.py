@@ -24,6 +24,7 @@ else unknown (no price table is guessed at).
 from __future__ import annotations
 
 import os
+import re
 from collections import OrderedDict
 from datetime import datetime
 from typing import Any
@@ -39,6 +40,8 @@ MESSAGES = frozenset(("user", "assistant", "system"))
 LAST_OF_TURN = 1 << 32
 """Added to a step row's part on the last line of an API response (its usage is final)."""
 AGENT_TOOLS = frozenset(("Task", "Agent"))
+COMPACTION_PREFIX = "agent-acompact-"
+"""The file name's start of a compaction's worker (``<session>/subagents/``)."""
 _RECENT_TURNS = 256
 
 
@@ -141,6 +144,27 @@ def _between(text: str, start: str, end: str) -> str:
     return text[i + len(start) : j if j >= 0 else None].strip()
 
 
+COMPACTION_ROLE = (
+    "compaction worker: Claude Code re-reads the conversation to summarise it when it "
+    "compacts (the session's compact boundary links it); no Task call started it"
+)
+
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+
+
+def project_of(folder: str, cwd: str | None) -> str:
+    """The project a session is of: the folder Claude Code keeps it in
+    (``~/.claude/projects/<the project's path, every character but letters and digits made
+    a dash>``), decoded to that path, which is the session's first ``cwd`` when it encodes
+    to the folder's name (the decoding alone cannot tell ``/a/my-app`` from
+    ``/a/my/app``); a folder of another name (not under ``projects``): the ``cwd``."""
+    if cwd and (not folder.startswith("-") or _NOT_ALNUM.sub("-", cwd) == folder):
+        return cwd
+    if folder.startswith("-"):
+        return folder.replace("-", "/")
+    return folder
+
+
 def _ms(stamp: Any) -> float | None:
     if not isinstance(stamp, str):
         return None
@@ -153,7 +177,19 @@ def _ms(stamp: Any) -> float | None:
 class ClaudeFold:
     """What one pass over a session file learns (see the module's docstring)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, side: bool = False) -> None:
+        self.side = side
+        """Read the sidechain lines alone (a 1.0.x session's subagents, written into its
+        own file), the others skipped; else those lines are counted apart, not as the
+        session's, and folded into one step a stretch."""
+        self.own_file = not os.path.basename(path).startswith("agent-")
+        self.compaction = os.path.basename(path).startswith(COMPACTION_PREFIX)
+        """A compaction's worker (Claude Code re-reads the conversation to summarise it),
+        not a subagent a Task call started."""
+        self.side_lines = 0
+        self.side_calls = 0
+        self.side_failed = 0
+        self.stretch_side = False
         self.project = os.path.basename(os.path.dirname(os.path.abspath(path)))
         if self.project == "subagents":
             self.project = os.path.basename(
@@ -191,17 +227,26 @@ class ClaudeFold:
 
     def add(self, line: Line, state: SessionState) -> None:
         self.state = state
-        self.lines += 1
+        if not self.side:
+            self.lines += 1  # (every line of the file; a sidechain's run: its own lines)
         try:
             lite = _LINE.decode(line.data)
         except msgspec.DecodeError:
             try:
                 msgspec.json.decode(line.data)
             except msgspec.DecodeError as err:
-                state.problem(line.number, f"not JSON: {err}")
+                if not self.side:
+                    state.problem(line.number, f"not JSON: {err}")
                 return
             lite = LineLite()  # JSON of another shape: kept as it is, among the others
         kind = lite.type if isinstance(lite.type, str) else None
+        sidechain = lite.isSidechain is True and self.own_file
+        if self.side != sidechain:
+            if sidechain:  # a subagent's line in its session's file: its own run's
+                self._sidechain(line, state, lite)
+            return
+        if self.side:
+            self.lines += 1
         if isinstance(lite.timestamp, str):
             self.first_stamp = self.first_stamp or lite.timestamp
             self.last_stamp = lite.timestamp
@@ -211,10 +256,12 @@ class ClaudeFold:
         self._end_stretch()
         self._envelope(lite)
         if kind == "system":
+            number = 0
             if lite.subtype == "compact_boundary":
                 self.compactions += 1
+                number = self.compactions  # (the n-th: its worker is the n-th acompact file)
             self._end_turn(state)
-            state.step(state.keep(line))
+            state.step(state.keep(line), number)
             return
         assert lite.message is not None
         text, blocks = blocks_of(lite.message.content)
@@ -232,6 +279,23 @@ class ClaudeFold:
         if isinstance(lite.version, str) and lite.version:
             self.versions.setdefault(lite.version)
 
+    def _sidechain(self, line: Line, state: SessionState, lite: LineLite) -> None:
+        """A subagent's line in its session's file (1.0.x): counted apart, folded with
+        the subagent's lines next to it into one step."""
+        self.side_lines += 1
+        if isinstance(lite.timestamp, str):
+            self.first_stamp = self.first_stamp or lite.timestamp
+            self.last_stamp = lite.timestamp
+        message = lite.message
+        if message is not None:
+            _, blocks = blocks_of(message.content)
+            for block in blocks:
+                if block.type == "tool_use":
+                    self.side_calls += 1
+                elif block.type == "tool_result" and block.is_error is True:
+                    self.side_failed += 1
+        self._fold_line(line, state, side=True)
+
     def _other(self, line: Line, state: SessionState, kind: str | None, lite: LineLite) -> None:
         self.other_lines += 1
         if kind == "summary" and isinstance(lite.summary, str):
@@ -242,7 +306,12 @@ class ClaudeFold:
             cost = lite.totalCostUSD
             if type(cost) in (int, float):
                 self.cost = float(cost)
-        if self.stretch == state.steps - 1 and self.stretch >= 0:
+        self._fold_line(line, state, side=False)
+
+    def _fold_line(self, line: Line, state: SessionState, side: bool) -> None:
+        """Fold ``line`` into the stretch being read, or begin one (a stretch is of lines
+        that are not messages, or of a subagent's lines: never both)."""
+        if self.stretch == state.steps - 1 and self.stretch >= 0 and side == self.stretch_side:
             self.stretch_lines += 1
             state.set_part(self.stretch, -self.stretch_lines)
             if self.stretch_lines == 2:
@@ -252,6 +321,7 @@ class ClaudeFold:
             return
         self.stretch = state.step(state.keep(line), -1)
         self.stretch_lines = 1
+        self.stretch_side = side
 
     def _end_stretch(self) -> None:
         self.stretch = -1
@@ -337,7 +407,7 @@ class ClaudeFold:
         state.step(k, 0)
         if self.title or lite.isMeta is True or lite.isCompactSummary is True:
             return
-        if lite.isSidechain is True and "agentId" not in self.meta:
+        if lite.isSidechain is True and "agentId" not in self.meta and not self.side:
             return
         if text is None:
             text = "\n".join(b.text for b in blocks if b.type == "text" and isinstance(b.text, str))
@@ -348,8 +418,10 @@ class ClaudeFold:
 
     # -- the row -------------------------------------------------------------------------
 
-    def summary(self, ref: str, partial: bool) -> RunSummary:
+    def summary(self, ref: str, partial: bool) -> RunSummary | None:
         state = self.state
+        if self.side and not self.lines:
+            return None  # no subagent wrote into this file: no run to list
         if not partial and state is not None:
             self._end_turn(state)
         if partial:
@@ -364,7 +436,7 @@ class ClaudeFold:
             status, outcome = "no turns", Outcome.NONE
         first, last = _ms(self.first_stamp), _ms(self.last_stamp)
         span = last - first if first is not None and last is not None else None
-        meta = {"project": self.project, **self.meta}
+        meta = {"project": project_of(self.project, self.meta.get("cwd")), **self.meta}
         if self.models:
             meta["model"] = ", ".join(self.models)
         if self.versions:
@@ -372,11 +444,17 @@ class ClaudeFold:
             meta["version"] = (
                 versions[0] if len(versions) == 1 else f"{versions[0]}..{versions[-1]}"
             )
+        if self.compaction:
+            meta["role"] = COMPACTION_ROLE
         meta["turns"] = str(self.turns)
         meta["lines"] = str(self.lines)
         meta["other_lines"] = str(self.other_lines)
         if self.compactions:
             meta["compactions"] = str(self.compactions)
+        if self.side_lines:  # its subagents' lines, counted apart (their run's own figures)
+            meta["subagent_lines"] = str(self.side_lines)
+            meta["subagent_tool_calls"] = str(self.side_calls)
+            meta["subagent_tool_errors"] = str(self.side_failed)
         if self.first_stamp:
             meta["started"] = self.first_stamp
         return RunSummary(
@@ -391,7 +469,11 @@ class ClaudeFold:
             duration_ms=span,
             duration_label="span of line timestamps" if span is not None else None,
             cost=self.cost,
-            title=self.title or flat(self.fallback_title) or self.command_title,
+            title=(
+                f"compaction of {ref.split('/', 1)[0]}: the conversation re-read to summarise it"
+                if self.compaction
+                else self.title or flat(self.fallback_title) or self.command_title
+            ),
             metadata=tuple(meta.items()),
             tools=tuple(sorted(self.tools)),
             tokens_in=self.tokens_in,

@@ -60,12 +60,22 @@ def _input_title(name: str, value: Any) -> str:
     return name
 
 
+SIDECHAIN = "sidechain"
+"""A 1.0.x session's subagents' run is ``SESSION/sidechain`` (see the package)."""
+
+
 def _agent_ref(session_ref: str, result: Any) -> str | None:
+    """The run of the subagent an agent call started: ``SESSION/agent-ID`` (2.x: the
+    result names the agent), or ``SESSION/sidechain`` (1.0.x: the result names none, the
+    subagent's lines are in the session's file)."""
     tool_result = mapping(result).get("toolUseResult")
     agent = string(mapping(tool_result).get("agentId"))
-    if agent is None:
-        return None
     base = session_ref.split("/agent-", 1)[0]
+    if agent is None:
+        said = mapping(tool_result)
+        if "/" in session_ref or not ("totalToolUseCount" in said or "totalTokens" in said):
+            return None
+        return f"{base}/{SIDECHAIN}"
     return f"{base}/agent-{agent}"
 
 
@@ -74,16 +84,25 @@ def build(
     rows: Sequence[StepRow],
     read: Callable[[int], Any],
     line_of: Callable[[int], int | None],
+    workers: Callable[[], list[str]] = list,
 ) -> list[Step]:
     """One step per row (see :mod:`.fold`); a line that cannot be read again is a step
-    saying so."""
+    saying so. ``workers()``: the refs of the session's compaction workers, in order (a
+    compact boundary names its own)."""
     out = []
+    found: list[list[str]] = []
+
+    def worker(n: int) -> str | None:  # the n-th compaction's worker (listed once a window)
+        if not found:
+            found.append(workers())
+        return found[0][n - 1] if 0 < n <= len(found[0]) else None
+
     for row in rows:
         n = row.position + 1
         obj = mapping(read(row.line))
         info = StepInfo(line_of(row.line), string(obj.get("type")), obj.get("isSidechain") is True)
         try:
-            step = _step(f"{ref}/step-{n}", n, row, obj, read, info, ref)
+            step = _step(f"{ref}/step-{n}", n, row, obj, read, info, ref, worker)
         except Exception as err:  # untrusted shapes: a step saying so, never a crash
             step = Step(
                 f"{ref}/step-{n}",
@@ -105,16 +124,20 @@ def _step(
     read: Callable[[int], Any],
     info: StepInfo,
     ref: str,
+    worker: Callable[[int], str | None],
 ) -> Step:
     if not obj:
         return Step(sref, n, Kind.OTHER, "line could not be read again", detail=info)
     if row.part < 0:
-        return _stretch(sref, n, -row.part, obj, read(row.link) if row.link >= 0 else None, info)
+        last = read(row.link) if row.link >= 0 else None
+        if info.sidechain and "/" not in ref:  # a subagent's lines in its session's file
+            return _sidechain(sref, n, -row.part, obj, last, info, f"{ref}/{SIDECHAIN}")
+        return _stretch(sref, n, -row.part, obj, last, info)
     kind = info.type
     stamp = string(obj.get("timestamp"))
     fields = (Field("timestamp", stamp),) if stamp else ()
     if kind == "system":
-        return _system(sref, n, obj, info, fields)
+        return _system(sref, n, obj, info, fields, worker(row.part) if row.part > 0 else None)
     message = mapping(obj.get("message"))
     content = message.get("content")
     part = row.part & (LAST_OF_TURN - 1)
@@ -262,9 +285,17 @@ def _assistant(
 
 
 def _system(
-    sref: str, n: int, obj: dict[str, Any], info: StepInfo, fields: tuple[Field, ...]
+    sref: str,
+    n: int,
+    obj: dict[str, Any],
+    info: StepInfo,
+    fields: tuple[Field, ...],
+    worker: str | None,
 ) -> Step:
     sub = string(obj.get("subtype")) or "system"
+    if worker is not None:  # the compaction's worker, which re-read the conversation
+        info = StepInfo(info.line, info.type, info.sidechain, worker)
+        fields = (Field("compaction worker", worker), *fields)
     if sub == "compact_boundary":
         meta = mapping(obj.get("compactMetadata"))
         pre = meta.get("preTokens")
@@ -291,6 +322,32 @@ def _system(
         raw=obj,
         detail=info,
         fields=fields,
+    )
+
+
+def _sidechain(
+    sref: str, n: int, count: int, first: dict[str, Any], last: Any, info: StepInfo, run: str
+) -> Step:
+    lines = f"{count:,} line{'s' if count != 1 else ''}"
+    prompt = mapping(first.get("message")).get("content")
+    said = one_line(prompt if isinstance(prompt, str) else "", 80)
+    return Step(
+        sref,
+        n,
+        Kind.OTHER,
+        f"↳ subagent: {lines} of its own, read apart as {run}" + (f" · {said}" if said else ""),
+        status="subagent",
+        raw=first if count == 1 else {"first": first, "last": last},
+        calls=(),
+        fields=(
+            Field("subagent", run),
+            Field(
+                "lines",
+                f"{lines} from line {info.line} (isSidechain: a subagent's, written into its "
+                "session's file): its run's figures, not the session's",
+            ),
+        ),
+        detail=StepInfo(info.line, info.type, True, run),
     )
 
 

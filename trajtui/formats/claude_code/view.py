@@ -5,10 +5,40 @@ from __future__ import annotations
 
 from trajtui.core.model import Run, Step
 from trajtui.formats.claude_code.steps import StepInfo
-from trajtui.render.view import Badge, Tone, View
+from trajtui.render.view import Badge, Tone, View, ViewCommand
 
 
 class ClaudeCodeView(View):
+    """Claude Code sessions: the header line, a step's badge, and an agent call's
+    subagent opened from its step (``i``; ``backspace`` returns)."""
+
+    runs_name = "Claude Code sessions"
+    link_name = "subagent"
+    commands = (
+        ViewCommand(
+            "open-subagent",
+            "i",
+            "open_link",
+            "Open subagent run",
+            "Open the run the selected step started: an agent call's subagent, a compaction's worker",
+            "Panes",
+            footer="subagent",
+        ),
+        ViewCommand(
+            "link-back",
+            "backspace",
+            "link_back",
+            "Back to agent call",
+            "Return to the step that run was opened from",
+            "Panes",
+            footer="back to call",
+        ),
+    )
+
+    def step_link(self, step: Step) -> str | None:
+        info = step.detail
+        return info.subagent if isinstance(info, StepInfo) else None
+
     def headline(self, run: Run) -> str | None:
         meta = dict(run.summary.metadata)
         parts = [

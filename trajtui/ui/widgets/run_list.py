@@ -388,7 +388,7 @@ class RunList(VirtualList):
                 (visible(entry.message, keep_newlines=False), self.cstyle("runs--dim")),
             )
         mark = "A" if self.marked == (s, i) else self.run_marks.get((s, entry.ref), " ")
-        named = source.label if store.mixed else None
+        named = source.label if store.mixed and not store.ws.alone(source) else None
         return self._run_row(entry, width, named, mark, store.ref_start(s))
 
     def _run_row(

@@ -24,7 +24,7 @@ from trajtui.ui.screens.help import HelpScreen
 from trajtui.ui.screens.main.state import MainState
 from trajtui.ui.screens.stats import StatsChoice, StatsScreen
 from trajtui.ui.store import Pinned, RunStore
-from trajtui.ui.subjects import RunSubject
+from trajtui.ui.subjects import RunSubject, StepSubject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.run_list import RunList
 from trajtui.ui.widgets.timeline import Timeline
@@ -319,6 +319,49 @@ class Keys:
         self.screen.selection.update_steps_title()
         if self.node.focused is self.screen.timeline:
             self.screen.selection.show_timeline_row()
+
+    # -- links between runs (a subagent's, from the agent call that started it) ------------
+
+    def link_state(self, action: str) -> bool | None:
+        """``open_link``/``link_back`` for :meth:`Screen.check_action`: hidden (False) for a
+        format without links, greyed (None) where it leads nowhere, else shown (True)."""
+        named = bool(self.screen.extra.view().link_name)
+        if action == "open_link":
+            if not named:
+                return False
+            return True if self.step_link() is not None else None
+        if self.screen.state.links_back:
+            return True
+        return None if named else False
+
+    def step_link(self) -> str | None:
+        """The run the selected step leads to (its view's :meth:`~trajtui.render.view.View.step_link`)."""
+        run, subject = self.screen.state.run, self.screen.state.subject
+        if run is None or not isinstance(subject, StepSubject):
+            return None
+        steps = self.screen.selection.steps_for(run, subject)
+        if not 0 <= subject.first < len(steps):
+            return None
+        return self.screen.extra.view().step_link(steps[subject.first])
+
+    def open_link(self) -> None:
+        link = self.step_link()
+        if link is None:
+            name = self.screen.extra.view().link_name or "other run"
+            self.node.notify(f"this step opens no {name}", timeout=2)
+            return
+        here = self.screen.selection.current_object()
+        if here is not None:
+            self.screen.state.links_back.append(here[0])
+        self.screen.going.go_to(link)
+        self.node.refresh_bindings()
+
+    def link_back(self) -> None:
+        if not self.screen.state.links_back:
+            self.node.notify("no step to go back to", timeout=2)
+            return
+        self.screen.going.go_to(self.screen.state.links_back.pop())
+        self.node.refresh_bindings()
 
     # -- data --------------------------------------------------------------------------------
 

@@ -141,6 +141,10 @@ class ExtraPanes:
 
     # -- what the run on screen has ----------------------------------------------------------
 
+    def view(self) -> View:
+        """The view of the selected run's format."""
+        return self._view()
+
     def _view(self) -> View:
         """The view of the selected run's format."""
         if self.screen.state.run_key is None:
@@ -242,9 +246,12 @@ class ExtraPanes:
 
     def subject_shown(self, run: Run) -> None:
         """The detail pane shows a new subject (the panes that follow it update)."""
-        for spec in self._view().panes:
+        view = self._view()
+        for spec in view.panes:
             if spec.follows_step and spec.has(run):
                 self._update_pane(spec.name)
+        if view.link_name:  # its key is greyed on a step that leads nowhere
+            self.node.refresh_bindings()
 
     def focused_subject(self) -> Subject:
         """The subject of the focused pane (what ``y`` copies and ``e`` pages)."""

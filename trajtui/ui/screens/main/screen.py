@@ -304,9 +304,17 @@ class MainScreen(Screen[None]):
             return None
         if action in ("sort", "sort_reverse", "filter") and not self.ws.sources:
             return None
+        if action in ("open_link", "link_back"):
+            return self.keys.link_state(action)
         if self.extra.greyed(action, parameters):
             return False  # greyed: the run's format has no such pane
         return super().check_action(action, parameters)
+
+    def action_open_link(self) -> None:
+        self.keys.open_link()
+
+    def action_link_back(self) -> None:
+        self.keys.link_back()
 
     def action_cursor_down(self) -> None:
         self.keys.cursor_down()

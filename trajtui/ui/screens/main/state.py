@@ -89,6 +89,9 @@ class MainState:
     """Reads the run under the cursor once moves pause (moves in quick succession)."""
 
     # -- going to a reference ----------------------------------------------------------------
+    links_back: list[str] = field(default_factory=list)
+    """The steps runs were opened from by their links (``open_link``), the last last:
+    ``link_back`` returns to it."""
     pending_goto: str | None = None
     """A reference to go to once indexing has found it."""
     pending_mark: str | None = None
