@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trajtui.core.model import Field, RunSummary
+from trajtui.core.model import Field, Outcome, RunSummary
 from trajtui.formats.codex.fold import Facts
 
 TURNS = "turns"
 CACHED = "tokens.cached_input"
 REASONING = "tokens.reasoning_output"
-PARTIAL_NOTE = "still reading"
+PARTIAL_NOTE = "reading"
+"""A partial row's status (the file is still being read: its last turn's end is not
+known yet, whatever the lines read so far say), as every session format words it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,15 +58,15 @@ def summary_of(
         meta[CACHED] = str(t.cached_input)
     if t is not None and t.reasoning_output is not None:
         meta[REASONING] = str(t.reasoning_output)
-    status = facts.status
-    if partial and status is None:
-        status = PARTIAL_NOTE
+    status, outcome = facts.status, facts.outcome
+    if partial:
+        status, outcome = PARTIAL_NOTE, Outcome.RUNNING
     return RunSummary(
         ref=ref,
         index=index,
         format=format_id,
         status=status,
-        outcome=facts.outcome,
+        outcome=outcome,
         steps=facts.steps,
         failed_tool_calls=facts.tool_errors,
         tool_calls=facts.tool_calls,
