@@ -16,6 +16,11 @@ from trajtui.formats.codex.fold import Facts
 TURNS = "turns"
 CACHED = "tokens.cached_input"
 REASONING = "tokens.reasoning_output"
+INHERITED_TURNS = "inherited.turns"
+INHERITED_CALLS = "inherited.tool_calls"
+INHERITED_TOKENS = "inherited.tokens"
+RESTARTS = "tokens.count_restarts"
+TOKENS_LABEL = "tokens (token_count totals: the last, less what a fork inherited, plus earlier counts a resume restarted)"
 PARTIAL_NOTE = "reading"
 """A partial row's status (the file is still being read: its last turn's end is not
 known yet, whatever the lines read so far say), as every session format words it."""
@@ -54,6 +59,15 @@ def summary_of(
     t = facts.tokens
     meta = dict(facts.meta)
     meta[TURNS] = str(facts.turns)
+    inherited = facts.inherited
+    if inherited is not None:
+        meta[INHERITED_TURNS] = str(inherited.turns)
+        meta[INHERITED_CALLS] = str(inherited.tool_calls)
+    base = facts.inherited_tokens
+    if base is not None and base.input is not None and base.output is not None:
+        meta[INHERITED_TOKENS] = f"{base.input} in, {base.output} out"
+    if facts.token_restarts:
+        meta[RESTARTS] = str(facts.token_restarts)
     if t is not None and t.cached_input is not None:
         meta[CACHED] = str(t.cached_input)
     if t is not None and t.reasoning_output is not None:
@@ -107,7 +121,7 @@ def fields_from(summary: RunSummary) -> tuple[Field, ...]:
     if d.tokens_in is not None or d.tokens_out is not None:
         out.append(
             Field(
-                "tokens (the last token_count event's cumulative total)",
+                TOKENS_LABEL,
                 {
                     "input_tokens": d.tokens_in,
                     "cached_input_tokens": d.cached_in,
