@@ -60,7 +60,7 @@ async def main(path, browse):
             await pilot.press(keys[0])
             keys.reverse()
             await pilot.pause(2.0)
-        row = app.screen.run.summary
+        row = app.screen.ws.sources[0].entry(0)  # the list's row (the run shown stays)
         print(json.dumps({"status": row.status, "steps": row.steps}), flush=True)
 
 asyncio.run(main(sys.argv[1], float(sys.argv[2])))

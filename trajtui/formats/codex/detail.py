@@ -40,6 +40,9 @@ class CodexRun:
         cached_in: Of which cached.
         tokens_out: Its output tokens (reasoning included), or None.
         reasoning_out: Of which reasoning.
+        forked_from: The thread it was forked (or spawned) from, as its session_meta says.
+        parent_label: That thread's rollout, when it is in the folder opened.
+        inherited_turns: The turns of the parent's history copied into it, if any.
     """
 
     cli_version: str | None
@@ -50,6 +53,9 @@ class CodexRun:
     cached_in: int | None
     tokens_out: int | None
     reasoning_out: int | None
+    forked_from: str | None = None
+    parent_label: str | None = None
+    inherited_turns: int | None = None
 
 
 def summary_of(
@@ -99,8 +105,9 @@ def _int(text: str | None) -> int | None:
     return int(text) if text is not None and text.isdigit() else None
 
 
-def detail_from(summary: RunSummary) -> CodexRun:
-    """The view's detail of a rollout, from its row."""
+def detail_from(summary: RunSummary, parent_label: str | None = None) -> CodexRun:
+    """The view's detail of a rollout, from its row (``parent_label``: the rollout it was
+    forked from, in the folder opened)."""
     meta = dict(summary.metadata)
     return CodexRun(
         meta.get("cli_version"),
@@ -111,6 +118,9 @@ def detail_from(summary: RunSummary) -> CodexRun:
         _int(meta.get(CACHED)),
         summary.tokens_out,
         _int(meta.get(REASONING)),
+        meta.get("forked_from") or meta.get("parent_thread_id"),
+        parent_label,
+        _int(meta.get(INHERITED_TURNS)),
     )
 
 

@@ -10,12 +10,13 @@ What is kept per step is three numbers; per line nothing else but the counters o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.jsonl.session import Line as RawLine
 from trajtui.core.jsonl.session import SessionState, StepRow
-from trajtui.core.model import Run, RunSummary, Severity, Step
+from trajtui.core.model import Field, Run, RunSummary, Severity, Step
 from trajtui.core.source import FormatInfo
 from trajtui.core.values import string
 from trajtui.formats.codex import items
@@ -24,6 +25,7 @@ from trajtui.formats.codex.fold import Fold, thread_id_of_name
 from trajtui.formats.codex.lines import EVENT_MSG, RESPONSE_ITEM, SESSION_META, normalise
 from trajtui.formats.codex.steps import Answer, build_step, inherited_step, is_prompt, makes_step
 
+PARENT_FIELD = "forked from (in this folder)"
 FAILED = 1
 """A call's row part: an event said it failed (:func:`.items.failed_call`)."""
 
@@ -85,11 +87,26 @@ class RolloutFold:
         return summary_of(self.fold.facts(), ref, 0, self.format_id, partial=partial)
 
 
-class RolloutFormat:
-    """How the session engine reads a JSONL rollout."""
+@dataclass(frozen=True, slots=True)
+class Parent:
+    """The rollout a fork (or a sub-agent's thread) came from, opened in the same folder.
 
-    def __init__(self, info: FormatInfo) -> None:
+    Attributes:
+        thread: Its thread id (its run's reference).
+        label: Its path, as the folder's listing names it.
+    """
+
+    thread: str
+    label: str
+
+
+class RolloutFormat:
+    """How the session engine reads a JSONL rollout (``parent``: the rollout it was forked
+    from, when it is in the folder opened)."""
+
+    def __init__(self, info: FormatInfo, parent: Parent | None = None) -> None:
         self.info = info
+        self.parent = parent
 
     def fold(self, path: str) -> RolloutFold:
         return RolloutFold(path, self.info.id)
@@ -122,11 +139,15 @@ class RolloutFormat:
         return out
 
     def build(self, summary: RunSummary, steps: Sequence[Step], path: str) -> Run:
+        parent = self.parent
+        fields = fields_from(summary)
+        if parent is not None:
+            fields = (Field(PARENT_FIELD, f"{parent.thread} ({parent.label})"), *fields)
         return Run(
             summary=summary,
             steps=steps,
-            fields=fields_from(summary),
-            detail=detail_from(summary),
+            fields=fields,
+            detail=detail_from(summary, None if parent is None else parent.label),
             path=path,
             metadata=summary.metadata,
             run_tokens_in=summary.tokens_in,
