@@ -35,8 +35,8 @@ class CodexRun:
         models: The models its ``turn_context`` lines name, as listed.
         cwd: The working directory the file names.
         turns: The user's prompts.
-        tokens_in: The last cumulative ``token_count`` total's input tokens (cached ones
-            included), or None.
+        tokens_in: Its own input tokens from the ``token_count`` totals (cached ones
+            included; see :mod:`.tokens`), or None.
         cached_in: Of which cached.
         tokens_out: Its output tokens (reasoning included), or None.
         reasoning_out: Of which reasoning.
