@@ -85,6 +85,7 @@ format: $(STAMP) ## Reformat the code with ruff
 	$(BIN)/ruff check --fix trajtui tests
 
 HUGE_GB ?= 2
+SCALE_GB ?= 20
 .PHONY: bench
 bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the hostile cases, and beside toolong and lnav (not part of make test)
 	$(BIN)/python -m tests.bench.run_bench
@@ -99,6 +100,10 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 	@test -x .venv-bench/bin/tl || { $(PYTHON) -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet toolong; } || echo "toolong could not be installed: not compared"
 	@command -v lnav >/dev/null || echo "lnav is not installed (Debian: apt install lnav): not compared"
 	$(BIN)/python -m tests.bench.compare_bench
+
+.PHONY: scale-check
+scale-check: $(STAMP) ## A 20 GB Codex rollout (written under TMPDIR, then deleted): ls and the TUI's first screen, time and peak memory, beside wc -l (about 20 minutes; not part of make bench)
+	$(BIN)/python -m tests.bench.codex_scale --size-gb $(SCALE_GB)
 
 .PHONY: screenshots
 screenshots: $(STAMP) ## Write an SVG of each pane into screenshots/

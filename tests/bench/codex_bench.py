@@ -48,7 +48,7 @@ async def browse(path: str) -> dict[str, float]:
         for keys in (["enter"], ["G"], ["g"], ["G"]):
             await pilot.press(*keys)
             await pilot.pause(0.3)
-            await app.workers.wait_for_complete()
+            await app.settled()  # (a worker whose work was overtaken is cancelled)
         run = screen.run
         out["steps"] = float(len(run.steps)) if run is not None else -1.0
         out["browsed"] = time.perf_counter() - start

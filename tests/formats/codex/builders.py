@@ -311,3 +311,105 @@ def sessions_tree(root: Path) -> Path:
     session_v060(day="2026-11-19").write(rollout_path(root, "2026-11-19", THREAD_060))
     session_v0171(day="2026-11-20").write(rollout_path(root, "2026-11-20", THREAD_0171))
     return root
+
+
+THREAD_FORK = "019c0d0f-0000-7000-8000-00000000f0c1"
+THREAD_PAGED = "019c0d0f-0000-7000-8000-00000000f0c2"
+
+
+def _fork_meta(r: Rollout, thread: str, parent: str, cwd: str, **extra: Any) -> None:
+    r.meta(
+        thread,
+        cwd,
+        "0.171.0",
+        session_id=thread,
+        forked_from_id=parent,
+        base_instructions={"text": "You are Codex. " * 20},
+        thread_source="user",
+        **extra,
+    )
+
+
+def _own_turn(
+    r: Rollout, thread: str, cwd: str, prompt: str, in_before: int, out_before: int
+) -> None:
+    """A 0.171 turn of the fork's own: one exec_command call that succeeds; its token
+    count starts from the total the fork was seeded with."""
+    turn = f"{thread[:-4]}7777"
+    r.event("thread_settings_applied", thread_id=thread, thread_settings={"model": "gpt-5"})
+    r.event("task_started", turn_id=turn, started_at=1795000100)
+    r.item(
+        message("developer", "<permissions instructions>\nno network\n</permissions instructions>")
+    )
+    r.item(env_context(cwd)).context(model="gpt-5.2-codex", cwd=cwd)
+    r.item(message("user", prompt))
+    r.event(
+        "item_completed", thread_id=thread, turn_id=turn, item={"type": "UserMessage", "id": "u9"}
+    )
+    r.item(call("call_f1", "exec_command", cmd="touch bye.txt"))
+    r.item(output("call_f1", exec_out(0, "")))
+    r.item(message("assistant", "bye.txt is added."))
+    r.tokens(in_before + 1000, out_before + 50, 1000, 50)
+    r.event("task_complete", turn_id=turn, last_agent_message="bye.txt is added.", duration_ms=900)
+
+
+def fork_legacy(
+    parent: str = THREAD_060, thread: str = THREAD_FORK, cwd: str = "/home/dev/proj"
+) -> Rollout:
+    """A 0.171 fork of a legacy (0.60) session, as the real CLI writes it: its own
+    session_meta (``forked_from_id``), the parent's session_meta and the parent's lines
+    copied (one turn: 3 shell calls, one failing, and an apply_patch; 9,000 in / 400 out),
+    an interrupted-turn marker, then its own turn (one call; 1,000 in / 50 out of its own,
+    its count starting from the parent's 9,000 / 400)."""
+    r = Rollout(day="2026-11-21")
+    _fork_meta(r, thread, parent, cwd, history_mode="legacy")
+    copied = session_v060(parent, cwd=cwd).lines
+    for line in copied:
+        r.add(line["type"], line["payload"], 0.0)
+    r.item(
+        message(
+            "user",
+            "<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>",
+        ),
+        0.0,
+    )
+    r.event("turn_aborted", turn_id=None, reason="interrupted", dt=0.0)
+    _own_turn(r, thread, cwd, "Now also add bye.txt", 9000, 400)
+    return r
+
+
+def fork_paginated(
+    parent: str = THREAD_0171, thread: str = THREAD_PAGED, cwd: str = "/home/dev/api"
+) -> Rollout:
+    """A 0.171 fork of a paginated session, as the real CLI writes it: no line of the
+    parent's copied; its session_meta names the parent and the ordinal it forked at, its
+    lines go on from that ordinal, and its token count starts from the parent's total
+    (7,000 in / 300 out); its own turn uses 1,000 in / 50 out."""
+    r = Rollout(day="2026-11-21", ordinals=True)
+    base = {"thread_id": parent, "end_ordinal_exclusive": 21, "end_byte_offset": 40000}
+    _fork_meta(
+        r,
+        thread,
+        parent,
+        cwd,
+        forked_from_ordinal_exclusive=21,
+        history_mode="paginated",
+        history_base=base,
+    )
+    _own_turn(r, thread, cwd, "Now also add bye.txt", 7000, 300)
+    for n, line in enumerate(r.lines):
+        line["ordinal"] = 21 + n
+    return r
+
+
+def resumed_v060(thread: str = THREAD_060) -> Rollout:
+    """A 0.60 session resumed (``codex exec resume``: the same file appended): a second
+    turn whose token count restarts from 0 (its last total 2,000 in / 80 out), after the
+    first turn's 9,000 / 400."""
+    r = session_v060(thread)
+    r.item(message("user", "Also update the changelog"), 5.0)
+    r.event("user_message", message="Also update the changelog", images=[])
+    r.context().event("token_count", info=None, rate_limits={"primary": None})
+    r.tokens(2000, 80, 2000, 80)
+    r.item(message("assistant", "The changelog is updated."))
+    return r

@@ -74,7 +74,7 @@ def test_show_a_failed_call_with_its_output(sessions: Path) -> None:
     assert "failed" in out.stdout and "cat: missing.txt: No such file" in out.stdout
     head = run("show", str(sessions), b.THREAD_060)
     assert "1 turn · tokens 9,000 in (4,500 cached) · 400 out (100 reasoning)" in head.stdout
-    assert "last cumulative total" in head.stdout
+    assert "its own, from the token_count totals" in head.stdout
 
 
 def test_grep_finds_text_recorded_twice_once(sessions: Path) -> None:

@@ -273,3 +273,34 @@ def test_a_rollout_still_being_written_is_followed(tmp_path: Path) -> None:
     assert (row.status, row.tool_calls, row.failed_tool_calls) == ("completed", 1, 1)
     assert source.run(0).steps[-1].title == "make failed"
     ws.close()
+
+
+def test_calls_of_every_item_type_and_failures_said_by_events_are_counted() -> None:
+    """What the TUI writes besides the outputs: a command's end event with its exit code, a
+    patch not applied, an MCP tool's error; an output written as content items; tool
+    search and image generation calls."""
+    r = b.Rollout().meta("t-events", "/w", "0.171.0").context()
+    r.item(b.message("user", "go"))
+    r.item(b.call("c1", "exec_command", cmd="make"))
+    r.event("exec_command_end", call_id="c1", exit_code=2, aggregated_output="boom")
+    r.item(b.output("c1", "Chunk ID: 1\nWall time: 0.1 seconds\nOutput:\nboom\n"))
+    r.item(b.patch("c2", "a.txt"))
+    r.event("patch_apply_end", call_id="c2", success=False, stdout="", stderr="no such file")
+    r.item(b.output("c2", "apply_patch verification failed: no such file", custom=True))
+    r.item(b.call("c3", "docs__search", query="x"))
+    r.event("mcp_tool_call_end", call_id="c3", result={"Err": "server gone"})
+    r.item(b.output("c3", "server gone"))
+    r.item(b.call("c4", "exec_command", cmd="ls"))
+    out = [{"type": "input_text", "text": "Process exited with code 3\nOutput:\n"}]
+    r.item({"type": "function_call_output", "call_id": "c4", "output": out})
+    r.item({"type": "tool_search_call", "call_id": "c5", "status": "completed", "arguments": {}})
+    r.item({"type": "tool_search_output", "call_id": "c5", "status": "completed", "tools": []})
+    r.item({"type": "image_generation_call", "id": "ig1", "status": "failed"})
+    r.item(b.call("c6", "exec_command", cmd="true"))
+    r.item(b.output("c6", b.exec_out(0, "")))
+    facts, steps = read(r.lines)
+    assert (facts.tool_calls, facts.tool_errors) == (7, 5)
+    assert "tool_search" in facts.tools and "image_generation" in facts.tools
+    states = {s.stored_id: s.status for s in steps if s.kind == Kind.TOOL_CALL}
+    assert states["c1"] == states["c2"] == states["c3"] == states["c4"] == "failed"
+    assert states["c6"] == "completed"

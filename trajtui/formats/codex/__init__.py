@@ -30,7 +30,7 @@ from trajtui.core.values import mapping, string
 from trajtui.formats.codex.document import DocumentSource, looks_like_document
 from trajtui.formats.codex.fold import thread_id_of_name
 from trajtui.formats.codex.lines import is_flat_header
-from trajtui.formats.codex.session import RolloutFormat
+from trajtui.formats.codex.session import Parent, RolloutFormat
 
 ROLLOUT = FormatInfo("codex", "Codex CLI rollout")
 
@@ -64,6 +64,17 @@ def _ref(path: str, first: Any) -> str:
     if isinstance(head.get("session"), dict):
         thread = string(head["session"].get("id"))
     return thread or thread_id_of_name(path) or os.path.basename(path)
+
+
+def parent_of(first: Any) -> str | None:
+    """The thread a rollout was forked or spawned from, as its first line names it
+    (``forked_from_id``, or a sub-agent's ``parent_thread_id``), or None."""
+    payload = mapping(mapping(first).get("payload"))
+    forked = string(payload.get("forked_from_id"))
+    if forked:
+        return forked
+    spawn = mapping(mapping(mapping(payload.get("source")).get("subagent")).get("thread_spawn"))
+    return string(spawn.get("parent_thread_id"))
 
 
 class CodexFormat(Format):
@@ -100,12 +111,27 @@ class CodexFormat(Format):
         return Claim(Certainty.NAME, lambda: self._open_dir(place))
 
     def _open_dir(self, place: Walked) -> Opened:
-        found: list[tuple[str, Source]] = []
+        sniffed: list[tuple[str, Sniffed]] = []
         for path in _rollout_files(place.path):
             try:
-                source = self.source_of(path, sniff(path), os.path.relpath(path, place.path))
+                sniffed.append((path, sniff(path)))
             except OSError:
                 continue  # left to the walk, which reports it
+        labels = {  # a rollout's thread id -> its label, to link a fork to its parent
+            _ref(path, s.first): os.path.relpath(path, place.path)
+            for path, s in sniffed
+            if s.layout == "jsonl"
+        }
+        found: list[tuple[str, Source]] = []
+        for path, s in sniffed:
+            label = os.path.relpath(path, place.path)
+            parent = parent_of(s.first) if s.layout == "jsonl" else None
+            source: Source | None
+            if parent is not None and parent in labels and is_rollout_head(s.first) is not None:
+                fmt = RolloutFormat(ROLLOUT, Parent(parent, labels[parent]))
+                source = SessionSource(path, fmt, _ref(path, s.first), label)
+            else:
+                source = self.source_of(path, s, label)
             if source is not None:
                 found.append((os.path.basename(path), source))
         found.sort(key=lambda pair: pair[0], reverse=True)  # newest first: names carry the time

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trajtui.core.model import Field, RunSummary
+from trajtui.core.model import Field, Outcome, RunSummary
 from trajtui.formats.codex.fold import Facts
 
 TURNS = "turns"
 CACHED = "tokens.cached_input"
 REASONING = "tokens.reasoning_output"
-PARTIAL_NOTE = "still reading"
+INHERITED_TURNS = "inherited.turns"
+INHERITED_CALLS = "inherited.tool_calls"
+INHERITED_TOKENS = "inherited.tokens"
+RESTARTS = "tokens.count_restarts"
+TOKENS_LABEL = "tokens (token_count totals: the last, less what a fork inherited, plus earlier counts a resume restarted)"
+PARTIAL_NOTE = "reading"
+"""A partial row's status (the file is still being read: its last turn's end is not
+known yet, whatever the lines read so far say), as every session format words it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +35,14 @@ class CodexRun:
         models: The models its ``turn_context`` lines name, as listed.
         cwd: The working directory the file names.
         turns: The user's prompts.
-        tokens_in: The last cumulative ``token_count`` total's input tokens (cached ones
-            included), or None.
+        tokens_in: Its own input tokens from the ``token_count`` totals (cached ones
+            included; see :mod:`.tokens`), or None.
         cached_in: Of which cached.
         tokens_out: Its output tokens (reasoning included), or None.
         reasoning_out: Of which reasoning.
+        forked_from: The thread it was forked (or spawned) from, as its session_meta says.
+        parent_label: That thread's rollout, when it is in the folder opened.
+        inherited_turns: The turns of the parent's history copied into it, if any.
     """
 
     cli_version: str | None
@@ -43,6 +53,9 @@ class CodexRun:
     cached_in: int | None
     tokens_out: int | None
     reasoning_out: int | None
+    forked_from: str | None = None
+    parent_label: str | None = None
+    inherited_turns: int | None = None
 
 
 def summary_of(
@@ -52,19 +65,28 @@ def summary_of(
     t = facts.tokens
     meta = dict(facts.meta)
     meta[TURNS] = str(facts.turns)
+    inherited = facts.inherited
+    if inherited is not None:
+        meta[INHERITED_TURNS] = str(inherited.turns)
+        meta[INHERITED_CALLS] = str(inherited.tool_calls)
+    base = facts.inherited_tokens
+    if base is not None and base.input is not None and base.output is not None:
+        meta[INHERITED_TOKENS] = f"{base.input} in, {base.output} out"
+    if facts.token_restarts:
+        meta[RESTARTS] = str(facts.token_restarts)
     if t is not None and t.cached_input is not None:
         meta[CACHED] = str(t.cached_input)
     if t is not None and t.reasoning_output is not None:
         meta[REASONING] = str(t.reasoning_output)
-    status = facts.status
-    if partial and status is None:
-        status = PARTIAL_NOTE
+    status, outcome = facts.status, facts.outcome
+    if partial:
+        status, outcome = PARTIAL_NOTE, Outcome.RUNNING
     return RunSummary(
         ref=ref,
         index=index,
         format=format_id,
         status=status,
-        outcome=facts.outcome,
+        outcome=outcome,
         steps=facts.steps,
         failed_tool_calls=facts.tool_errors,
         tool_calls=facts.tool_calls,
@@ -83,8 +105,9 @@ def _int(text: str | None) -> int | None:
     return int(text) if text is not None and text.isdigit() else None
 
 
-def detail_from(summary: RunSummary) -> CodexRun:
-    """The view's detail of a rollout, from its row."""
+def detail_from(summary: RunSummary, parent_label: str | None = None) -> CodexRun:
+    """The view's detail of a rollout, from its row (``parent_label``: the rollout it was
+    forked from, in the folder opened)."""
     meta = dict(summary.metadata)
     return CodexRun(
         meta.get("cli_version"),
@@ -95,6 +118,9 @@ def detail_from(summary: RunSummary) -> CodexRun:
         _int(meta.get(CACHED)),
         summary.tokens_out,
         _int(meta.get(REASONING)),
+        meta.get("forked_from") or meta.get("parent_thread_id"),
+        parent_label,
+        _int(meta.get(INHERITED_TURNS)),
     )
 
 
@@ -105,7 +131,7 @@ def fields_from(summary: RunSummary) -> tuple[Field, ...]:
     if d.tokens_in is not None or d.tokens_out is not None:
         out.append(
             Field(
-                "tokens (the last token_count event's cumulative total)",
+                TOKENS_LABEL,
                 {
                     "input_tokens": d.tokens_in,
                     "cached_input_tokens": d.cached_in,

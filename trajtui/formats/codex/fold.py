@@ -5,12 +5,18 @@ Every figure is one the file says or one counted from it:
 
 * **turns**: the user's prompts (user messages that are not context Codex injected);
 * **tool calls**: call items (``function_call``, ``custom_tool_call``, ``local_shell_call``,
-  ``web_search_call``), each once; **tool errors**: those whose output reports an exit code
-  other than 0, or that a 0.171 ``item_completed`` says ``failed``;
-* **tokens**: the last ``token_count`` event's ``info.total_token_usage`` (the session's
-  cumulative total: the events repeat, so they are never summed); ``input_tokens``
-  includes the cached ones, ``output_tokens`` the reasoning ones; None when no event has
-  one (0.20 and older rollouts write none). No cost: a rollout holds no price;
+  ``tool_search_call``, ``web_search_call``, ``image_generation_call``), each once; **tool
+  errors**: those whose output reports an exit code other than 0, that an event says
+  failed (:func:`.items.failed_call`), or whose own status is ``failed`` (web search,
+  image generation);
+* **tokens**: from the ``token_count`` events' cumulative totals (:mod:`.tokens`: the
+  last total, less what a fork inherited, plus the earlier counts of a resumed session
+  whose count restarted); None when no event has one (0.20 and older rollouts write
+  none). No cost: a rollout holds no price;
+* **inherited history**: a forked rollout whose parent's history is copied into it (a
+  second ``session_meta``, the parent's, then the parent's lines, as 0.171 writes a fork
+  of a legacy session) counts none of it as its own: those lines are folded apart
+  (:attr:`Fold.inherited`) up to the first line that names this thread (``thread_id``);
 * **duration**: the sum of the turns' ``duration_ms`` (0.171 ``task_complete`` /
   ``turn_aborted``) when every ended turn says one, else the span of the line timestamps;
 * **title**: the start time (UTC) and working directory, then the first prompt;
@@ -40,17 +46,7 @@ from trajtui.formats.codex.lines import (
     epoch_ms,
 )
 from trajtui.formats.codex.steps import is_prompt, makes_step
-
-
-@dataclass(frozen=True, slots=True)
-class Tokens:
-    """The session's cumulative token use, from the last ``token_count`` event."""
-
-    input: int | None
-    cached_input: int | None
-    output: int | None
-    reasoning_output: int | None
-    total: int | None
+from trajtui.formats.codex.tokens import Tokens, TokenTally
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +71,9 @@ class Facts:
     cwd: str | None
     models: tuple[str, ...]
     meta: tuple[tuple[str, str], ...]
+    inherited: Facts | None = None
+    inherited_tokens: Tokens | None = None
+    token_restarts: int = 0
 
 
 _META_KEYS = ("cli_version", "originator", "model_provider")
@@ -89,6 +88,7 @@ class Fold:
         self.thread_id: str | None = None
         self.started: float | None = None  # the session_meta's own time
         self.title = ""
+        self.lines = 0
         self.steps = 0
         self.turns = 0
         self.tool_calls = 0
@@ -96,7 +96,9 @@ class Fold:
         self.tools: dict[str, None] = {}
         self.open_calls: set[str] = set()
         self.failed_ids: set[str] = set()
-        self.tokens: Tokens | None = None
+        self.tokens = TokenTally()
+        self.inherited: Fold | None = None  # the copied history of a fork's parent
+        self.inheriting = False
         self.first_time: float | None = None
         self.last_time: float | None = None
         self.turn_ms = 0.0
@@ -111,13 +113,25 @@ class Fold:
 
     def feed(self, line: Line) -> None:
         """Count one line."""
+        self.lines += 1
         if line.time is not None:
             if self.first_time is None:
                 self.first_time = line.time
             self.last_time = line.time
+        p = line.payload
+        if self.inheriting:
+            if self.thread_id is None or p.get("thread_id") != self.thread_id:
+                assert self.inherited is not None
+                self.inherited.feed(line)
+                return
+            self.inheriting = False  # the first line of this thread's own
+        elif line.tag == SESSION_META and self._starts_inherited(p):
+            self.inheriting, self.inherited = True, Fold()
+            self.inherited.feed(line)
+            self.steps += 1  # the inherited history is one step
+            return
         if makes_step(line):
             self.steps += 1
-        p = line.payload
         if line.tag == SESSION_META:
             self._meta(p)
         elif line.tag == TURN_CONTEXT:
@@ -130,6 +144,16 @@ class Fold:
             self._item(line)
         elif line.tag == EVENT_MSG:
             self._event(line.kind, p)
+
+    def _starts_inherited(self, p: dict[str, Any]) -> bool:
+        """A second ``session_meta``, another thread's: its history copied here follows."""
+        other = string(p.get("id"))
+        return self.thread_id is not None and other is not None and other != self.thread_id
+
+    @property
+    def inherited_lines(self) -> int:
+        """Lines of the copied history read so far (0 when none)."""
+        return 0 if self.inherited is None else self.inherited.lines
 
     def _meta(self, p: dict[str, Any]) -> None:
         if self.thread_id is not None:  # a resumed or forked file: the first owns the identity
@@ -146,6 +170,19 @@ class Fold:
             self.meta["source"] = source
         elif isinstance(source, dict) and source:
             self.meta["source"] = next(iter(source))
+            spawn = mapping(mapping(source.get("subagent")).get("thread_spawn"))
+            parent = string(spawn.get("parent_thread_id"))
+            if parent:
+                self.meta["parent_thread_id"] = parent
+        forked = string(p.get("forked_from_id"))
+        if forked:
+            self.meta["forked_from"] = forked
+            base = mapping(p.get("history_base"))
+            at = count(p.get("forked_from_ordinal_exclusive"))
+            if at is None and string(base.get("thread_id")) == forked:
+                at = count(base.get("end_ordinal_exclusive"))
+            if at is not None:
+                self.meta["forked_at_ordinal"] = str(at)
         git = mapping(p.get("git"))
         for key in ("branch", "commit_hash", "repository_url"):
             value = string(git.get(key))
@@ -163,11 +200,11 @@ class Fold:
                     self.title = one_line(items.content_text(p.get("content")))
             elif p.get("role") == "assistant":
                 self.replied = True
-        elif kind in items.CALL_TYPES or kind == "web_search_call":
+        elif kind in items.CALL_TYPES or kind in items.STATUS_CALL_TYPES:
             self.tool_calls += 1
             self.tools[items.call_tool(p)] = None
             call_id = string(p.get("call_id"))
-            if kind == "web_search_call":
+            if kind in items.STATUS_CALL_TYPES:
                 if p.get("status") == "failed":
                     self.tool_errors += 1
             elif call_id is not None:
@@ -183,16 +220,11 @@ class Fold:
             self.failed_ids.discard(call_id)
 
     def _event(self, kind: str | None, p: dict[str, Any]) -> None:
+        failed = items.failed_call(kind, p)
+        if failed is not None and failed in self.open_calls:
+            self.failed_ids.add(failed)
         if kind == "token_count":
-            total = mapping(mapping(p.get("info")).get("total_token_usage"))
-            if total:
-                self.tokens = Tokens(
-                    count(total.get("input_tokens")),
-                    count(total.get("cached_input_tokens")),
-                    count(total.get("output_tokens")),
-                    count(total.get("reasoning_output_tokens")),
-                    count(total.get("total_tokens")),
-                )
+            self.tokens.add(p.get("info"))
         elif kind in ("task_started", "turn_started"):
             self.task_events = True
             self.state = "turn"
@@ -205,11 +237,6 @@ class Fold:
             self.state = string(p.get("reason")) or "aborted"
         elif kind == "error":
             self.state = "error"
-        elif kind == "item_completed":
-            item = mapping(p.get("item"))
-            call_id = string(item.get("id"))
-            if item.get("status") == "failed" and call_id in self.open_calls:
-                self.failed_ids.add(call_id)
 
     def _turn_end(self, p: dict[str, Any]) -> None:
         self.turn_ends += 1
@@ -246,7 +273,7 @@ class Fold:
             tool_errors=self.tool_errors,
             never_completed=len(self.open_calls),
             tools=tuple(sorted(self.tools)),
-            tokens=self.tokens,
+            tokens=self.tokens.own(),
             first_time=self.first_time,
             last_time=self.last_time,
             duration_ms=duration,
@@ -256,6 +283,9 @@ class Fold:
             cwd=self.cwd,
             models=tuple(self.models),
             meta=tuple(sorted(meta.items())),
+            inherited=None if self.inherited is None else self.inherited.facts(),
+            inherited_tokens=self.tokens.inherited,
+            token_restarts=self.tokens.restarts,
         )
 
     def _start(self) -> datetime | None:

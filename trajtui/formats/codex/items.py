@@ -16,10 +16,16 @@ import orjson
 
 from trajtui.core.values import integer, mapping, sequence, string
 
-CALL_TYPES = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
+CALL_TYPES = frozenset(
+    {"function_call", "custom_tool_call", "local_shell_call", "tool_search_call"}
+)
 """Items that call a tool and are answered by an output item with the same ``call_id``."""
 
-OUTPUT_TYPES = frozenset({"function_call_output", "custom_tool_call_output"})
+STATUS_CALL_TYPES = frozenset({"web_search_call", "image_generation_call"})
+"""Items that call a tool the model's server runs: no output item follows, their own
+``status`` says how it went."""
+
+OUTPUT_TYPES = frozenset({"function_call_output", "custom_tool_call_output", "tool_search_output"})
 """Items that answer a call (by ``call_id``)."""
 
 _INJECTED = (
@@ -96,13 +102,40 @@ def parse_json_text(text: Any) -> Any:
     return text
 
 
+_ITEM_TOOLS = {
+    "local_shell_call": "local_shell",
+    "web_search_call": "web_search",
+    "image_generation_call": "image_generation",
+    "tool_search_call": "tool_search",
+}
+
+
 def call_tool(item: dict[str, Any]) -> str:
     """The tool a call item calls (``local_shell_call``: ``local_shell``)."""
-    if item.get("type") == "local_shell_call":
-        return "local_shell"
-    if item.get("type") == "web_search_call":
-        return "web_search"
+    kind = item.get("type")
+    if kind in _ITEM_TOOLS:
+        return _ITEM_TOOLS[str(kind)]
     return string(item.get("name")) or "(unnamed tool)"
+
+
+def failed_call(kind: str | None, event: dict[str, Any]) -> str | None:
+    """The call id an event says failed, or None: a 0.171 ``item_completed`` whose item is
+    ``failed``, an ``exec_command_end`` with an exit code other than 0, a
+    ``patch_apply_end`` not ``success``, an ``mcp_tool_call_end`` whose result is an
+    ``Err`` or ``isError`` (the TUI writes the last three; ``codex exec`` mostly not)."""
+    if kind == "item_completed":
+        item = mapping(event.get("item"))
+        return string(item.get("id")) if item.get("status") == "failed" else None
+    failed = False
+    if kind == "exec_command_end":
+        code = integer(event.get("exit_code"))
+        failed = (code is not None and code != 0) or event.get("status") == "failed"
+    elif kind == "patch_apply_end":
+        failed = event.get("success") is False or event.get("status") == "failed"
+    elif kind == "mcp_tool_call_end":
+        result = mapping(event.get("result"))
+        failed = "Err" in result or mapping(result.get("Ok")).get("isError") is True
+    return string(event.get("call_id")) if failed else None
 
 
 def call_input(item: dict[str, Any]) -> Any:
@@ -150,7 +183,10 @@ def output_value(item: dict[str, Any]) -> Any:
 
 
 def exit_code(output: Any) -> int | None:
-    """The exit code an output reports (see the module), or None when it reports none."""
+    """The exit code an output reports (see the module), or None when it reports none (an
+    output written as content items is read as their text)."""
+    if isinstance(output, list):
+        output = content_text(output)
     if isinstance(output, str):
         head = output[:4096]
         if head.startswith("{"):

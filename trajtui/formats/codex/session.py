@@ -10,22 +10,24 @@ What is kept per step is three numbers; per line nothing else but the counters o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.jsonl.session import Line as RawLine
 from trajtui.core.jsonl.session import SessionState, StepRow
-from trajtui.core.model import Run, RunSummary, Severity, Step
+from trajtui.core.model import Field, Run, RunSummary, Severity, Step
 from trajtui.core.source import FormatInfo
-from trajtui.core.values import mapping, string
+from trajtui.core.values import string
 from trajtui.formats.codex import items
 from trajtui.formats.codex.detail import detail_from, fields_from, summary_of
 from trajtui.formats.codex.fold import Fold, thread_id_of_name
-from trajtui.formats.codex.lines import EVENT_MSG, RESPONSE_ITEM, normalise
-from trajtui.formats.codex.steps import Answer, build_step, is_prompt, makes_step
+from trajtui.formats.codex.lines import EVENT_MSG, RESPONSE_ITEM, SESSION_META, normalise
+from trajtui.formats.codex.steps import Answer, build_step, inherited_step, is_prompt, makes_step
 
+PARENT_FIELD = "forked from (in this folder)"
 FAILED = 1
-"""A call's row part: a 0.171 ``item_completed`` said its command failed."""
+"""A call's row part: an event said it failed (:func:`.items.failed_call`)."""
 
 
 class RolloutFold:
@@ -36,6 +38,7 @@ class RolloutFold:
         self.format_id = format_id
         self.open: dict[str, int] = {}  # call id -> its step's position, until answered
         self.first_kept = False
+        self.block = -1  # the step of a fork's copied history
 
     def add(self, raw_line: RawLine, state: SessionState) -> None:
         try:
@@ -51,11 +54,18 @@ class RolloutFold:
         line = normalise(obj)
         fold = self.fold
         turns = fold.turns
+        was_inheriting = fold.inheriting
         fold.feed(line)
         kept: int | None = None
         if not self.first_kept:  # the first line: its time is the run's start
             self.first_kept = True
             kept = state.keep(raw_line)
+        if fold.inheriting:  # a fork's copied history: one step, its lines counted in it
+            if not was_inheriting:
+                self.block = state.step(state.keep(raw_line), -1)
+            else:
+                state.set_part(self.block, -fold.inherited_lines)
+            return
         if makes_step(line):
             if kept is None:
                 kept = state.keep(raw_line)
@@ -68,21 +78,35 @@ class RolloutFold:
             position_of = self.open.pop(string(line.payload.get("call_id")) or "", None)
             if position_of is not None:
                 state.link(position_of, state.keep(raw_line))
-        elif line.tag == EVENT_MSG and line.kind == "item_completed":
-            item = mapping(line.payload.get("item"))
-            at = self.open.get(string(item.get("id")) or "")
-            if at is not None and item.get("status") == "failed":
+        elif line.tag == EVENT_MSG:
+            at = self.open.get(items.failed_call(line.kind, line.payload) or "")
+            if at is not None:
                 state.set_part(at, FAILED)
 
     def summary(self, ref: str, partial: bool) -> RunSummary:
         return summary_of(self.fold.facts(), ref, 0, self.format_id, partial=partial)
 
 
-class RolloutFormat:
-    """How the session engine reads a JSONL rollout."""
+@dataclass(frozen=True, slots=True)
+class Parent:
+    """The rollout a fork (or a sub-agent's thread) came from, opened in the same folder.
 
-    def __init__(self, info: FormatInfo) -> None:
+    Attributes:
+        thread: Its thread id (its run's reference).
+        label: Its path, as the folder's listing names it.
+    """
+
+    thread: str
+    label: str
+
+
+class RolloutFormat:
+    """How the session engine reads a JSONL rollout (``parent``: the rollout it was forked
+    from, when it is in the folder opened)."""
+
+    def __init__(self, info: FormatInfo, parent: Parent | None = None) -> None:
         self.info = info
+        self.parent = parent
 
     def fold(self, path: str) -> RolloutFold:
         return RolloutFold(path, self.info.id)
@@ -98,6 +122,9 @@ class RolloutFormat:
                 answered = normalise(read(row.link))
                 output = items.output_value(answered.payload)
                 answer = Answer(output, answered.time, failed=row.part == FAILED)
+            if line.tag == SESSION_META and row.part < 0:
+                out.append(inherited_step(line, raw, ref, row.position + 1, -row.part))
+                continue
             prompt = is_prompt(line)
             step = build_step(
                 line,
@@ -112,11 +139,15 @@ class RolloutFormat:
         return out
 
     def build(self, summary: RunSummary, steps: Sequence[Step], path: str) -> Run:
+        parent = self.parent
+        fields = fields_from(summary)
+        if parent is not None:
+            fields = (Field(PARENT_FIELD, f"{parent.thread} ({parent.label})"), *fields)
         return Run(
             summary=summary,
             steps=steps,
-            fields=fields_from(summary),
-            detail=detail_from(summary),
+            fields=fields,
+            detail=detail_from(summary, None if parent is None else parent.label),
             path=path,
             metadata=summary.metadata,
             run_tokens_in=summary.tokens_in,

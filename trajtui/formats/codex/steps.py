@@ -232,7 +232,7 @@ def _item_step(
         text = items.reasoning_text(p)
         title = one_line(text) if text.strip() else "reasoning (encrypted)"
         return Step(kind=Kind.THOUGHT, title=title, text=text or None, markdown=True, **base)
-    if kind in items.CALL_TYPES or kind == "web_search_call":
+    if kind in items.CALL_TYPES or kind in items.STATUS_CALL_TYPES:
         return _call_step(p, kind, base, answer, time)
     what = f"{kind or 'item'}"
     return Step(kind=Kind.OTHER, title=one_line(what), **base)
@@ -244,7 +244,7 @@ def _call_step(
     tool = items.call_tool(p)
     summary = items.call_summary(p)
     title = tool + (f" {one_line(summary)}" if summary else "")
-    if kind == "web_search_call":  # no output item follows: its own status says
+    if kind in items.STATUS_CALL_TYPES:  # no output item follows: its own status says
         status = string(p.get("status"))
         outcome = {"completed": Outcome.DONE, "failed": Outcome.ERROR}.get(
             status or "", Outcome.NONE
@@ -299,3 +299,25 @@ def _meta_fields(p: dict[str, Any]) -> tuple[Field, ...]:
         else:
             out.append(Field(key, value))
     return tuple(out)
+
+
+def inherited_step(line: Line, raw: Any, run_ref: str, number: int, lines: int) -> Step:
+    """The step a fork's copied history is folded into: the parent's ``session_meta``
+    (``line``) and the ``lines`` after it that the fork copied from the parent (none of
+    them this session's own turns, calls or tokens)."""
+    p = line.payload
+    parent = string(p.get("id")) or "?"
+    version = string(p.get("cli_version"))
+    title = (
+        f"inherited history of {parent}"
+        + (f" (codex {version})" if version else "")
+        + f" · {lines:,} line{'s' if lines != 1 else ''} copied when this session was forked"
+    )
+    return Step(
+        ref=f"{run_ref}/step-{number}",
+        number=number,
+        kind=Kind.OTHER,
+        title=one_line(title),
+        fields=(Field("inherited lines", lines), *_meta_fields(p)),
+        raw=raw,
+    )

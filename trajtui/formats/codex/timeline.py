@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from trajtui.core.model import Step
-from trajtui.core.values import mapping, string
+from trajtui.core.values import string
 from trajtui.formats.codex import items
 from trajtui.formats.codex.lines import EVENT_MSG, RESPONSE_ITEM, Line
 from trajtui.formats.codex.steps import Answer, build_step, is_prompt, makes_step
@@ -23,10 +23,9 @@ def answers_of(lines: Iterable[Line]) -> dict[str, Answer]:
     out: dict[str, Answer] = {}
     failed: set[str] = set()
     for line in lines:
-        if line.tag == EVENT_MSG and line.kind == "item_completed":
-            item = mapping(line.payload.get("item"))
-            call_id = string(item.get("id"))
-            if call_id is not None and item.get("status") == "failed":
+        if line.tag == EVENT_MSG:
+            call_id = items.failed_call(line.kind, line.payload)
+            if call_id is not None:
                 failed.add(call_id)
         elif line.tag == RESPONSE_ITEM and line.kind in items.OUTPUT_TYPES:
             call_id = string(line.payload.get("call_id"))

@@ -1,6 +1,7 @@
 """What a Codex CLI rollout adds to the run header: the CLI version, model(s) and working
-directory, its turns, and its tokens named for what they are (the last cumulative
-``token_count`` total, with the cached and reasoning parts the file gives).
+directory, its turns, the thread it was forked from (and its rollout, when in the folder
+opened), and its tokens named for what they are (its own, from the ``token_count`` totals:
+see :mod:`.tokens`; with the cached and reasoning parts the file gives).
 
 Text from the file reaches the screen through :func:`~trajtui.core.io.text.visible`.
 """
@@ -39,11 +40,20 @@ class CodexView(View):
             parts.append(d.cwd)
         if d.turns is not None:
             parts.append(f"{_n(d.turns)} turn{'s' if d.turns != 1 else ''}")
+        if d.forked_from:
+            where = f", {d.parent_label} in this folder" if d.parent_label else ""
+            inherited = d.inherited_turns
+            also = (
+                f", {_n(inherited)} inherited turn{'s' if inherited != 1 else ''}"
+                if inherited
+                else ""
+            )
+            parts.append(f"fork of {d.forked_from}{where}{also}")
         if d.tokens_in is not None and d.tokens_out is not None:
             parts.append(
                 f"tokens {_n(d.tokens_in)} in{_part(d.cached_in, 'cached')}"
                 f" · {_n(d.tokens_out)} out{_part(d.reasoning_out, 'reasoning')}"
-                " (last cumulative total)"
+                " (its own, from the token_count totals)"
             )
         return visible(" · ".join(parts), keep_newlines=False) or None
 
