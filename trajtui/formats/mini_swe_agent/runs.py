@@ -29,6 +29,7 @@ FORMAT_ID = "mini-swe-agent"
 SPAN = "span of message timestamps"
 _PR = re.compile(r"<pr_description>\s*(.*?)\s*</pr_description>", re.DOTALL)
 _PREFIX = "Please solve this issue:"
+_LEAD = "Consider the following PR description:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +56,13 @@ class MiniRun:
 
 
 def task_text(text: str) -> str:
-    """The task a prompt states: the ``<pr_description>``, or what follows
-    ``Please solve this issue:``, else the prompt."""
+    """The task a prompt states: the ``<pr_description>`` (without the SWE-bench config's
+    own ``Consider the following PR description:``), or what follows ``Please solve this
+    issue:``, else the prompt."""
     found = _PR.search(text[:65536])
     if found:
-        return found.group(1)
+        inner = found.group(1)
+        return inner[len(_LEAD) :].lstrip() if inner.startswith(_LEAD) else inner
     stripped = text.lstrip()
     if stripped.startswith(_PREFIX):
         return stripped[len(_PREFIX) :].lstrip()
