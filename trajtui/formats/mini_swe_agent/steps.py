@@ -19,7 +19,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -226,8 +225,7 @@ class _Builder:
             command = action.command
             self.add(
                 Kind.TOOL_CALL,
-                one_line(command if isinstance(command, str) else json.dumps(command))
-                or action.tool,
+                action.tool,
                 status=status,
                 outcome=outcome,
                 error=error,

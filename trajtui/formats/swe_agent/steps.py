@@ -95,7 +95,7 @@ class _Builder:
         tool = tool_of(shown)
         self.add(
             Kind.TOOL_CALL,
-            one_line(shown),
+            tool or one_line(shown),
             input=shown,
             output=observation,
             duration_ms=None if seconds is None else seconds * 1000,
