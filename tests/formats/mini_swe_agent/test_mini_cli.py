@@ -122,3 +122,41 @@ def test_queries_find_runs_by_model_status_and_tool(tmp_path: Path) -> None:
     assert [r["ref"] for r in rows(root, "--where", "status:LimitsExceeded")] == ["pallets__csv-9"]
     assert len(rows(root, "--where", "model:claude tool:bash")) == 2
     assert [r["ref"] for r in rows(root, "--where", "is:timeout")] == ["pallets__csv-9"]
+
+
+def test_a_file_cut_short_is_a_problem_with_its_line_and_the_others_still_list(
+    tmp_path: Path,
+) -> None:
+    root = b.batch(tmp_path / "out")
+    cut = root / "pallets__csv-9" / "pallets__csv-9.traj.json"
+    text = cut.read_text()
+    cut.write_text(text[: len(text) // 2])
+    lines = text[: len(text) // 2].count("\n") + 1
+    out = run("ls", str(root))
+    assert f"pallets__csv-9.traj.json:{lines}: invalid JSON: ends early" in out.stdout + out.stderr
+    assert "pallets__csv-7" in out.stdout
+
+
+def test_a_run_killed_mid_way_has_no_status_and_its_steps_so_far(tmp_path: Path) -> None:
+    run_ = b.toolcall_run()
+    run_["messages"] = run_["messages"][:-1]  # 2.x writes after every step: no exit yet
+    run_["info"]["exit_status"] = ""
+    (row,) = rows(b.write(tmp_path / "live.traj.json", run_))
+    assert (row["status"], row["outcome"], row["steps"]) == (None, "none", 10)
+
+
+def test_a_swe_bench_prompt_titles_the_run_by_its_issue(tmp_path: Path) -> None:
+    run_ = b.toolcall_run()
+    run_["messages"][1]["content"] = (
+        "<pr_description>\nConsider the following PR description:\nCSV rows vanish\n</pr_description>"
+    )
+    (row,) = rows(b.write(tmp_path / "t.traj.json", run_))
+    assert row["title"] == "CSV rows vanish"
+
+
+def test_stats_count_the_batch_as_ls_does(tmp_path: Path) -> None:
+    root = b.batch(tmp_path / "out")
+    out = run("stats", str(root))
+    assert out.returncode == 0, out.stderr
+    assert "total cost          $0.5123" in out.stdout
+    assert "bash          8  calls · 4 failed" in out.stdout

@@ -140,3 +140,13 @@ def test_other_json_with_a_trajectory_key_is_not_swe_agent(tmp_path: Path) -> No
     path.write_text(json.dumps({"trajectory": [{"step": 1, "text": "hi"}]}, indent=2))
     out = run("ls", "--json", str(path))
     assert "swe-agent" not in out.stdout
+
+
+def test_stats_and_diff_read_the_output_directory(tmp_path: Path) -> None:
+    out = b.batch(tmp_path / "out")
+    stats = run("stats", str(out))
+    assert stats.returncode == 0, stats.stderr
+    assert "total tokens in       6,233" in stats.stdout
+    assert "submit                      1  calls · failures not told by the file" in stats.stdout
+    diff = run("diff", str(out / "django__django-1"), str(out / "django__django-2"))
+    assert "django__django-2  —            ◷ exit_cost" in diff.stdout, diff.stderr

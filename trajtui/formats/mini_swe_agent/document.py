@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trajtui.core.io import safeio
-from trajtui.core.io.jsonutil import JsonError, loads
+from trajtui.core.io.jsonutil import JsonError, error_line, loads
 from trajtui.core.values import mapping, sequence, string
 
 SUFFIX = ".traj.json"
@@ -25,7 +25,6 @@ HEAD = 512
 TAIL = 4096
 _MARK = re.compile(rb'"trajectory_format"\s*:\s*"mini-swe-agent[^"\\]*"')
 _LIST_HEAD = re.compile(rb'^(?:\xef\xbb\xbf)?\s*\[\s*\{\s*"role"\s*:\s*"(?:system|user)"')
-_LINE = re.compile(r"line (\d+)")
 
 
 def marked(value: Any) -> bool:
@@ -92,8 +91,7 @@ def parse(data: bytes) -> Traj:
     try:
         value, warning = loads(data)
     except JsonError as err:
-        found = _LINE.search(str(err))
-        raise Unreadable(int(found.group(1)) if found else None, str(err)) from None
+        raise Unreadable(error_line(data), str(err)) from None
     if isinstance(value, list):
         return Traj({}, value, None, None, warning)
     if not isinstance(value, dict) or not isinstance(value.get("messages"), list):

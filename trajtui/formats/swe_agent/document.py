@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trajtui.core.io import safeio
-from trajtui.core.io.jsonutil import JsonError, loads
+from trajtui.core.io.jsonutil import JsonError, error_line, loads
 from trajtui.core.values import mapping, sequence, string
 
 SUFFIX = ".traj"
@@ -36,7 +36,6 @@ _STEPS = re.compile(
     + rb'|attempts"\s*:\s*\[\s*\{\s*"(?:trajectory|history|info)"\s*:)'
 )
 _HISTORY = re.compile(_BOM + _ENV + rb'"history"\s*:\s*\[\s*\{\s*"role"\s*:')
-_LINE = re.compile(r"line (\d+)")
 _ITEM_KEYS = {"action", "observation", "response", "thought"}
 
 
@@ -135,8 +134,7 @@ def parse(data: bytes) -> Traj:
     try:
         value, warning = loads(data)
     except JsonError as err:
-        found = _LINE.search(str(err))
-        raise Unreadable(int(found.group(1)) if found else None, str(err)) from None
+        raise Unreadable(error_line(data), str(err)) from None
     if not isinstance(value, dict) or not any(
         k in value for k in ("trajectory", "history", "attempts")
     ):
