@@ -160,3 +160,13 @@ def test_stats_count_the_batch_as_ls_does(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "total cost          $0.5123" in out.stdout
     assert "bash          8  calls · 4 failed" in out.stdout
+
+
+def test_a_timestamp_past_any_float_is_left_out_of_the_span(tmp_path: Path) -> None:
+    run_ = b.v1_run()
+    run_["messages"][-1]["timestamp"] = 12345.5
+    text = json.dumps(run_, indent=2).replace("12345.5", "1e999")
+    path = tmp_path / "v1.traj.json"
+    path.write_text(text)
+    (row,) = rows(path)
+    assert row["duration_ms"] == 6000.0  # T0 .. T0+6: the 1e999 one is no time

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -57,7 +58,11 @@ def content_text(value: Any) -> str:
 def timestamp(msg: dict[str, Any]) -> float | None:
     """When a message was written (Unix seconds): ``extra.timestamp`` (2.x) or
     ``timestamp`` (1.x)."""
-    return num(mapping(msg.get("extra")).get("timestamp")) or num(msg.get("timestamp"))
+    for value in (mapping(msg.get("extra")).get("timestamp"), msg.get("timestamp")):
+        t = num(value)
+        if t is not None and math.isfinite(t):
+            return t
+    return None
 
 
 @dataclass(slots=True)

@@ -18,7 +18,13 @@ from trajtui.core.io.text import flat
 from trajtui.core.model import Attempt, Field, Kind, Run, RunSummary, Step
 from trajtui.core.values import count, mapping, num, string
 from trajtui.formats.swe_agent.document import Traj
-from trajtui.formats.swe_agent.steps import build_steps, content_text, exit_outcome, prompts
+from trajtui.formats.swe_agent.steps import (
+    build_steps,
+    content_text,
+    exit_outcome,
+    prompts,
+    seconds,
+)
 
 FORMAT_ID = "swe-agent"
 COMMAND_TIME = "sum of command times"
@@ -114,7 +120,7 @@ def metadata_of(traj: Traj, d: SweRun) -> tuple[tuple[str, str], ...]:
 
 
 def _duration(trajectory: list[dict[str, Any]] | None) -> float | None:
-    times = [num(i.get("execution_time")) for i in trajectory or ()]
+    times = [seconds(i) for i in trajectory or ()]
     known = [t for t in times if t is not None]
     return sum(known) * 1000 if known else None
 

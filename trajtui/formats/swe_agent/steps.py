@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from trajtui.core.io.text import one_line
@@ -48,6 +49,12 @@ def tool_of(action: str) -> str | None:
     """The command an action runs: its first word."""
     words = action.split(None, 1)
     return words[0] if words else None
+
+
+def seconds(item: dict[str, Any]) -> float | None:
+    """A step's ``execution_time``, when it is a finite number of seconds."""
+    t = num(item.get("execution_time"))
+    return t if t is not None and math.isfinite(t) else None
 
 
 def _demo(msg: dict[str, Any]) -> bool:
@@ -133,7 +140,7 @@ def build_steps(
         for item in trajectory:
             thought = string(item.get("thought")) or string(item.get("response")) or ""
             action = string(item.get("action")) or ""
-            b.turn(thought, action, item.get("observation"), num(item.get("execution_time")), item)
+            b.turn(thought, action, item.get("observation"), seconds(item), item)
     else:
         rest = [mapping(m) for m in history if not _demo(mapping(m))][len(first) :]
         for i, m in enumerate(rest):
