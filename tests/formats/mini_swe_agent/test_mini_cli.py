@@ -122,6 +122,7 @@ def test_queries_find_runs_by_model_status_and_tool(tmp_path: Path) -> None:
     assert [r["ref"] for r in rows(root, "--where", "status:LimitsExceeded")] == ["pallets__csv-9"]
     assert len(rows(root, "--where", "model:claude tool:bash")) == 2
     assert [r["ref"] for r in rows(root, "--where", "is:timeout")] == ["pallets__csv-9"]
+    assert len(rows(root, "--where", "metadata.api_calls>2")) == 2
 
 
 def test_a_file_cut_short_is_a_problem_with_its_line_and_the_others_still_list(

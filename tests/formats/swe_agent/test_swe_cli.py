@@ -150,3 +150,9 @@ def test_stats_and_diff_read_the_output_directory(tmp_path: Path) -> None:
     assert "submit                      1  calls · failures not told by the file" in stats.stdout
     diff = run("diff", str(out / "django__django-1"), str(out / "django__django-2"))
     assert "django__django-2  —            ◷ exit_cost" in diff.stdout, diff.stderr
+
+
+def test_help_names_both_formats() -> None:
+    out = run("--help")
+    # the help wraps where it likes (at a hyphen too): read it without its line breaks
+    assert "mini-swe-agentandSWE-agenttrajectories" in "".join(out.stdout.split())
