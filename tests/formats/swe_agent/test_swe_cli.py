@@ -156,3 +156,11 @@ def test_help_names_both_formats() -> None:
     out = run("--help")
     # the help wraps where it likes (at a hyphen too): read it without its line breaks
     assert "mini-swe-agentandSWE-agenttrajectories" in "".join(out.stdout.split())
+
+
+def test_a_run_directory_says_the_pred_is_read_and_the_rest_not(tmp_path: Path) -> None:
+    d = b.run_dir(tmp_path / "out")
+    out = run("ls", "--verbose", str(d))
+    said = out.stdout + out.stderr
+    assert "f80e54.pred: not recognised" not in said
+    assert "f80e54.info.log: not recognised" in said

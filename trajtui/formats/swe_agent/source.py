@@ -71,6 +71,19 @@ class OutputScope(Scope):
         return Reach.ALL if at_root and name == PREDS else Reach.NONE
 
 
+class RunScope(Scope):
+    """A run directory's (``sweagent run``'s ``<id>/``): its ``<id>.traj`` and ``<id>.pred``;
+    its logs, patch and config are left to the walk."""
+
+    def reach_dir(self, place: Walked) -> Reach:
+        return Reach.NONE
+
+    def reach_file(self, place: Walked, name: str) -> Reach:
+        own = os.path.basename(self.root)
+        at_root = os.path.normpath(place.path) == self.root
+        return Reach.ALL if at_root and name in (own + SUFFIX, own + PRED) else Reach.NONE
+
+
 class SweSource(StaticSource):
     """A trajectory file (``kind`` ``file``) or an output directory (``output``)."""
 
@@ -186,6 +199,18 @@ class SweFormat(Format):
         return Claim(Certainty.SHAPE, lambda: Opened((SweSource(path, "file", label),)))
 
     def claim_dir(self, place: Walked) -> Claim | None:
+        own = os.path.basename(os.path.normpath(place.path)) + SUFFIX
+        if own in place.files:
+            path = os.path.join(place.path, own)
+            try:
+                if not looks_like(path):
+                    return None
+            except OSError:
+                return None
+            return Claim(
+                Certainty.SHAPE,
+                lambda: Opened((SweSource(path, "file"),), scope=RunScope(place.path)),
+            )
         names = instance_dirs(place.path, place.dirs)
         if not names:
             return None
