@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from trajtui.core.io import safeio
 from trajtui.core.io.jsonutil import JsonError, error_line, loads
 from trajtui.core.values import mapping, sequence, string
@@ -125,12 +127,65 @@ def _traj(obj: dict[str, Any], warning: str | None = None) -> Traj:
     )
 
 
+class _Item(msgspec.Struct):
+    """A trajectory item as decoded: every key but ``query``, which msgspec passes over
+    without building it (a 1.1 file is mostly that copy)."""
+
+    action: Any = msgspec.UNSET
+    observation: Any = msgspec.UNSET
+    response: Any = msgspec.UNSET
+    thought: Any = msgspec.UNSET
+    execution_time: Any = msgspec.UNSET
+    state: Any = msgspec.UNSET
+    extra_info: Any = msgspec.UNSET
+
+
+class _Doc(msgspec.Struct):
+    trajectory: list[_Item] | None = None
+    history: Any = None
+    info: Any = None
+    replay_config: Any = None
+    environment: Any = None
+    attempts: list[_Doc] | None = None
+
+
+_DECODER = msgspec.json.Decoder(_Doc)
+
+
+def _from_struct(doc: _Doc) -> Traj:
+    trajectory = None
+    if doc.trajectory is not None:
+        trajectory = [
+            {k: v for k in _Item.__struct_fields__ if (v := getattr(i, k)) is not msgspec.UNSET}
+            for i in doc.trajectory
+        ]
+    return Traj(
+        trajectory,
+        sequence(doc.history),
+        mapping(doc.info),
+        _replay(doc.replay_config),
+        string(doc.environment),
+        tuple(_from_struct(a) for a in doc.attempts or ()),
+    )
+
+
 def parse(data: bytes) -> Traj:
-    """The trajectory in ``data``.
+    """The trajectory in ``data``: decoded by msgspec without the ``query`` copies, or, for a
+    document msgspec refuses (not strict JSON, items that are not objects), by
+    :func:`~trajtui.core.io.jsonutil.loads`, leniently.
 
     Raises:
         Unreadable: It is not JSON, or not a trajectory's shape.
     """
+    head = data.lstrip()[:1]
+    if head == b"{":
+        try:
+            doc = _DECODER.decode(data)
+        except (msgspec.DecodeError, RecursionError):
+            pass
+        else:
+            if doc.trajectory is not None or doc.history is not None or doc.attempts is not None:
+                return _from_struct(doc)
     try:
         value, warning = loads(data)
     except JsonError as err:
