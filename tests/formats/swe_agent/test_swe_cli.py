@@ -164,3 +164,19 @@ def test_a_run_directory_says_the_pred_is_read_and_the_rest_not(tmp_path: Path) 
     said = out.stdout + out.stderr
     assert "f80e54.pred: not recognised" not in said
     assert "f80e54.info.log: not recognised" in said
+
+
+def test_a_file_only_a_lenient_parser_reads_is_read_and_said_so(tmp_path: Path) -> None:
+    """Python's json writes NaN; the strict decoder refuses it and the lenient one reads it."""
+    text = json.dumps(b.v11_run(), indent=2).replace(
+        '"instance_cost": 0.0421', '"instance_cost": NaN'
+    )
+    path = tmp_path / "f1.traj"
+    path.write_text(text)
+    out = run("ls", "--json", str(path))
+    (row,) = [json.loads(line) for line in out.stdout.splitlines()]
+    assert (row["steps"], row["tool_calls"], row["tokens_in"]) == (11, 4, 5200)
+    assert "NaN or Infinity" in out.stderr
+    # a cost that is no number is no cost, on every surface
+    assert row["cost"] is None
+    assert "$nan" not in run("ls", str(path)).stdout

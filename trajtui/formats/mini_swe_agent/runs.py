@@ -9,6 +9,7 @@ the messages' timestamps, the status ``info.exit_status`` as written.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -83,6 +84,7 @@ def detail_of(traj: Traj, predicted: dict[str, Any] | None = None) -> MiniRun:
     stats = mapping(traj.info.get("model_stats"))
     calls = count(stats.get("api_calls"))
     cost = num(stats.get("instance_cost"))
+    cost = cost if cost is not None and math.isfinite(cost) else None
     known = cost is not None and not (cost == 0 and (calls or 0) > 0)
     model = string(mapping(mapping(traj.info.get("config")).get("model")).get("model_name"))
     return MiniRun(

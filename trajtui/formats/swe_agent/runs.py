@@ -10,6 +10,7 @@ in the detail under its name. The duration is the sum of the steps' ``execution_
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -96,6 +97,7 @@ def detail_of(traj: Traj, pred: Pred | None) -> SweRun:
     stats = mapping(traj.info.get("model_stats"))
     calls = count(stats.get("api_calls"))
     cost = num(stats.get("instance_cost"))
+    cost = cost if cost is not None and math.isfinite(cost) else None
     model = string(mapping(mapping(traj.replay_config.get("agent")).get("model")).get("name"))
     return SweRun(
         string(traj.info.get("swe_agent_version")),
