@@ -11,7 +11,6 @@ in the detail under its name. The duration is the sum of the steps' ``execution_
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,12 +24,11 @@ from trajtui.formats.swe_agent.steps import (
     exit_outcome,
     prompts,
     seconds,
+    task_text,
 )
 
 FORMAT_ID = "swe-agent"
 COMMAND_TIME = "sum of command times"
-_PR = re.compile(r"<pr_description>\s*(.*?)\s*</pr_description>", re.DOTALL)
-_ISSUE = re.compile(r"ISSUE:\s*\n(.*?)(?:\n\s*\nINSTRUCTIONS:|$)", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,15 +65,6 @@ class SweRun:
     instance_cost: float | None
     cost_known: bool
     pred: Pred | None = None
-
-
-def task_text(text: str) -> str:
-    """The problem a prompt states: its ``<pr_description>``, or its ``ISSUE:`` (0.x)."""
-    for pattern in (_PR, _ISSUE):
-        found = pattern.search(text[:65536])
-        if found and found.group(1).strip():
-            return found.group(1)
-    return text
 
 
 def title_of(traj: Traj) -> str:

@@ -15,12 +15,15 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from trajtui.core.io.text import one_line
 from trajtui.core.model import Field, Kind, Outcome, Step
 from trajtui.core.values import mapping, num, sequence, string
 
+_PR = re.compile(r"<pr_description>\s*(.*?)\s*</pr_description>", re.DOTALL)
+_ISSUE = re.compile(r"ISSUE:\s*\n(.*?)(?:\n\s*\nINSTRUCTIONS:|$)", re.DOTALL)
 TIMEOUTS = ("exit_cost", "exit_total_execution_time", "exit_command_timeout")
 
 
@@ -43,6 +46,15 @@ def content_text(value: Any) -> str:
         return value
     parts = [string(mapping(p).get("text")) or "" for p in sequence(value)]
     return "\n".join(p for p in parts if p)
+
+
+def task_text(text: str) -> str:
+    """The problem a prompt states: its ``<pr_description>``, or its ``ISSUE:`` (0.x)."""
+    for pattern in (_PR, _ISSUE):
+        found = pattern.search(text[:65536])
+        if found and found.group(1).strip():
+            return found.group(1)
+    return text
 
 
 def tool_of(action: str) -> str | None:
@@ -87,7 +99,8 @@ class _Builder:
     def message(self, msg: dict[str, Any]) -> None:
         role = string(msg.get("role")) or "message"
         text = content_text(msg.get("content"))
-        self.add(Kind.MESSAGE, f"{role}: {one_line(text)}", text=text, raw=msg)
+        shown = task_text(text) if role == "user" else text
+        self.add(Kind.MESSAGE, f"{role}: {one_line(shown)}", text=text, raw=msg)
 
     def turn(
         self, thought: str, action: str, observation: Any, seconds: float | None, raw: Any
