@@ -28,7 +28,7 @@ async def test_a_batch_lists_its_instances_and_a_run_shows_its_actions(tmp_path:
 async def test_a_huge_submission_is_folded(tmp_path: Path) -> None:
     patch = "diff --git a/x b/x\n" + "".join(f"+line {i} {'y' * 60}\n" for i in range(5000))
     path = b.write(tmp_path / "big.traj.json", b.toolcall_run(submission=patch))
-    async with running([str(path)], size=(120, 60), goto="big/step-11") as (pilot, app, _s):
+    async with running([str(path)], size=(120, 90), goto="big/step-11") as (pilot, app, _s):
         await settle(pilot)
         text = "\n".join(screen_lines(app))
         assert "+line 0 yyy" in text and "+line 4999" not in text
