@@ -180,3 +180,10 @@ def test_a_file_only_a_lenient_parser_reads_is_read_and_said_so(tmp_path: Path) 
     # a cost that is no number is no cost, on every surface
     assert row["cost"] is None
     assert "$nan" not in run("ls", str(path)).stdout
+
+
+def test_a_file_whose_steps_start_with_their_query_is_swe_agent(tmp_path: Path) -> None:
+    doc = b.v11_run()
+    doc["trajectory"] = [{"query": i.pop("query"), **i} for i in doc["trajectory"]]
+    (row,) = rows(b.write(tmp_path / "q.traj", doc))
+    assert (row["format"], row["steps"]) == ("swe-agent", 11)

@@ -34,7 +34,7 @@ _ENV = rb'(?:"environment"\s*:\s*"[^"\\]*"\s*,\s*)?'
 _STEPS = re.compile(
     _BOM
     + _ENV
-    + rb'"(?:trajectory"\s*:\s*\[\s*\{\s*"(?:action|observation|response|thought)"\s*:'
+    + rb'"(?:trajectory"\s*:\s*\[\s*\{\s*"(?:action|observation|response|thought|query|execution_time|state|extra_info)"\s*:'
     + rb'|attempts"\s*:\s*\[\s*\{\s*"(?:trajectory|history|info)"\s*:)'
 )
 _HISTORY = re.compile(_BOM + _ENV + rb'"history"\s*:\s*\[\s*\{\s*"role"\s*:')
