@@ -171,3 +171,11 @@ def test_a_timestamp_past_any_float_is_left_out_of_the_span(tmp_path: Path) -> N
     path.write_text(text)
     (row,) = rows(path)
     assert row["duration_ms"] == 6000.0  # T0 .. T0+6: the 1e999 one is no time
+
+
+def test_a_traj_json_with_keys_after_its_format_is_still_read(tmp_path: Path) -> None:
+    """A fork may add keys after trajectory_format (the tail then does not name it)."""
+    run_ = b.toolcall_run()
+    run_["fork_notes"] = {"trace": ["x" * 100] * 100}
+    (row,) = rows(b.write(tmp_path / "f.traj.json", run_))
+    assert (row["format"], row["steps"]) == ("mini-swe-agent", 11)

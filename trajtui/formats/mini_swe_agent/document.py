@@ -24,6 +24,9 @@ FORMAT_PREFIX = "mini-swe-agent"
 HEAD = 512
 TAIL = 4096
 _MARK = re.compile(rb'"trajectory_format"\s*:\s*"mini-swe-agent[^"\\]*"')
+_INFO_HEAD = re.compile(
+    rb'^(?:\xef\xbb\xbf)?\s*\{\s*"info"\s*:\s*\{\s*"(?:model_stats|exit_status)"\s*:'
+)
 _LIST_HEAD = re.compile(rb'^(?:\xef\xbb\xbf)?\s*\[\s*\{\s*"role"\s*:\s*"(?:system|user)"')
 
 
@@ -43,15 +46,18 @@ def marked_file(path: str) -> bool:
     return _MARK.search(tail) is not None
 
 
-def bare_list_file(path: str) -> bool:
-    """A ``.traj.json`` file that is an array of chat messages (the oldest shape).
+def named_file(path: str) -> bool:
+    """A ``.traj.json`` file that starts as ``mini`` writes one (``info`` first, with
+    ``model_stats`` or ``exit_status``), or is an array of chat messages (the oldest
+    shape): one whose tail does not name the format (a fork's keys after it).
 
     Raises:
         OSError: It cannot be read.
     """
     if not path.endswith(SUFFIX):
         return False
-    return _LIST_HEAD.match(safeio.read_head(path, HEAD)) is not None
+    head = safeio.read_head(path, HEAD)
+    return _INFO_HEAD.match(head) is not None or _LIST_HEAD.match(head) is not None
 
 
 @dataclass(frozen=True, slots=True)

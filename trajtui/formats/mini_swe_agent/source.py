@@ -28,9 +28,9 @@ from trajtui.formats.mini_swe_agent.document import (
     SUFFIX,
     Traj,
     Unreadable,
-    bare_list_file,
     marked,
     marked_file,
+    named_file,
     read,
     stem,
 )
@@ -179,7 +179,7 @@ class MiniFormat(Format):
             ours = marked_file(path)
         if ours:
             certainty = Certainty.MARKED
-        elif sniffed.layout == "json" and bare_list_file(path):
+        elif sniffed.layout == "json" and named_file(path):
             certainty = Certainty.NAME
         else:
             return None
