@@ -10,7 +10,6 @@ the messages' timestamps, the status ``info.exit_status`` as written.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +27,6 @@ from trajtui.formats.mini_swe_agent.steps import (
 
 FORMAT_ID = "mini-swe-agent"
 SPAN = "span of message timestamps"
-_PR = re.compile(r"<pr_description>\s*(.*?)\s*</pr_description>", re.DOTALL)
 _PREFIX = "Please solve this issue:"
 _LEAD = "Consider the following PR description:"
 
@@ -60,9 +58,11 @@ def task_text(text: str) -> str:
     """The task a prompt states: the ``<pr_description>`` (without the SWE-bench config's
     own ``Consider the following PR description:``), or what follows ``Please solve this
     issue:``, else the prompt."""
-    found = _PR.search(text[:65536])
-    if found:
-        inner = found.group(1)
+    start = text.find("<pr_description>")
+    if start >= 0:
+        start += len("<pr_description>")
+        end = text.find("</pr_description>", start)
+        inner = text[start : end if end >= 0 else len(text)].strip()
         return inner[len(_LEAD) :].lstrip() if inner.startswith(_LEAD) else inner
     stripped = text.lstrip()
     if stripped.startswith(_PREFIX):

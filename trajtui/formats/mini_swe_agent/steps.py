@@ -31,7 +31,7 @@ from trajtui.core.model import Field, Kind, Outcome, Step
 from trajtui.core.values import count, integer, mapping, num, sequence, string
 
 NOT_EXECUTED = "action was not executed"
-_BLOCK = re.compile(r"```(?:bash|mswea_bash_command)\s*\n(.*?)\n```", re.DOTALL)
+_FENCE = re.compile(r"```(?:bash|mswea_bash_command)[ \t\r\f\v]*\n")
 _RETURNCODE = re.compile(r"<returncode>\s*(-?\d+)\s*</returncode>|\"returncode\":\s*(-?\d+)")
 
 
@@ -91,8 +91,26 @@ def _actions(msg: dict[str, Any]) -> list[_Action]:
         return out
     if sequence(extra.get("actions")):
         return [_Action("bash", mapping(a).get("command")) for a in sequence(extra.get("actions"))]
-    blocks = _BLOCK.findall(content_text(msg.get("content")))
+    blocks = _blocks(content_text(msg.get("content")))
     return [_Action("bash", blocks[0])] if len(blocks) == 1 else []
+
+
+def _blocks(text: str, most: int = 2) -> list[str]:
+    """The fenced ```` ```bash ```` (or ```` ```mswea_bash_command ````) blocks of
+    ``text``, up to ``most`` (mini runs an action only when there is exactly one); found
+    with one pass over the text whatever it holds (no backtracking)."""
+    out: list[str] = []
+    pos = 0
+    while len(out) < most:
+        opened = _FENCE.search(text, pos)
+        if opened is None:
+            break
+        end = text.find("\n```", opened.end())
+        if end < 0:
+            break
+        out.append(text[opened.end() : end])
+        pos = end + 4
+    return out
 
 
 def _arguments(value: Any) -> Any:

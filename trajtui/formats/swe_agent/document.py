@@ -29,7 +29,7 @@ HEAD = 1024
 DROPPED = ("query",)
 """Keys of a trajectory item never kept (the conversation copy of each step)."""
 
-_BOM = rb"(?:\xef\xbb\xbf)?\s*\{\s*"
+_BOM = rb"^(?:\xef\xbb\xbf)?\s*\{\s*"
 _ENV = rb'(?:"environment"\s*:\s*"[^"\\]*"\s*,\s*)?'
 _STEPS = re.compile(
     _BOM

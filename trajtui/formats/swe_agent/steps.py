@@ -15,15 +15,12 @@
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from trajtui.core.io.text import one_line
 from trajtui.core.model import Field, Kind, Outcome, Step
 from trajtui.core.values import mapping, num, sequence, string
 
-_PR = re.compile(r"<pr_description>\s*(.*?)\s*</pr_description>", re.DOTALL)
-_ISSUE = re.compile(r"ISSUE:\s*\n(.*?)(?:\n\s*\nINSTRUCTIONS:|$)", re.DOTALL)
 TIMEOUTS = ("exit_cost", "exit_total_execution_time", "exit_command_timeout")
 
 
@@ -48,12 +45,24 @@ def content_text(value: Any) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def between(text: str, start: str, end: str) -> str | None:
+    """The text after the first ``start`` up to the next ``end`` (or to the end), stripped;
+    None without ``start`` (found with ``str.find``: linear whatever the text)."""
+    i = text.find(start)
+    if i < 0:
+        return None
+    i += len(start)
+    j = text.find(end, i)
+    return text[i : j if j >= 0 else len(text)].strip()
+
+
 def task_text(text: str) -> str:
-    """The problem a prompt states: its ``<pr_description>``, or its ``ISSUE:`` (0.x)."""
-    for pattern in (_PR, _ISSUE):
-        found = pattern.search(text[:65536])
-        if found and found.group(1).strip():
-            return found.group(1)
+    """The problem a prompt states: its ``<pr_description>``, or its ``ISSUE:`` up to its
+    ``INSTRUCTIONS:`` (0.x)."""
+    for start, end in (("<pr_description>", "</pr_description>"), ("ISSUE:", "\nINSTRUCTIONS:")):
+        found = between(text, start, end)
+        if found:
+            return found
     return text
 
 
