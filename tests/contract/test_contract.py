@@ -23,6 +23,8 @@ from tests.formats.claude_code import builders as bcc
 from tests.formats.codex import builders as bc
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
+from tests.formats.mini_swe_agent import builders as bm
+from tests.formats.swe_agent import builders as bs
 from tests.formats.ultraplan import builders as bu
 from tests.helpers.ui import capture_fixture, running, screen_lines, trials_fixture
 from tests.helpers.workspace import open_paths
@@ -83,6 +85,8 @@ EXAMPLES: dict[str, Callable[[Path], Path]] = {
     "atif": ba.job,
     "codex": lambda d: bc.sessions_tree(d / "sessions"),
     "claude-code": bcc.example,
+    "mini-swe-agent": lambda d: bm.batch(d / "out"),
+    "swe-agent": lambda d: bs.batch(d / "out"),
 }
 """One small example per format id: what the format's own tests build, in its real shape."""
 

@@ -29,6 +29,8 @@ from trajtui.formats.claude_code import CLAUDE_CODE
 from trajtui.formats.codex import CODEX
 from trajtui.formats.eval_results import EVAL_RESULTS
 from trajtui.formats.forecast import FORECAST
+from trajtui.formats.mini_swe_agent import MINI_SWE_AGENT
+from trajtui.formats.swe_agent import SWE_AGENT
 from trajtui.formats.ultraplan import ULTRAPLAN
 
 if TYPE_CHECKING:
@@ -44,6 +46,8 @@ BUILT_IN: tuple[Format, ...] = (
     ATIF,
     CODEX,
     CLAUDE_CODE,
+    MINI_SWE_AGENT,
+    SWE_AGENT,
 )
 """The formats that ship with trajtui. Their order breaks ties (a bug the contract test
 catches) and orders what they add: ``stats``' sections, the help's lines."""

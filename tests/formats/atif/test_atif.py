@@ -337,7 +337,6 @@ def test_tokens_and_cost_summed_over_steps_say_so(tmp_path: Path) -> None:
     "doc",
     [
         {"sessionId": "s", "projectHash": "h", "messages": []},  # gemini-cli's own log
-        {"info": {}, "messages": [], "trajectory_format": "mini-swe-agent-1"},
         [{"id": 1, "source": "agent", "message": "x", "action": "run", "args": {}}],  # OpenHands
         [{"episode": 0, "prompt": "p", "response": "r"}],  # a JSON array named trajectory.json
     ],
@@ -346,6 +345,15 @@ def test_look_alikes_are_not_read_as_atif(tmp_path: Path, doc: Any) -> None:
     path = b.write_json(tmp_path / "trajectory.json", doc)
     out = cli_run("ls", str(path))
     assert out.exit_code == 1 and "not a format trajtui reads" in out.stderr
+
+
+def test_a_mini_swe_agent_trajectory_named_trajectory_json_is_mini_swe_agent(
+    tmp_path: Path,
+) -> None:
+    doc = {"info": {}, "messages": [], "trajectory_format": "mini-swe-agent-1"}
+    path = b.write_json(tmp_path / "trajectory.json", doc)
+    out = cli_run("ls", "--json", str(path))
+    assert [json.loads(line)["format"] for line in out.stdout.splitlines()] == ["mini-swe-agent"]
 
 
 def test_wrong_types_are_problems_with_lines_and_the_rest_shows(tmp_path: Path) -> None:

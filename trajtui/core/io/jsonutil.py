@@ -33,6 +33,7 @@ __all__ = [  # clip_depth, clip_value and MAX_DEPTH are jsonclip's, named here t
     "clip_value",
     "dumps_line",
     "dumps_pretty",
+    "error_line",
     "head_object",
     "id_text",
     "line_break",
@@ -443,3 +444,15 @@ def dumps_line(value: Any) -> str:
         clipped = clip_depth(value)
         text = _stdlib_json.dumps(clipped, ensure_ascii=False, default=str, allow_nan=True)
     return json_escape(text)
+
+
+def error_line(data: bytes | bytearray) -> int | None:
+    """The 1-based line where ``data``, which :func:`loads` refused, stops being JSON (its
+    :class:`JsonError` keeps only the message): the last line of a document cut short."""
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError as err:
+        return err.lineno or None
+    except (RecursionError, ValueError):
+        return None
+    return None

@@ -1,0 +1,217 @@
+"""A mini-swe-agent run's row, fields and detail, from its trajectory.
+
+The numbers are the file's: cost and API calls from ``info.model_stats``
+(``instance_cost`` of 0 with API calls made is a price mini did not know, and so no cost;
+the file's figure is still in the detail under its name), tokens summed over the model
+calls' ``extra.response.usage`` (2.x; 1.x files keep no usage), the duration the span of
+the messages' timestamps, the status ``info.exit_status`` as written.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from trajtui.core.io.text import flat
+from trajtui.core.model import Field, Kind, Outcome, Run, RunSummary, Step
+from trajtui.core.values import count, mapping, num, string, tool_names
+from trajtui.formats.mini_swe_agent.document import Traj
+from trajtui.formats.mini_swe_agent.steps import (
+    build_steps,
+    content_text,
+    exit_outcome,
+    span_ms,
+    tool_calls,
+)
+
+FORMAT_ID = "mini-swe-agent"
+SPAN = "span of message timestamps"
+_PREFIX = "Please solve this issue:"
+_LEAD = "Consider the following PR description:"
+
+
+@dataclass(frozen=True, slots=True)
+class MiniRun:
+    """The typed detail of a mini-swe-agent run (:attr:`Run.detail`).
+
+    Attributes:
+        version: ``info.mini_version``.
+        trajectory_format: ``trajectory_format`` (None: the bare list).
+        model: ``info.config.model.model_name``.
+        api_calls: ``info.model_stats.api_calls``.
+        instance_cost: ``info.model_stats.instance_cost`` as written.
+        cost_known: Whether that figure is the run's cost (not a 0 for an unknown price).
+        predicted: The ``preds.json`` entry of the run's instance, when read.
+    """
+
+    version: str | None
+    trajectory_format: str | None
+    model: str | None
+    api_calls: int | None
+    instance_cost: float | None
+    cost_known: bool
+    predicted: dict[str, Any] | None = None
+
+
+def task_text(text: str) -> str:
+    """The task a prompt states: the ``<pr_description>`` (without the SWE-bench config's
+    own ``Consider the following PR description:``), or what follows ``Please solve this
+    issue:``, else the prompt."""
+    start = text.find("<pr_description>")
+    if start >= 0:
+        start += len("<pr_description>")
+        end = text.find("</pr_description>", start)
+        inner = text[start : end if end >= 0 else len(text)].strip()
+        return inner[len(_LEAD) :].lstrip() if inner.startswith(_LEAD) else inner
+    stripped = text.lstrip()
+    if stripped.startswith(_PREFIX):
+        return stripped[len(_PREFIX) :].lstrip()
+    return text
+
+
+def title_of(traj: Traj) -> str:
+    for m in traj.messages:
+        m = mapping(m)
+        if m.get("role") == "user" and not mapping(m.get("extra")).get("interrupt_type"):
+            text = content_text(m.get("content"))
+            if text.strip():
+                return flat(task_text(text))
+    return ""
+
+
+def detail_of(traj: Traj, predicted: dict[str, Any] | None = None) -> MiniRun:
+    stats = mapping(traj.info.get("model_stats"))
+    calls = count(stats.get("api_calls"))
+    cost = num(stats.get("instance_cost"))
+    cost = cost if cost is not None and math.isfinite(cost) else None
+    known = cost is not None and not (cost == 0 and (calls or 0) > 0)
+    model = string(mapping(mapping(traj.info.get("config")).get("model")).get("model_name"))
+    return MiniRun(
+        string(traj.info.get("mini_version")),
+        traj.trajectory_format,
+        model,
+        calls,
+        cost,
+        known,
+        predicted,
+    )
+
+
+def metadata_of(d: MiniRun, traj: Traj) -> tuple[tuple[str, str], ...]:
+    config = mapping(traj.info.get("config"))
+    env = mapping(config.get("environment"))
+    out = {
+        "model": d.model,
+        "api_calls": None if d.api_calls is None else str(d.api_calls),
+        "mini_version": d.version,
+        "trajectory_format": d.trajectory_format,
+        "agent_type": string(config.get("agent_type")),
+        "environment_type": string(config.get("environment_type")),
+        "image": string(env.get("image")),
+        "instance_id": traj.instance_id,
+    }
+    if d.model is None and d.predicted is not None:
+        out["model"] = string(d.predicted.get("model_name_or_path"))
+    return tuple((k, v) for k, v in out.items() if v)
+
+
+def summarize(ref: str, traj: Traj, steps: list[Step], d: MiniRun) -> RunSummary:
+    status = string(traj.info.get("exit_status")) or None
+    calls = list(tool_calls(steps))
+    known = [s for s in calls if s.outcome is not Outcome.NONE]
+    failed = sum(1 for s in calls if s.outcome is Outcome.ERROR) if known else None
+    span = span_ms(traj.messages)
+    thoughts = [s for s in steps if s.kind is Kind.THOUGHT]
+    return RunSummary(
+        ref=ref,
+        index=0,
+        format=FORMAT_ID,
+        status=status,
+        outcome=exit_outcome(status),
+        steps=len(steps),
+        failed_tool_calls=failed,
+        tool_calls=len(calls),
+        duration_ms=span,
+        duration_label=SPAN if span is not None else None,
+        cost=d.instance_cost if d.cost_known else None,
+        title=title_of(traj),
+        metadata=metadata_of(d, traj),
+        tools=tuple(sorted(set(tool_names(t for s in calls for t in s.tools)))),
+        tokens_in=_sum(s.tokens_in for s in thoughts),
+        tokens_out=_sum(s.tokens_out for s in thoughts),
+    )
+
+
+def _sum(values: Any) -> int | None:
+    total = None
+    for v in values:
+        if v is not None:
+            total = v if total is None else total + v
+    return total
+
+
+def fields_of(traj: Traj, d: MiniRun) -> tuple[Field, ...]:
+    info = traj.info
+    out = [
+        Field("exit_status", info.get("exit_status")),
+        Field("model", d.model),
+        Field("api_calls", d.api_calls),
+    ]
+    if d.instance_cost is not None:
+        note = "" if d.cost_known else f" (0 with {d.api_calls} API calls: the price was not known)"
+        out.append(Field("instance_cost", f"{d.instance_cost}{note}" if note else d.instance_cost))
+    out += [
+        Field("mini_version", d.version),
+        Field("trajectory_format", d.trajectory_format or "none (a bare list of messages)"),
+        Field("instance_id", traj.instance_id),
+    ]
+    for key in ("exception_str",):
+        if info.get(key):
+            out.append(Field(key, info[key]))
+    if d.predicted is not None:
+        out.append(Field("preds.json model_name_or_path", d.predicted.get("model_name_or_path")))
+    return tuple(f for f in out if f.value is not None)
+
+
+def build_run(ref: str, traj: Traj, path: str, predicted: dict[str, Any] | None = None) -> Run:
+    """The whole run ``ref`` of the file ``path``."""
+    steps = build_steps(ref, traj.messages, traj.info)
+    d = detail_of(traj, predicted)
+    summary = summarize(ref, traj, steps, d)
+    return Run(
+        summary=summary,
+        steps=tuple(steps),
+        fields=fields_of(traj, d),
+        raw={k: v for k, v in traj.info.items() if k != "config"},
+        detail=d,
+        path=path,
+        metadata=summary.metadata,
+    )
+
+
+def predicted_only(ref: str, entry: dict[str, Any], path: str) -> Run:
+    """A run ``preds.json`` names that has no trajectory: its prediction alone."""
+    model = string(entry.get("model_name_or_path"))
+    patch = entry.get("model_patch")
+    meta = (("model", model),) if model else ()
+    summary = RunSummary(
+        ref=ref,
+        index=0,
+        format=FORMAT_ID,
+        status=None,
+        outcome=Outcome.NONE,
+        title="(no trajectory: in preds.json only)",
+        metadata=meta,
+    )
+    return Run(
+        summary=summary,
+        fields=(
+            Field("trajectory", "no trajectory found: this instance is in preds.json only"),
+            Field("model_name_or_path", model),
+            Field("model_patch", patch),
+        ),
+        raw=entry,
+        path=path,
+        metadata=meta,
+    )

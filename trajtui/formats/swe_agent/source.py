@@ -1,0 +1,229 @@
+"""The SWE-agent source and format: one ``.traj`` file (its ``.pred`` beside it read too),
+or an output directory of instance directories (``<id>/<id>.traj``, ``preds.json``:
+``sweagent run-batch``, or ``sweagent run`` with its one instance), each recognised by
+content.
+
+An output directory is one list: a run per instance directory, in name order. Listing
+reads every trajectory once; a run's steps are read again from its file when it is opened.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from functools import partial
+from typing import Any
+
+from trajtui.core.format_api import Certainty, Claim, Format, Opened, Reach, Scope
+from trajtui.core.io import safeio
+from trajtui.core.io.detect import Sniffed
+from trajtui.core.io.discover import Walked, inside
+from trajtui.core.io.jsonutil import JsonError, loads
+from trajtui.core.jsonl.index import ScanProgress
+from trajtui.core.model import Problem, Run, Severity
+from trajtui.core.source import FormatInfo, LoadError
+from trajtui.core.static_source import StaticSource
+from trajtui.core.values import mapping, string
+from trajtui.formats.swe_agent.document import (
+    SUFFIX,
+    Traj,
+    Unreadable,
+    looks_like,
+    looks_like_value,
+    read,
+    stem,
+)
+from trajtui.formats.swe_agent.runs import FORMAT_ID, Pred, build_run
+
+FORMAT = FormatInfo(FORMAT_ID, "SWE-agent trajectories")
+PREDS = "preds.json"
+PRED = ".pred"
+MAX_PREDS = 64 << 20
+
+
+def instance_file(root: str, name: str) -> str:
+    """Where an output directory keeps instance ``name``'s trajectory."""
+    return os.path.join(root, name, name + SUFFIX)
+
+
+def instance_dirs(root: str, dirs: list[str]) -> list[str]:
+    """The subdirectories of ``root`` that hold their instance's trajectory, by name."""
+    return sorted(d for d in dirs if safeio.regular_file(instance_file(root, d)))
+
+
+class OutputScope(Scope):
+    """An output directory's: ``preds.json`` and its instance directories (each read as a
+    whole: the trajectory and its ``.pred``); anything else is left to the walk."""
+
+    def reach_dir(self, place: Walked) -> Reach:
+        path = os.path.normpath(place.path)
+        if path == self.root:
+            return Reach.ALL
+        name = os.path.basename(path)
+        if os.path.dirname(path) == self.root and safeio.regular_file(
+            instance_file(self.root, name)
+        ):
+            return Reach.ALL
+        return Reach.NONE
+
+    def reach_file(self, place: Walked, name: str) -> Reach:
+        at_root = os.path.normpath(place.path) == self.root
+        return Reach.ALL if at_root and name == PREDS else Reach.NONE
+
+
+class RunScope(Scope):
+    """A run directory's (``sweagent run``'s ``<id>/``): its ``<id>.traj`` and ``<id>.pred``;
+    its logs, patch and config are left to the walk."""
+
+    def reach_dir(self, place: Walked) -> Reach:
+        return Reach.NONE
+
+    def reach_file(self, place: Walked, name: str) -> Reach:
+        own = os.path.basename(self.root)
+        at_root = os.path.normpath(place.path) == self.root
+        return Reach.ALL if at_root and name in (own + SUFFIX, own + PRED) else Reach.NONE
+
+
+class SweSource(StaticSource):
+    """A trajectory file (``kind`` ``file``) or an output directory (``output``)."""
+
+    def __init__(self, path: str, kind: str, label: str | None = None) -> None:
+        super().__init__(path, FORMAT, label)
+        self.kind = kind
+        self.root_real = os.path.realpath(
+            os.path.dirname(os.path.abspath(path)) if kind == "file" else path
+        )
+
+    def _json(self, path: str, limit: int = MAX_PREDS) -> Any:
+        """A small JSON file beside the trajectories (None when absent; a problem said)."""
+        if not safeio.regular_file(path) or not inside(self.root_real, path):
+            return None
+        self.watch(path)
+        try:
+            value, _ = loads(safeio.read_bytes(path, limit=limit))
+        except (OSError, JsonError) as err:
+            self.add_problem(Problem(path, None, f"not read: {err}", Severity.WARNING))
+            return None
+        return value
+
+    def _pred(self, traj_path: str) -> Pred | None:
+        path = traj_path[: -len(SUFFIX)] + PRED if traj_path.endswith(SUFFIX) else None
+        value = mapping(self._json(path)) if path else {}
+        if not value:
+            return None
+        return Pred(path or "", string(value.get("model_name_or_path")), value.get("model_patch"))
+
+    def _load(self) -> Iterator[ScanProgress]:
+        if self.kind == "file":
+            self._list(self.path, stem(self.path), None)
+            yield ScanProgress(1, 1, len(self), finished=False)
+            return
+        preds_path = os.path.join(self.path, PREDS)
+        preds = mapping(self._json(preds_path))
+        names = instance_dirs(self.path, _subdirs(self.path))
+        for n, name in enumerate(names, 1):
+            entry = mapping(preds.get(name))
+            pred = None
+            if entry:
+                pred = Pred(
+                    preds_path, string(entry.get("model_name_or_path")), entry.get("model_patch")
+                )
+            self._list(instance_file(self.path, name), name, pred)
+            if n % 16 == 0:
+                yield ScanProgress(n, len(names), len(self), finished=False)
+        yield ScanProgress(1, 1, len(self), finished=False)
+
+    def _traj(self, path: str) -> Traj:
+        if not inside(self.root_real, path):
+            raise Unreadable(None, "outside the opened directory (not read)")
+        self.watch(path)
+        return read(path)
+
+    def _list(self, path: str, ref: str, pred: Pred | None) -> None:
+        try:
+            traj = self._traj(path)
+        except Unreadable as err:
+            self.add_problem(Problem(path, err.line, err.message, ref=ref), row=True)
+            return
+        except OSError as err:
+            self.add_problem(
+                Problem(path, None, f"cannot read: {err.strerror or err}", ref=ref), row=True
+            )
+            return
+        if traj.warning:
+            self.add_problem(Problem(path, None, traj.warning, Severity.WARNING, ref=ref))
+        pred = self._pred(path) or pred
+        run = build_run(ref, traj, path, pred)
+        self.add_run(run.summary, partial(self._build, path, pred))
+
+    def _build(self, path: str, pred: Pred | None, ref: str) -> Run:
+        try:
+            traj = self._traj(path)
+        except Unreadable as err:
+            raise LoadError(Problem(path, err.line, err.message, ref=ref)) from None
+        return build_run(ref, traj, path, pred)
+
+
+def _subdirs(path: str) -> list[str]:
+    """The names of ``path``'s subdirectories (not links)."""
+    try:
+        with os.scandir(path) as it:
+            return [e.name for e in it if _is_dir(e)]
+    except OSError:
+        return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+class SweFormat(Format):
+    """SWE-agent trajectories: a ``.traj`` (or any JSON file that starts as one), or an
+    output directory of instance directories."""
+
+    infos = (FORMAT,)
+    view = "trajtui.formats.swe_agent.view:VIEW"
+
+    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
+        if sniffed.layout == "jsonl":
+            ours = looks_like_value(sniffed.first, path)
+        elif sniffed.layout == "json":
+            ours = looks_like(path)
+        else:
+            return None
+        if not ours:
+            return None
+        return Claim(Certainty.SHAPE, lambda: Opened((SweSource(path, "file", label),)))
+
+    def claim_dir(self, place: Walked) -> Claim | None:
+        own = os.path.basename(os.path.normpath(place.path)) + SUFFIX
+        if own in place.files:
+            path = os.path.join(place.path, own)
+            try:
+                if not looks_like(path):
+                    return None
+            except OSError:
+                return None
+            return Claim(
+                Certainty.SHAPE,
+                lambda: Opened((SweSource(path, "file"),), scope=RunScope(place.path)),
+            )
+        names = instance_dirs(place.path, place.dirs)
+        if not names:
+            return None
+        try:
+            if not any(looks_like(instance_file(place.path, n)) for n in names[:3]):
+                return None
+        except OSError:
+            return None
+        return Claim(
+            Certainty.SHAPE,
+            lambda: Opened((SweSource(place.path, "output"),), scope=OutputScope(place.path)),
+        )
+
+
+SWE_AGENT = SweFormat()
+"""The registered SWE-agent format."""

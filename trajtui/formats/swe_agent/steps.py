@@ -1,0 +1,180 @@
+"""A SWE-agent run's timeline.
+
+* The prompts: the ``history`` messages before the model's first turn (the system prompt,
+  the problem statement), demonstrations (``is_demo``) left out.
+* Each ``trajectory`` item: its thought (``thought``, else ``response``), then its action
+  as a tool call (the tool: the action's first word, the command SWE-agent runs; input
+  the action, output the observation, duration ``execution_time``). SWE-agent records no
+  exit code or failure flag: a tool call's state is unknown, never guessed from its text.
+  An item without an action (the last of a run stopped by a limit) is its thought alone.
+* A file without ``trajectory`` (a demonstration) is read from its ``history``: each
+  assistant message's thought and ``action``, answered by the next message.
+* The result: ``info.exit_status``, the submission as its output.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from trajtui.core.io.text import one_line
+from trajtui.core.model import Field, Kind, Outcome, Step
+from trajtui.core.values import mapping, num, sequence, string
+
+TIMEOUTS = ("exit_cost", "exit_total_execution_time", "exit_command_timeout")
+
+
+def exit_outcome(status: str | None) -> Outcome:
+    """The category of an exit status: ``submitted`` (also autosubmitted after a limit,
+    ``submitted (exit_cost)``) done, the limits of cost and time a timeout, any other
+    ``exit_*`` an error; none when there is none."""
+    if not status:
+        return Outcome.NONE
+    if status.startswith("submitted"):
+        return Outcome.DONE
+    if status in TIMEOUTS:
+        return Outcome.TIMEOUT
+    return Outcome.ERROR
+
+
+def content_text(value: Any) -> str:
+    """A message's content as text (a string, or a list of ``{type: text}`` blocks)."""
+    if isinstance(value, str):
+        return value
+    parts = [string(mapping(p).get("text")) or "" for p in sequence(value)]
+    return "\n".join(p for p in parts if p)
+
+
+def between(text: str, start: str, end: str) -> str | None:
+    """The text after the first ``start`` up to the next ``end`` (or to the end), stripped;
+    None without ``start`` (found with ``str.find``: linear whatever the text)."""
+    i = text.find(start)
+    if i < 0:
+        return None
+    i += len(start)
+    j = text.find(end, i)
+    return text[i : j if j >= 0 else len(text)].strip()
+
+
+def task_text(text: str) -> str:
+    """The problem a prompt states: its ``<pr_description>``, or its ``ISSUE:`` up to its
+    ``INSTRUCTIONS:`` (0.x)."""
+    for start, end in (("<pr_description>", "</pr_description>"), ("ISSUE:", "\nINSTRUCTIONS:")):
+        found = between(text, start, end)
+        if found:
+            return found
+    return text
+
+
+def tool_of(action: str) -> str | None:
+    """The command an action runs: its first word."""
+    words = action.split(None, 1)
+    return words[0] if words else None
+
+
+def seconds(item: dict[str, Any]) -> float | None:
+    """A step's ``execution_time``, when it is a finite number of seconds."""
+    t = num(item.get("execution_time"))
+    return t if t is not None and math.isfinite(t) else None
+
+
+def _demo(msg: dict[str, Any]) -> bool:
+    return msg.get("is_demo") is True or msg.get("message_type") == "demonstration"
+
+
+def prompts(history: list[Any]) -> list[dict[str, Any]]:
+    """The history messages before the model's first turn (demonstrations left out)."""
+    out = []
+    for m in history:
+        m = mapping(m)
+        if m.get("role") == "assistant":
+            break
+        if not _demo(m):
+            out.append(m)
+    return out
+
+
+class _Builder:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.steps: list[Step] = []
+
+    def add(self, kind: Kind, title: str, **kw: Any) -> None:
+        n = len(self.steps) + 1
+        self.steps.append(
+            Step(ref=f"{self.prefix}/step-{n}", number=n, kind=kind, title=title, **kw)
+        )
+
+    def message(self, msg: dict[str, Any]) -> None:
+        role = string(msg.get("role")) or "message"
+        text = content_text(msg.get("content"))
+        shown = task_text(text) if role == "user" else text
+        self.add(Kind.MESSAGE, f"{role}: {one_line(shown)}", text=text, raw=msg)
+
+    def turn(
+        self, thought: str, action: str, observation: Any, seconds: float | None, raw: Any
+    ) -> None:
+        if thought.strip() or not action.strip():
+            self.add(
+                Kind.THOUGHT, one_line(thought) or "(no text)", text=thought, markdown=True, raw=raw
+            )
+        if not action.strip():
+            return
+        shown = action.rstrip("\n")
+        tool = tool_of(shown)
+        self.add(
+            Kind.TOOL_CALL,
+            tool or one_line(shown),
+            input=shown,
+            output=observation,
+            duration_ms=None if seconds is None else seconds * 1000,
+            tools=(tool,) if tool else (),
+            raw=raw,
+        )
+
+    def result(self, info: dict[str, Any]) -> None:
+        status = string(info.get("exit_status"))
+        if status is None and "submission" not in info:
+            return
+        fields = []
+        if status and status.startswith("submitted ("):
+            fields.append(Field("autosubmitted", f"after {status[len('submitted (') : -1]}"))
+        self.add(
+            Kind.RESULT,
+            f"exit: {status or 'no status'}",
+            status=status,
+            outcome=exit_outcome(status),
+            output=info.get("submission"),
+            fields=tuple(fields),
+            raw={k: info.get(k) for k in ("exit_status", "submission")},
+        )
+
+
+def build_steps(
+    prefix: str, trajectory: list[dict[str, Any]] | None, history: list[Any], info: dict[str, Any]
+) -> list[Step]:
+    """The timeline of one trajectory; its step references start ``prefix/step-``."""
+    b = _Builder(prefix)
+    first = prompts(history)
+    for m in first:
+        b.message(m)
+    if trajectory is not None:
+        for item in trajectory:
+            thought = string(item.get("thought")) or string(item.get("response")) or ""
+            action = string(item.get("action")) or ""
+            b.turn(thought, action, item.get("observation"), seconds(item), item)
+    else:
+        rest = [mapping(m) for m in history if not _demo(mapping(m))][len(first) :]
+        for i, m in enumerate(rest):
+            if m.get("role") != "assistant":
+                continue
+            answer = (
+                rest[i + 1]
+                if i + 1 < len(rest) and rest[i + 1].get("role") != "assistant"
+                else None
+            )
+            thought = string(m.get("thought")) or content_text(m.get("content"))
+            output = None if answer is None else content_text(answer.get("content"))
+            b.turn(thought, string(m.get("action")) or "", output, None, m)
+    b.result(info)
+    return b.steps
