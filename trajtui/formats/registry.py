@@ -29,6 +29,7 @@ from trajtui.formats.claude_code import CLAUDE_CODE
 from trajtui.formats.codex import CODEX
 from trajtui.formats.eval_results import EVAL_RESULTS
 from trajtui.formats.forecast import FORECAST
+from trajtui.formats.inspect import INSPECT
 from trajtui.formats.ultraplan import ULTRAPLAN
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ BUILT_IN: tuple[Format, ...] = (
     ATIF,
     CODEX,
     CLAUDE_CODE,
+    INSPECT,
 )
 """The formats that ship with trajtui. Their order breaks ties (a bug the contract test
 catches) and orders what they add: ``stats``' sections, the help's lines."""

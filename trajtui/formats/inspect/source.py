@@ -1,0 +1,307 @@
+"""The Inspect log sources: an ``.eval`` zip and a ``.json`` EvalLog, one source per log.
+
+:class:`EvalSource` lists an ``.eval`` log's samples from its central directory, its header
+and its summaries (``summaries.json``; while the eval runs, or when it was killed, the
+``_journal/`` start and summaries, and the sample members written since the last flush),
+reading no sample; a sample is read when its run is opened or searched, one member (or, in
+the chunked layout, one folder of members) at a time.
+
+:class:`JsonSource` streams a ``.json`` log with :mod:`trajtui.core.io.jsonstream`: every
+member but ``samples`` is kept (the header), each sample is decoded on its own, counted and
+let go; opening one streams the document again up to it. So memory holds one sample at a
+time whatever the size of the log (a single value, a sample, of more than
+:data:`~trajtui.core.io.jsonstream.MAX_VALUE` characters is one problem line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import orjson
+
+from trajtui.core.io import safeio
+from trajtui.core.io.jsonstream import StreamError, load_object
+from trajtui.core.jsonl.index import ScanProgress
+from trajtui.core.model import Problem, Run, RunSummary, Severity
+from trajtui.core.source import FormatInfo, LoadError
+from trajtui.core.static_source import StaticSource
+from trajtui.formats.inspect.archive import MAX_SMALL, Archive, ArchiveError
+from trajtui.formats.inspect.log import FORMAT_ID, LogInfo, build_run, log_info, summary_row
+from trajtui.formats.inspect.sample import input_text, timeline
+from trajtui.formats.inspect.scores import error_text
+
+FORMAT = FormatInfo(FORMAT_ID, "Inspect AI logs")
+_SAMPLE = re.compile(
+    r"\Asamples/(?P<id>.+)_epoch_(?P<epoch>\d+)(?:\.json|/sample\.json)\Z", re.DOTALL
+)
+_CHUNK = re.compile(r"\A(?P<n>\d+)\.json\Z")
+
+
+def _json(data: bytes) -> Any:
+    return orjson.loads(data)
+
+
+class _InspectSource(StaticSource):
+    def __init__(self, path: str, label: str | None = None) -> None:
+        super().__init__(path, FORMAT, label)
+        self.log: LogInfo | None = None
+
+    def _make_run(self, i: int, entry: RunSummary) -> Run:
+        run = super()._make_run(i, entry)
+        if self._table.get(i) != run.summary:  # the row learns what the sample says
+            self._table.put(i, run.summary)
+            self.revision += 1
+        return run
+
+
+class EvalSource(_InspectSource):
+    """An ``.eval`` log (a zip archive)."""
+
+    def _load(self) -> Iterator[ScanProgress]:
+        self.watch(self.path)
+        try:
+            archive = Archive(self.path)
+        except ArchiveError as err:
+            self.add_problem(Problem(self.path, None, str(err)), row=True)
+            return
+        except OSError as err:
+            self.add_problem(
+                Problem(self.path, None, f"cannot read: {err.strerror or err}"), row=True
+            )
+            return
+        with archive:
+            yield from self._list(archive)
+
+    def _member(self, archive: Archive, name: str) -> Any:
+        try:
+            return _json(archive.read(name, limit=MAX_SMALL))
+        except (ArchiveError, orjson.JSONDecodeError) as err:
+            self.add_problem(Problem(self.path, None, f"{name}: {err}"))
+        except OSError as err:
+            self.add_problem(Problem(self.path, None, f"{name}: {err.strerror or err}"))
+        return None
+
+    def _list(self, archive: Archive) -> Iterator[ScanProgress]:
+        names = archive.names()
+        header = self._member(archive, "header.json") if "header.json" in names else None
+        started = not isinstance(header, dict)
+        if started:
+            header = (
+                self._member(archive, "_journal/start.json")
+                if "_journal/start.json" in names
+                else None
+            )
+        if not isinstance(header, dict):
+            self.add_problem(
+                Problem(
+                    self.path, None, "no header.json or _journal/start.json: not an Inspect log"
+                ),
+                row=True,
+            )
+            return
+        log = self.log = log_info(header, started=started)
+        rows: dict[tuple[str, str], dict[str, Any]] = {}
+        if "summaries.json" in names:
+            parts = [self._member(archive, "summaries.json")]
+        else:
+            journal = sorted(
+                (n for n in names if n.startswith("_journal/summaries/") and n.endswith(".json")),
+                key=lambda n: (len(n), n),
+            )
+            parts = [self._member(archive, n) for n in journal]
+        for part in parts:
+            for obj in part if isinstance(part, list) else ():
+                if isinstance(obj, dict):
+                    rows[(str(obj.get("id")), str(obj.get("epoch")))] = obj  # the last one wins
+        members: dict[tuple[str, str], str] = {}
+        for name in names:
+            m = _SAMPLE.match(name)
+            if m is not None:
+                members.setdefault((m["id"], m["epoch"]), name)
+        for key in members:  # written since the last summaries were flushed
+            if key not in rows:
+                rows[key] = {"id": key[0], "epoch": int(key[1]), "completed": None}
+        yield ScanProgress(1, 2, 0)
+        for key, obj in rows.items():
+            member = members.get(key)
+            row = summary_row(obj, log)
+            if member is None:
+                self.add_run(row, self._missing(key))
+            else:
+                self.add_run(row, self._loader(member, log))
+
+    def _missing(self, key: tuple[str, str]) -> Any:
+        def load(ref: str) -> Run:
+            raise LoadError(
+                Problem(
+                    self.path,
+                    None,
+                    f"{ref}: listed in the summaries, no sample member in the archive",
+                    ref=ref,
+                )
+            )
+
+        return load
+
+    def _loader(self, name: str, log: LogInfo) -> Any:
+        def load(ref: str) -> Run:
+            with Archive(self.path) as archive:
+                try:
+                    sample = read_sample(archive, name)
+                except (ArchiveError, orjson.JSONDecodeError, ValueError) as err:
+                    raise LoadError(Problem(self.path, None, f"{name}: {err}", ref=ref)) from None
+            if not isinstance(sample, dict):
+                raise LoadError(
+                    Problem(self.path, None, f"{name}: not a sample (a JSON object)", ref=ref)
+                )
+            return build_run(sample, log, ref, self.path)
+
+        return load
+
+
+def read_sample(archive: Archive, name: str) -> Any:
+    """The sample of member ``name``: one JSON member, or a chunked sample's folder
+    (``…/sample.json`` with its ``messages/``, ``events/``, ``calls/`` and ``attachments/``
+    chunks, each sequence the chunks in the numeric order of their names) put together."""
+    if not name.endswith("/sample.json"):
+        return _json(archive.read(name))
+    folder = name[: -len("sample.json")]
+    sample = _json(archive.read(name))
+    if not isinstance(sample, dict):
+        return sample
+
+    def sequence(kind: str) -> list[Any]:
+        found: list[tuple[int, str]] = []
+        for n in archive.names():
+            if n.startswith(f"{folder}{kind}/"):
+                m = _CHUNK.match(n[len(folder) + len(kind) + 1 :])
+                if m is not None:
+                    found.append((int(m["n"]), n))
+        out: list[Any] = []
+        for _, n in sorted(found):
+            part = _json(archive.read(n))
+            out.extend(part if isinstance(part, list) else [part])
+        return out
+
+    pool = sequence("messages")
+    sample["events"] = sequence("events")
+    refs = sample.get("message_refs")
+    if isinstance(refs, list):
+        sample["messages"] = [
+            m for r in refs if isinstance(r, list) and len(r) == 2 for m in pool[r[0] : r[1]]
+        ]
+    sample["events_data"] = {"messages": pool, "calls": sequence("calls")}
+    attachments = sequence("attachments")
+    if attachments:
+        sample["attachments"] = {str(i): a for i, a in enumerate(attachments)}
+    if f"{folder}metadata.json" in archive.members:
+        sample["metadata"] = _json(archive.read(f"{folder}metadata.json"))
+    return sample
+
+
+class _Found(Exception):
+    def __init__(self, item: Any) -> None:
+        self.item = item
+
+
+class JsonSource(_InspectSource):
+    """A ``.json`` log (one EvalLog document), streamed sample by sample."""
+
+    def _load(self) -> Iterator[ScanProgress]:
+        self.watch(self.path)
+        compact: list[dict[str, Any] | None] = []
+
+        def passed(key: str, item: Any) -> None:
+            compact.append(_compact(item) if isinstance(item, dict) else None)
+
+        try:
+            with safeio.open_regular(self.path) as f:
+                streamed = load_object(f, arrays=frozenset({"samples"}), keep=0, passed=passed)
+        except StreamError as err:
+            self.add_problem(Problem(self.path, err.line, err.message), row=True)
+            return
+        except OSError as err:
+            self.add_problem(
+                Problem(self.path, None, f"cannot read: {err.strerror or err}"), row=True
+            )
+            return
+        header = streamed.value if isinstance(streamed.value, dict) else {}
+        log = self.log = log_info(header)
+        for note in streamed.warnings:
+            self.add_problem(Problem(self.path, None, note, Severity.WARNING))
+        yield ScanProgress(1, 2, 0)
+        for position, obj in enumerate(compact):
+            if obj is None:
+                self.add_problem(
+                    Problem(
+                        self.path, None, f"samples[{position}] is not a sample (a JSON object)"
+                    ),
+                    row=True,
+                )
+                continue
+            counts = obj.pop("_counts")
+            row = replace(summary_row(obj, log), **counts)
+            self.add_run(row, self._loader(position))
+
+    def _loader(self, position: int) -> Any:
+        def load(ref: str) -> Run:
+            assert self.log is not None
+            with safeio.open_regular(self.path) as f:
+                try:
+                    load_object(f, arrays=frozenset({"samples"}), keep=0, passed=_nth(position))
+                except _Found as found:
+                    if not isinstance(found.item, dict):
+                        raise LoadError(
+                            Problem(
+                                self.path, None, f"{ref}: not a sample (a JSON object)", ref=ref
+                            )
+                        ) from None
+                    return build_run(found.item, self.log, ref, self.path)
+                except StreamError as err:
+                    raise LoadError(Problem(self.path, err.line, err.message, ref=ref)) from None
+            raise LoadError(Problem(self.path, None, f"{ref}: no longer in the file", ref=ref))
+
+        return load
+
+
+def _nth(position: int) -> Any:
+    seen = [0]
+
+    def passed(key: str, item: Any) -> None:
+        if seen[0] == position:
+            raise _Found(item)
+        seen[0] += 1
+
+    return passed
+
+
+def _compact(sample: dict[str, Any]) -> dict[str, Any]:
+    """What a sample's row needs, from the sample (which is then let go): its summary's
+    keys, its input as text (as far as a title looks), its scores' values, and the counts of
+    its timeline."""
+    line = timeline(sample, "")
+    scores = sample.get("scores")
+    out: dict[str, Any] = {
+        key: sample.get(key)
+        for key in ("id", "epoch", "limit", "model_usage", "total_time")
+        if key in sample
+    }
+    out["input"] = input_text(sample.get("input"))[:16384]
+    out["error"] = error_text(sample.get("error"))
+    if isinstance(scores, dict):
+        out["scores"] = {
+            k: {"value": v.get("value") if isinstance(v, dict) else v} for k, v in scores.items()
+        }
+    meta = sample.get("metadata")
+    if isinstance(meta, dict):
+        out["metadata"] = {k: v for k, v in meta.items() if isinstance(v, str | int | float | bool)}
+    out["_counts"] = {
+        "steps": len(line.steps),
+        "tool_calls": line.tool_calls,
+        "failed_tool_calls": line.failed,
+        "tools": line.tools,
+    }
+    return out
