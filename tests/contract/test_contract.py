@@ -23,6 +23,7 @@ from tests.formats.claude_code import builders as bcc
 from tests.formats.codex import builders as bc
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
+from tests.formats.inspect import builders as bi
 from tests.formats.ultraplan import builders as bu
 from tests.helpers.ui import capture_fixture, running, screen_lines, trials_fixture
 from tests.helpers.workspace import open_paths
@@ -83,6 +84,7 @@ EXAMPLES: dict[str, Callable[[Path], Path]] = {
     "atif": ba.job,
     "codex": lambda d: bc.sessions_tree(d / "sessions"),
     "claude-code": bcc.example,
+    "inspect": lambda d: bi.write_eval(d / "logs" / "tiny.eval", bi.samples()[:3]),
 }
 """One small example per format id: what the format's own tests build, in its real shape."""
 
