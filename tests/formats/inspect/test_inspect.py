@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -18,7 +19,7 @@ def _run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def _rows(path: Path, *extra: str) -> dict[str, dict[str, object]]:
+def _rows(path: Path, *extra: str) -> dict[str, dict[str, Any]]:
     code, out, err = _run("ls", str(path), "--json", *extra)
     assert code == 0, err
     rows = [json.loads(line) for line in out.splitlines() if line.strip()]
@@ -46,7 +47,7 @@ def test_deflated_and_zstandard_logs_list_the_same(tmp_path: Path) -> None:
     d = _rows(b.write_eval(tmp_path / "d" / "a.eval", zstd=False))
     assert zipfile.ZipFile(tmp_path / "z" / "a.eval").infolist()[0].compress_type == 93
 
-    def strip(rows: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
+    def strip(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         return {
             k: {f: v for f, v in r.items() if f not in ("ref", "source")} for k, r in rows.items()
         }

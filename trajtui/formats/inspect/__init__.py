@@ -49,7 +49,7 @@ class InspectFormat(Format):
     view = "trajtui.formats.inspect.view:VIEW"
 
     def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
-        if sniffed.layout == "json":
+        if sniffed.layout in ("json", "jsonl"):
             if _JSON_HEAD.match(safeio.read_head(path, 4096)) is None:
                 return None
             return claimed(Certainty.MARKED, JsonSource(path, label))

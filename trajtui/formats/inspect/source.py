@@ -78,7 +78,9 @@ class EvalSource(_InspectSource):
     def _member(self, archive: Archive, name: str) -> Any:
         try:
             return _json(archive.read(name, limit=MAX_SMALL))
-        except (ArchiveError, orjson.JSONDecodeError) as err:
+        except ArchiveError as err:
+            self.add_problem(Problem(self.path, None, str(err)))
+        except orjson.JSONDecodeError as err:
             self.add_problem(Problem(self.path, None, f"{name}: {err}"))
         except OSError as err:
             self.add_problem(Problem(self.path, None, f"{name}: {err.strerror or err}"))
