@@ -345,6 +345,7 @@ def write_eval(
     zstd: bool = True,
     finished: bool = True,
     extra: dict[str, bytes] | None = None,
+    flush: int = 2,
 ) -> Path:
     """An ``.eval`` zip as inspect_ai writes it: the journal's start, each sample, the
     journal's summaries, then (``finished``) ``summaries.json``, ``reductions.json`` and
@@ -357,7 +358,9 @@ def write_eval(
     ]
     for s in items:
         members.append((f"samples/{s['id']}_epoch_{s['epoch']}.json", _dump(s)))
-    members.append(("_journal/summaries/1.json", _dump([summary_of(s) for s in items])))
+    for n, at in enumerate(range(0, len(items), flush), 1):  # a journal part per flush
+        part = [summary_of(s) for s in items[at : at + flush]]
+        members.append((f"_journal/summaries/{n}.json", _dump(part)))
     if finished:
         members.append(("summaries.json", _dump([summary_of(s) for s in items])))
         members.append(("header.json", _dump(head)))

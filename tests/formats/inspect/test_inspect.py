@@ -8,6 +8,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from tests.formats.inspect import builders as b
@@ -114,6 +115,16 @@ def test_a_log_still_being_written_lists_what_its_journal_holds(tmp_path: Path) 
     assert code == 0 and "log started" in out
 
 
+def test_summaries_too_big_to_read_at_once_are_read_from_the_journal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = b.write_eval(tmp_path / "a.eval")
+    whole = zipfile.ZipFile(path).getinfo("summaries.json").file_size
+    monkeypatch.setattr("trajtui.formats.inspect.source.MAX_SMALL", whole - 1)
+    rows = _rows(path)
+    assert len(rows) == 6 and rows["s1/epoch-2"]["status"] == "incorrect"
+
+
 def test_a_json_log_is_read_sample_by_sample_with_every_count(tmp_path: Path) -> None:
     path = b.write_json(tmp_path / "log.json")
     rows = _rows(path)
@@ -174,8 +185,9 @@ def test_a_log_dir_lists_every_sample_and_two_logs_compare_sample_by_sample(
         "diff", str(tmp_path / "logs" / "a.eval"), str(tmp_path / "logs" / "b.eval")
     )
     assert "Traceback" not in out + err
-    flips = [line for line in out.splitlines() if "s1/epoch-1" in line]
-    assert flips and out.index("s1/epoch-1") < out.index("2/epoch-1")
+    assert "flips: pass→fail 1 · fail→pass 0" in out
+    flip = next(line for line in out.splitlines() if line.startswith("s1/epoch-1"))
+    assert "correct" in flip and "incorrect" in flip and "pass→fail" in flip
 
 
 def test_queries_read_the_model_task_scorer_and_status(tmp_path: Path) -> None:

@@ -105,19 +105,11 @@ class EvalSource(_InspectSource):
             )
             return
         log = self.log = log_info(header, started=started)
-        rows: dict[tuple[str, str], dict[str, Any]] = {}
-        if "summaries.json" in names:
-            parts = [self._member(archive, "summaries.json")]
-        else:
-            journal = sorted(
-                (n for n in names if n.startswith("_journal/summaries/") and n.endswith(".json")),
-                key=lambda n: (len(n), n),
-            )
-            parts = [self._member(archive, n) for n in journal]
-        for part in parts:
+        rows: dict[tuple[str, str], RunSummary] = {}
+        for part in self._summaries(archive, names):
             for obj in part if isinstance(part, list) else ():
-                if isinstance(obj, dict):
-                    rows[(str(obj.get("id")), str(obj.get("epoch")))] = obj  # the last one wins
+                if isinstance(obj, dict):  # a sample summarized twice (retried): the last one
+                    rows[(str(obj.get("id")), str(obj.get("epoch")))] = summary_row(obj, log)
         members: dict[tuple[str, str], str] = {}
         for name in names:
             m = _SAMPLE.match(name)
@@ -125,15 +117,29 @@ class EvalSource(_InspectSource):
                 members.setdefault((m["id"], m["epoch"]), name)
         for key in members:  # written since the last summaries were flushed
             if key not in rows:
-                rows[key] = {"id": key[0], "epoch": int(key[1]), "completed": None}
+                rows[key] = summary_row({"id": key[0], "epoch": int(key[1])}, log)
         yield ScanProgress(1, 2, 0)
-        for key, obj in rows.items():
+        for key, row in rows.items():
             member = members.get(key)
-            row = summary_row(obj, log)
             if member is None:
                 self.add_run(row, self._missing(key))
             else:
                 self.add_run(row, self._loader(member, log))
+
+    def _summaries(self, archive: Archive, names: list[str]) -> Iterator[Any]:
+        """The sample summaries, a part at a time: ``summaries.json``, or the journal's
+        (one member per flush, each small) while the eval runs, after it was killed, and
+        when ``summaries.json`` is too big to read at once (a huge eval)."""
+        journal = sorted(
+            (n for n in names if n.startswith("_journal/summaries/") and n.endswith(".json")),
+            key=lambda n: (len(n), n),
+        )
+        whole = archive.members.get("summaries.json")
+        if whole is not None and (whole.size <= MAX_SMALL or not journal):
+            yield self._member(archive, "summaries.json")
+            return
+        for name in journal:
+            yield self._member(archive, name)
 
     def _missing(self, key: tuple[str, str]) -> Any:
         def load(ref: str) -> Run:
