@@ -218,7 +218,6 @@ def build_run(sample: dict[str, Any], log: LogInfo, ref: str, path: str) -> Run:
         for name, s in raw_scores.items():
             s = s if isinstance(s, dict) else {"value": s}
             scores.append((str(name), s.get("value"), s.get("answer"), s.get("explanation")))
-            fields.append(Field(f"score {name}", s.get("value")))
             if s.get("answer") is not None:
                 fields.append(Field(f"answer {name}", s.get("answer")))
             if s.get("explanation") is not None:
