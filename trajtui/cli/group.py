@@ -103,8 +103,8 @@ def cli() -> None:
 
     Reads acp-harness JSONL (capture, trials, summary), forecast-agent run and eval
     directories, ultraplan plans and logs, eval results trees, Harbor jobs and ATIF
-    trajectories, Claude Code sessions (~/.claude/projects) and Codex CLI rollouts
-    (~/.codex/sessions). Big and half-written files open at once; broken lines are reported
+    trajectories, Claude Code sessions (~/.claude/projects), Codex CLI rollouts
+    (~/.codex/sessions) and Inspect AI logs (.eval, .json). Big and half-written files open at once; broken lines are reported
     as PATH:LINE: message and everything else still shows.
 
     With no command, opens the TUI on PATH... (files or directories):

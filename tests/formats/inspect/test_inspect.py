@@ -231,3 +231,8 @@ def test_a_chunked_sample_is_put_together(tmp_path: Path) -> None:
     code, out, err = _run("show", str(path), "2/epoch-1")
     assert code == 0, err
     assert "steps 6" in out and "tool errors 1" in out and "messages  4" in out
+
+
+def test_help_names_inspect_logs() -> None:
+    code, out, _ = _run("--help")
+    assert code == 0 and "Inspect AI logs (.eval, .json)" in " ".join(out.split())
