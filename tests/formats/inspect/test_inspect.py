@@ -236,3 +236,15 @@ def test_a_chunked_sample_is_put_together(tmp_path: Path) -> None:
 def test_help_names_inspect_logs() -> None:
     code, out, _ = _run("--help")
     assert code == 0 and "Inspect AI logs (.eval, .json)" in " ".join(out.split())
+
+
+def test_a_log_with_no_samples_says_so_with_its_status_and_error(tmp_path: Path) -> None:
+    head = b.header(status="error")
+    head["error"] = {"message": "RuntimeError('no model')", "traceback": "", "traceback_ansi": ""}
+    for path in (
+        b.write_json(tmp_path / "log.json", b.json_log([], head=head)),
+        b.write_eval(tmp_path / "log.eval", [], head=head),
+    ):
+        code, out, err = _run("ls", str(path))
+        assert "Traceback" not in out + err
+        assert f"{path}: no samples in this log (status error: RuntimeError('no model'))" in err

@@ -24,6 +24,7 @@ import orjson
 
 from trajtui.core.io import safeio
 from trajtui.core.io.jsonstream import StreamError, load_object
+from trajtui.core.io.text import one_line
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary, Severity
 from trajtui.core.source import FormatInfo, LoadError
@@ -48,6 +49,16 @@ class _InspectSource(StaticSource):
     def __init__(self, path: str, label: str | None = None) -> None:
         super().__init__(path, FORMAT, label)
         self.log: LogInfo | None = None
+
+    def _say_empty(self) -> None:
+        """A log with no sample is said, with its status and error (never an empty list)."""
+        if len(self) or self.log is None:
+            return
+        error = f": {one_line(self.log.error)}" if self.log.error else ""
+        self.add_problem(
+            Problem(self.path, None, f"no samples in this log (status {self.log.status}{error})"),
+            row=True,
+        )
 
     def _make_run(self, i: int, entry: RunSummary) -> Run:
         run = super()._make_run(i, entry)
@@ -125,6 +136,7 @@ class EvalSource(_InspectSource):
                 self.add_run(row, self._missing(key))
             else:
                 self.add_run(row, self._loader(member, log))
+        self._say_empty()
 
     def _summaries(self, archive: Archive, names: list[str]) -> Iterator[Any]:
         """The sample summaries, a part at a time: ``summaries.json``, or the journal's
@@ -253,6 +265,7 @@ class JsonSource(_InspectSource):
             counts = obj.pop("_counts")
             row = replace(summary_row(obj, log), **counts)
             self.add_run(row, self._loader(position))
+        self._say_empty()
 
     def _loader(self, position: int) -> Any:
         def load(ref: str) -> Run:
