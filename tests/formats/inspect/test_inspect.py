@@ -248,3 +248,12 @@ def test_a_log_with_no_samples_says_so_with_its_status_and_error(tmp_path: Path)
         code, out, err = _run("ls", str(path))
         assert "Traceback" not in out + err
         assert f"{path}: no samples in this log (status error: RuntimeError('no model'))" in err
+
+
+def test_a_very_old_sample_with_one_score_is_scored_by_the_logs_scorer(tmp_path: Path) -> None:
+    s = b.sample("s1", 1, value="I", scorers=("match",))
+    s["score"] = s.pop("scores")["match"]  # before 0.3.3x: a single ``score``
+    head = b.header(scorers=("match",))
+    rows = _rows(b.write_json(tmp_path / "old.json", b.json_log([s], head=head)))
+    assert rows["s1/epoch-1"]["status"] == "incorrect"
+    assert rows["s1/epoch-1"]["score_label"] == "match"

@@ -166,9 +166,18 @@ def _metadata(obj: dict[str, Any], log: LogInfo, scorer: str | None) -> tuple[tu
     return tuple(out.items())
 
 
+def with_scores(obj: dict[str, Any], log: LogInfo) -> dict[str, Any]:
+    """``obj`` with its ``scores`` by scorer: very old logs (before 0.3.3x) have one
+    ``score``, of the log's one scorer."""
+    if obj.get("scores") is None and isinstance(obj.get("score"), dict):
+        return {**obj, "scores": {log.headline or "score": obj["score"]}}
+    return obj
+
+
 def summary_row(obj: dict[str, Any], log: LogInfo) -> RunSummary:
     """The run-list row of a sample from its summary (or the sample itself): what it does
     not say (its steps, tool calls) is unknown until the sample is read."""
+    obj = with_scores(obj, log)
     v = verdict(obj, log.headline)
     tin, tout, cost = usage_totals(obj.get("model_usage"))
     total = obj.get("total_time")
@@ -211,9 +220,7 @@ def build_run(sample: dict[str, Any], log: LogInfo, ref: str, path: str) -> Run:
         Field("input", sample.get("input")),
         Field("target", sample.get("target")),
     ]
-    raw_scores = sample.get("scores")
-    if raw_scores is None and isinstance(sample.get("score"), dict):  # very old logs
-        raw_scores = {"score": sample["score"]}
+    raw_scores = with_scores(sample, log).get("scores")
     if isinstance(raw_scores, dict):
         for name, s in raw_scores.items():
             s = s if isinstance(s, dict) else {"value": s}

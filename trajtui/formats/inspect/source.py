@@ -316,6 +316,9 @@ def _compact(sample: dict[str, Any]) -> dict[str, Any]:
         out["scores"] = {
             k: {"value": v.get("value") if isinstance(v, dict) else v} for k, v in scores.items()
         }
+    old = sample.get("score")
+    if scores is None and isinstance(old, dict):  # very old logs: one score (log.with_scores)
+        out["score"] = {"value": old.get("value")}
     meta = sample.get("metadata")
     if isinstance(meta, dict):
         out["metadata"] = {k: v for k, v in meta.items() if isinstance(v, str | int | float | bool)}
