@@ -62,17 +62,22 @@ class Member:
 
 
 class Archive:
-    """An open ``.eval`` zip: its members by name; read one with :meth:`read`.
+    """An open ``.eval`` zip: its members by name; read one with :meth:`read`. ``members``:
+    the table an earlier opening of the same file read (a big log's central directory lists
+    every sample: read once, when the log is listed).
 
     Raises (at construction):
         ArchiveError: Not a zip archive, or its central directory cannot be read.
         OSError: The file cannot be opened.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, members: dict[str, Member] | None = None) -> None:
         self.path = path
         fd, _ = safeio.open_fd(path)
         self._file = os.fdopen(fd, "rb", buffering=0)
+        if members is not None:  # read before: the central directory is not read again
+            self.members = members
+            return
         try:
             with zipfile.ZipFile(self._file) as zf:
                 infos = zf.infolist()
@@ -82,7 +87,7 @@ class Archive:
         except BaseException:
             self._file.close()
             raise
-        self.members: dict[str, Member] = {
+        self.members = {
             i.filename: Member(
                 i.filename, i.compress_type, i.file_size, i.compress_size, i.header_offset
             )

@@ -29,7 +29,7 @@ from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary, Severity
 from trajtui.core.source import FormatInfo, LoadError
 from trajtui.core.static_source import StaticSource
-from trajtui.formats.inspect.archive import MAX_SMALL, Archive, ArchiveError
+from trajtui.formats.inspect.archive import MAX_SMALL, Archive, ArchiveError, Member
 from trajtui.formats.inspect.log import FORMAT_ID, LogInfo, build_run, log_info, summary_row
 from trajtui.formats.inspect.sample import input_text, timeline
 from trajtui.formats.inspect.scores import error_text
@@ -71,6 +71,9 @@ class _InspectSource(StaticSource):
 class EvalSource(_InspectSource):
     """An ``.eval`` log (a zip archive)."""
 
+    _members: dict[str, Member] | None = None
+    """The archive's members, as its listing read them."""
+
     def _load(self) -> Iterator[ScanProgress]:
         self.watch(self.path)
         try:
@@ -84,6 +87,7 @@ class EvalSource(_InspectSource):
             )
             return
         with archive:
+            self._members = archive.members
             yield from self._list(archive)
 
     def _member(self, archive: Archive, name: str) -> Any:
@@ -168,7 +172,7 @@ class EvalSource(_InspectSource):
 
     def _loader(self, name: str, log: LogInfo) -> Any:
         def load(ref: str) -> Run:
-            with Archive(self.path) as archive:
+            with Archive(self.path, self._members) as archive:
                 try:
                     sample = read_sample(archive, name)
                 except (ArchiveError, orjson.JSONDecodeError, ValueError) as err:
