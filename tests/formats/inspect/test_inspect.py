@@ -135,12 +135,14 @@ def test_a_json_log_is_read_sample_by_sample_with_every_count(tmp_path: Path) ->
     assert code == 0 and "negative numbers are not supported" in out
 
 
-def test_a_json_log_that_breaks_is_one_line(tmp_path: Path) -> None:
+def test_a_json_log_that_breaks_lists_what_precedes_the_break_and_says_where(tmp_path: Path) -> None:
     path = b.write_json(tmp_path / "log.json")
-    path.write_text(path.read_text()[:-400])
+    text = path.read_text()
+    path.write_text(text[: text.index('"id": "s3"') + 40])  # cut inside the third sample
     code, out, err = _run("ls", str(path))
     assert "Traceback" not in out + err
     assert any(line.startswith(f"{path}:") and "truncated" in line for line in err.splitlines())
+    assert "s1/epoch-1" in out and "2/epoch-1" in out  # the samples before the break
 
 
 def test_a_vitals_log_is_read_as_written(tmp_path: Path) -> None:

@@ -15,7 +15,10 @@ time whatever the size of the log (a single value, a sample, of more than
 
 from __future__ import annotations
 
+import queue
 import re
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -235,29 +238,71 @@ class JsonSource(_InspectSource):
     """A ``.json`` log (one EvalLog document), streamed sample by sample."""
 
     def _load(self) -> Iterator[ScanProgress]:
+        """Stream the document in a thread: the header (the members before ``samples``, in
+        the writer's order) as soon as it is read, then each sample as a compact row, so
+        rows are listed while a big log is still being read; what precedes a break in the
+        document is listed, the break one problem line."""
         self.watch(self.path)
-        compact: list[dict[str, Any] | None] = []
-
-        def passed(key: str, item: Any) -> None:
-            compact.append(_compact(item) if isinstance(item, dict) else None)
-
         try:
-            with safeio.open_regular(self.path) as f:
-                streamed = load_object(f, arrays=frozenset({"samples"}), keep=0, passed=passed)
-        except StreamError as err:
-            self.add_problem(Problem(self.path, err.line, err.message), row=True)
-            return
+            fd, st = safeio.open_fd(self.path)
         except OSError as err:
             self.add_problem(
                 Problem(self.path, None, f"cannot read: {err.strerror or err}"), row=True
             )
             return
-        header = streamed.value if isinstance(streamed.value, dict) else {}
-        log = self.log = log_info(header)
-        for note in streamed.warnings:
-            self.add_problem(Problem(self.path, None, note, Severity.WARNING))
-        yield ScanProgress(1, 2, 0)
-        for position, obj in enumerate(compact):
+        f = _Counted(self.path, fd, st)
+        feed: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=64)
+        stop = threading.Event()
+        worker = threading.Thread(target=_stream, args=(f, feed, stop), daemon=True)
+        worker.start()
+        waiting: list[dict[str, Any] | None] = []  # samples before the header (another order)
+        position = 0
+        last = time.monotonic()
+        try:
+            while True:
+                what, value = feed.get()
+                if what == "head":
+                    self.log = log_info(value)
+                elif what == "item":
+                    waiting.append(value)
+                    if self.log is not None:
+                        position = self._list_rows(waiting, position)
+                    if time.monotonic() - last > 0.1:
+                        last = time.monotonic()
+                        yield ScanProgress(f.read_to, f.size, len(self))
+                elif what == "done":
+                    if self.log is None:
+                        header = value.value if isinstance(value.value, dict) else {}
+                        self.log = log_info(header)
+                    self._list_rows(waiting, position)
+                    for note in value.warnings:
+                        self.add_problem(Problem(self.path, None, note, Severity.WARNING))
+                    break
+                else:  # the document breaks (or cannot be read) here
+                    if self.log is not None:
+                        self._list_rows(waiting, position)
+                    line = value.line if isinstance(value, StreamError) else None
+                    message = (
+                        value.message
+                        if isinstance(value, StreamError)
+                        else f"cannot read: {getattr(value, 'strerror', None) or value}"
+                    )
+                    self.add_problem(Problem(self.path, line, message), row=True)
+                    return
+        finally:
+            stop.set()
+            while worker.is_alive():  # let it see the stop: it may wait to put an item
+                try:
+                    feed.get(timeout=0.05)
+                except queue.Empty:
+                    pass
+            f.close()
+        self._say_empty()
+
+    def _list_rows(self, waiting: list[dict[str, Any] | None], position: int) -> int:
+        """List the rows waiting (the header is known); the position of the next sample."""
+        assert self.log is not None
+        for obj in waiting:
             if obj is None:
                 self.add_problem(
                     Problem(
@@ -265,11 +310,13 @@ class JsonSource(_InspectSource):
                     ),
                     row=True,
                 )
-                continue
-            counts = obj.pop("_counts")
-            row = replace(summary_row(obj, log), **counts)
-            self.add_run(row, self._loader(position))
-        self._say_empty()
+            else:
+                counts = obj.pop("_counts")
+                row = replace(summary_row(obj, self.log), **counts)
+                self.add_run(row, self._loader(position))
+            position += 1
+        waiting.clear()
+        return position
 
     def _loader(self, position: int) -> Any:
         def load(ref: str) -> Run:
@@ -290,6 +337,59 @@ class JsonSource(_InspectSource):
             raise LoadError(Problem(self.path, None, f"{ref}: no longer in the file", ref=ref))
 
         return load
+
+
+class _Stopped(Exception):
+    """The reading was stopped (the scan was cancelled)."""
+
+
+class _Counted(safeio.SafeFile):
+    """An open file that knows how far it was read (a scan's progress)."""
+
+    read_to = 0
+
+    def pread(self, size: int, offset: int) -> bytes:
+        data = super().pread(size, offset)
+        self.read_to = max(self.read_to, offset + len(data))
+        return data
+
+
+def _stream(f: safeio.SafeFile, feed: queue.Queue[tuple[str, Any]], stop: threading.Event) -> None:
+    """Read the document (in a thread), putting on ``feed`` ``("head", members)`` when the
+    samples start, ``("item", row)`` for each sample (None: not an object), then
+    ``("done", streamed)``, or ``("error", err)`` where it breaks."""
+
+    def put(message: tuple[str, Any]) -> None:
+        while not stop.is_set():
+            try:
+                feed.put(message, timeout=0.05)
+                return
+            except queue.Full:
+                continue
+        raise _Stopped
+
+    def passed(key: str, item: Any) -> None:
+        put(("item", _compact(item) if isinstance(item, dict) else None))
+
+    def started(key: str, members: dict[str, Any]) -> None:
+        put(("head", dict(members)))
+
+    try:
+        streamed = load_object(
+            f, arrays=frozenset({"samples"}), keep=0, passed=passed, started=started
+        )
+    except _Stopped:
+        return
+    except (StreamError, OSError) as err:
+        message: tuple[str, Any] = ("error", err)
+    except Exception as err:  # a bug reading one log never stops the others
+        message = ("error", StreamError(f"not read to the end: {type(err).__name__}: {err}"))
+    else:
+        message = ("done", streamed)
+    try:
+        put(message)
+    except _Stopped:
+        return
 
 
 def _nth(position: int) -> Any:
