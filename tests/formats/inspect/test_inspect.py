@@ -135,7 +135,9 @@ def test_a_json_log_is_read_sample_by_sample_with_every_count(tmp_path: Path) ->
     assert code == 0 and "negative numbers are not supported" in out
 
 
-def test_a_json_log_that_breaks_lists_what_precedes_the_break_and_says_where(tmp_path: Path) -> None:
+def test_a_json_log_that_breaks_lists_what_precedes_the_break_and_says_where(
+    tmp_path: Path,
+) -> None:
     path = b.write_json(tmp_path / "log.json")
     text = path.read_text()
     path.write_text(text[: text.index('"id": "s3"') + 40])  # cut inside the third sample
@@ -259,3 +261,13 @@ def test_a_very_old_sample_with_one_score_is_scored_by_the_logs_scorer(tmp_path:
     rows = _rows(b.write_json(tmp_path / "old.json", b.json_log([s], head=head)))
     assert rows["s1/epoch-1"]["status"] == "incorrect"
     assert rows["s1/epoch-1"]["score_label"] == "match"
+
+
+def test_a_header_with_nan_metrics_is_read(tmp_path: Path) -> None:
+    """One scored sample: Inspect's stderr is NaN, which Python's json writes as ``NaN``."""
+    head = b.header()
+    head["results"]["scores"][0]["metrics"]["stderr"]["value"] = float("nan")
+    path = b.write_eval(tmp_path / "a.eval", b.samples()[:1], head=head)
+    code, out, err = _run("show", str(path), "s1/epoch-1")
+    assert code == 0, err
+    assert "log success" in out and "stderr nan (match, as the log says)" in out

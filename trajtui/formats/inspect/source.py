@@ -23,10 +23,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-import orjson
-
 from trajtui.core.io import safeio
 from trajtui.core.io.jsonstream import StreamError, load_object
+from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.io.text import one_line
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary, Severity
@@ -45,7 +44,12 @@ _CHUNK = re.compile(r"\A(?P<n>\d+)\.json\Z")
 
 
 def _json(data: bytes) -> Any:
-    return orjson.loads(data)
+    """A member decoded as the house reads JSON (NaN, Infinity and invalid UTF-8 tolerated).
+
+    Raises:
+        JsonError: It is not JSON.
+    """
+    return loads(data)[0]
 
 
 class _InspectSource(StaticSource):
@@ -98,7 +102,7 @@ class EvalSource(_InspectSource):
             return _json(archive.read(name, limit=MAX_SMALL))
         except ArchiveError as err:
             self.add_problem(Problem(self.path, None, str(err)))
-        except orjson.JSONDecodeError as err:
+        except JsonError as err:
             self.add_problem(Problem(self.path, None, f"{name}: {err}"))
         except OSError as err:
             self.add_problem(Problem(self.path, None, f"{name}: {err.strerror or err}"))
@@ -178,7 +182,7 @@ class EvalSource(_InspectSource):
             with Archive(self.path, self._members) as archive:
                 try:
                     sample = read_sample(archive, name)
-                except (ArchiveError, orjson.JSONDecodeError, ValueError) as err:
+                except (ArchiveError, JsonError, ValueError) as err:
                     raise LoadError(Problem(self.path, None, f"{name}: {err}", ref=ref)) from None
             if not isinstance(sample, dict):
                 raise LoadError(
