@@ -271,3 +271,11 @@ def test_a_header_with_nan_metrics_is_read(tmp_path: Path) -> None:
     code, out, err = _run("show", str(path), "s1/epoch-1")
     assert code == 0, err
     assert "log success" in out and "stderr nan (match, as the log says)" in out
+
+
+def test_a_tool_event_marked_failed_without_an_error_is_a_failed_call(tmp_path: Path) -> None:
+    s = b.sample("s1", 1)
+    tool = next(e for e in s["events"] if e["event"] == "tool")
+    tool["failed"] = True
+    rows = _rows(b.write_json(tmp_path / "log.json", b.json_log([s])))
+    assert rows["s1/epoch-1"]["tool_calls"] == 1 and rows["s1/epoch-1"]["tool_errors"] == 1

@@ -320,6 +320,8 @@ def _tool(e: dict[str, Any], at: float | None, att: _Attachments) -> _Made:
             message = f"{error.get('type')}: {message}"
     elif error:
         message = str(error)
+    elif e.get("failed") is True:  # a tool the agent marked failed, without an error object
+        message = "failed"
     if e.get("pending"):
         status, outcome = "pending", Outcome.RUNNING
     elif message is not None:
