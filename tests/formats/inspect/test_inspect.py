@@ -279,3 +279,30 @@ def test_a_tool_event_marked_failed_without_an_error_is_a_failed_call(tmp_path: 
     tool["failed"] = True
     rows = _rows(b.write_json(tmp_path / "log.json", b.json_log([s])))
     assert rows["s1/epoch-1"]["tool_calls"] == 1 and rows["s1/epoch-1"]["tool_errors"] == 1
+
+
+def test_searching_every_sample_of_a_json_log_reads_the_document_once_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every sample read in order (grep, stats) is one stream of the document, not one per
+    sample (a 1 GB log of 500 samples was streamed 500 times): the file is opened as often
+    for 12 samples as for 4."""
+    from trajtui.core.io import safeio
+
+    opened: list[str] = []
+    real = safeio.open_fd
+
+    def counting(name: str, **kwargs: Any) -> Any:
+        opened.append(name)
+        return real(name, **kwargs)
+
+    monkeypatch.setattr(safeio, "open_fd", counting)
+    opens = []
+    for n in (4, 12):
+        items = [b.sample(f"s{i}", 1, tool_error=i % 2 == 0) for i in range(n)]
+        path = b.write_json(tmp_path / f"log{n}.json", b.json_log(items))
+        opened.clear()
+        code, out, err = _run("grep", str(path), "negative numbers", "--no-cache")
+        assert code == 0 and out.count("error  negative numbers") == n // 2
+        opens.append(opened.count(str(path)))
+    assert opens[0] == opens[1]

@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from trajtui.core.io import safeio
-from trajtui.core.io.jsonstream import StreamError, load_object
+from trajtui.core.io.jsonstream import StreamError
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.io.text import one_line
 from trajtui.core.jsonl.index import ScanProgress
@@ -35,6 +35,7 @@ from trajtui.formats.inspect.archive import MAX_SMALL, Archive, ArchiveError, Me
 from trajtui.formats.inspect.log import FORMAT_ID, LogInfo, build_run, log_info, summary_row
 from trajtui.formats.inspect.sample import input_text, timeline
 from trajtui.formats.inspect.scores import error_text
+from trajtui.formats.inspect.stream import Counted, Cursor, stream_rows
 
 FORMAT = FormatInfo(FORMAT_ID, "Inspect AI logs")
 _SAMPLE = re.compile(
@@ -233,13 +234,17 @@ def read_sample(archive: Archive, name: str) -> Any:
     return sample
 
 
-class _Found(Exception):
-    def __init__(self, item: Any) -> None:
-        self.item = item
-
-
 class JsonSource(_InspectSource):
-    """A ``.json`` log (one EvalLog document), streamed sample by sample."""
+    """A ``.json`` log (one EvalLog document), streamed sample by sample.
+
+    Samples are read with a :class:`~.stream.Cursor`: one stream of the document kept
+    paused after the last sample read, so reading every sample in order (a search, the
+    statistics) streams the document once; a sample before it starts a new stream."""
+
+    def __init__(self, path: str, label: str | None = None) -> None:
+        super().__init__(path, label)
+        self._cursor: Cursor | None = None
+        self._cursor_lock = threading.Lock()
 
     def _load(self) -> Iterator[ScanProgress]:
         """Stream the document in a thread: the header (the members before ``samples``, in
@@ -254,10 +259,10 @@ class JsonSource(_InspectSource):
                 Problem(self.path, None, f"cannot read: {err.strerror or err}"), row=True
             )
             return
-        f = _Counted(self.path, fd, st)
+        f = Counted(self.path, fd, st)
         feed: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=64)
         stop = threading.Event()
-        worker = threading.Thread(target=_stream, args=(f, feed, stop), daemon=True)
+        worker = threading.Thread(target=stream_rows, args=(f, feed, stop, _compact), daemon=True)
         worker.start()
         waiting: list[dict[str, Any] | None] = []  # samples before the header (another order)
         position = 0
@@ -325,86 +330,33 @@ class JsonSource(_InspectSource):
     def _loader(self, position: int) -> Any:
         def load(ref: str) -> Run:
             assert self.log is not None
-            with safeio.open_regular(self.path) as f:
+            with self._cursor_lock:
+                cursor = self._cursor
+                if cursor is None or cursor.next > position:
+                    if cursor is not None:
+                        cursor.close()
+                    cursor = self._cursor = Cursor(self.path)
                 try:
-                    load_object(f, arrays=frozenset({"samples"}), keep=0, passed=_nth(position))
-                except _Found as found:
-                    if not isinstance(found.item, dict):
-                        raise LoadError(
-                            Problem(
-                                self.path, None, f"{ref}: not a sample (a JSON object)", ref=ref
-                            )
-                        ) from None
-                    return build_run(found.item, self.log, ref, self.path)
+                    item = cursor.take(position)
                 except StreamError as err:
                     raise LoadError(Problem(self.path, err.line, err.message, ref=ref)) from None
-            raise LoadError(Problem(self.path, None, f"{ref}: no longer in the file", ref=ref))
+                except IndexError:
+                    raise LoadError(
+                        Problem(self.path, None, f"{ref}: no longer in the file", ref=ref)
+                    ) from None
+            if not isinstance(item, dict):
+                raise LoadError(
+                    Problem(self.path, None, f"{ref}: not a sample (a JSON object)", ref=ref)
+                )
+            return build_run(item, self.log, ref, self.path)
 
         return load
 
-
-class _Stopped(Exception):
-    """The reading was stopped (the scan was cancelled)."""
-
-
-class _Counted(safeio.SafeFile):
-    """An open file that knows how far it was read (a scan's progress)."""
-
-    read_to = 0
-
-    def pread(self, size: int, offset: int) -> bytes:
-        data = super().pread(size, offset)
-        self.read_to = max(self.read_to, offset + len(data))
-        return data
-
-
-def _stream(f: safeio.SafeFile, feed: queue.Queue[tuple[str, Any]], stop: threading.Event) -> None:
-    """Read the document (in a thread), putting on ``feed`` ``("head", members)`` when the
-    samples start, ``("item", row)`` for each sample (None: not an object), then
-    ``("done", streamed)``, or ``("error", err)`` where it breaks."""
-
-    def put(message: tuple[str, Any]) -> None:
-        while not stop.is_set():
-            try:
-                feed.put(message, timeout=0.05)
-                return
-            except queue.Full:
-                continue
-        raise _Stopped
-
-    def passed(key: str, item: Any) -> None:
-        put(("item", _compact(item) if isinstance(item, dict) else None))
-
-    def started(key: str, members: dict[str, Any]) -> None:
-        put(("head", dict(members)))
-
-    try:
-        streamed = load_object(
-            f, arrays=frozenset({"samples"}), keep=0, passed=passed, started=started
-        )
-    except _Stopped:
-        return
-    except (StreamError, OSError) as err:
-        message: tuple[str, Any] = ("error", err)
-    except Exception as err:  # a bug reading one log never stops the others
-        message = ("error", StreamError(f"not read to the end: {type(err).__name__}: {err}"))
-    else:
-        message = ("done", streamed)
-    try:
-        put(message)
-    except _Stopped:
-        return
-
-
-def _nth(position: int) -> Any:
-    seen = [0]
-
-    def passed(key: str, item: Any) -> None:
-        if seen[0] == position:
-            raise _Found(item)
-        seen[0] += 1
-
-    return passed
+    def close(self) -> None:
+        with self._cursor_lock:
+            if self._cursor is not None:
+                self._cursor.close()
+                self._cursor = None
 
 
 def _compact(sample: dict[str, Any]) -> dict[str, Any]:
