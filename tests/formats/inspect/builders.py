@@ -333,6 +333,26 @@ def samples() -> list[dict[str, Any]]:
     ]
 
 
+def reductions_of(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each scorer's mean over a sample's epochs (C 1, I 0), as ``reductions.json`` holds
+    them; samples that errored in every epoch are left out, as Inspect leaves them."""
+    worth = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+    out: dict[str, dict[Any, list[float]]] = {}
+    for s in items:
+        for scorer, score in (s.get("scores") or {}).items():
+            out.setdefault(scorer, {}).setdefault(s["id"], []).append(worth[score["value"]])
+    return [
+        {
+            "scorer": scorer,
+            "samples": [
+                {"value": sum(v) / len(v), "history": [], "sample_id": sid}
+                for sid, v in by_id.items()
+            ],
+        }
+        for scorer, by_id in out.items()
+    ]
+
+
 def _dump(value: Any) -> bytes:
     return json.dumps(value).encode()
 
@@ -363,6 +383,7 @@ def write_eval(
         members.append((f"_journal/summaries/{n}.json", _dump(part)))
     if finished:
         members.append(("summaries.json", _dump([summary_of(s) for s in items])))
+        members.append(("reductions.json", _dump(reductions_of(items))))
         members.append(("header.json", _dump(head)))
     for name, data in (extra or {}).items():
         members.append((name, data))
@@ -448,7 +469,7 @@ def json_log(
 ) -> dict[str, Any]:
     head = header() if head is None else head
     items = samples() if items is None else items
-    return {**head, "samples": items, "reductions": []}
+    return {**head, "samples": items, "reductions": reductions_of(items)}
 
 
 def write_json(path: Path, log: dict[str, Any] | None = None) -> Path:

@@ -306,3 +306,11 @@ def test_searching_every_sample_of_a_json_log_reads_the_document_once_more(
         assert code == 0 and out.count("error  negative numbers") == n // 2
         opens.append(opened.count(str(path)))
     assert opens[0] == opens[1]
+
+
+def test_a_samples_score_over_its_epochs_is_the_logs_reduction(tmp_path: Path) -> None:
+    """s1 right in epoch 1, wrong in epoch 2: the log's reduction (the mean) is 0.5."""
+    for path in (b.write_eval(tmp_path / "a.eval"), b.write_json(tmp_path / "a.json")):
+        code, out, err = _run("show", str(path), "s1/epoch-2")
+        assert code == 0, err
+        assert "log match over epochs  0.5" in out and "log includes over epochs  0.5" in out

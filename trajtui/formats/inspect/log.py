@@ -204,8 +204,30 @@ def summary_row(obj: dict[str, Any], log: LogInfo) -> RunSummary:
     )
 
 
-def build_run(sample: dict[str, Any], log: LogInfo, ref: str, path: str) -> Run:
-    """Sample ``sample``'s whole run, listed as ``ref``."""
+def reductions(value: Any) -> dict[tuple[str, str], Any]:
+    """A log's epoch reductions (``reductions.json``, the ``.json`` log's ``reductions`` or
+    ``results.sample_reductions``): each scorer's value for a sample over its epochs, by
+    ``(scorer, sample id)``."""
+    out: dict[tuple[str, str], Any] = {}
+    for entry in value if isinstance(value, list) else ():
+        if not isinstance(entry, dict):
+            continue
+        scorer = str(entry.get("scorer"))
+        for s in entry.get("samples") or ():
+            if isinstance(s, dict):
+                out[(scorer, str(s.get("sample_id")))] = s.get("value")
+    return out
+
+
+def build_run(
+    sample: dict[str, Any],
+    log: LogInfo,
+    ref: str,
+    path: str,
+    reduced: dict[tuple[str, str], Any] | None = None,
+) -> Run:
+    """Sample ``sample``'s whole run, listed as ``ref`` (``reduced``: the log's
+    :func:`reductions`, shown beside the sample's own scores)."""
     listed = replace(summary_row(sample, log), ref=ref)
     line = timeline(sample, ref)
     summary = replace(
@@ -245,6 +267,9 @@ def build_run(sample: dict[str, Any], log: LogInfo, ref: str, path: str) -> Run:
             fields.append(Field("traceback", sample["error"]["traceback"]))
     if sample.get("limit") is not None:
         fields.append(Field("limit", sample.get("limit")))
+    for (scorer, sid), value in (reduced or {}).items():
+        if sid == str(sample.get("id")):
+            fields.append(Field(f"log {scorer} over epochs", value))
     fields.extend(log.fields)
     return Run(
         summary=summary,

@@ -32,7 +32,14 @@ from trajtui.core.model import Problem, Run, RunSummary, Severity
 from trajtui.core.source import FormatInfo, LoadError
 from trajtui.core.static_source import StaticSource
 from trajtui.formats.inspect.archive import MAX_SMALL, Archive, ArchiveError, Member
-from trajtui.formats.inspect.log import FORMAT_ID, LogInfo, build_run, log_info, summary_row
+from trajtui.formats.inspect.log import (
+    FORMAT_ID,
+    LogInfo,
+    build_run,
+    log_info,
+    reductions,
+    summary_row,
+)
 from trajtui.formats.inspect.sample import input_text, timeline
 from trajtui.formats.inspect.scores import error_text
 from trajtui.formats.inspect.stream import Counted, Cursor, stream_rows
@@ -57,6 +64,8 @@ class _InspectSource(StaticSource):
     def __init__(self, path: str, label: str | None = None) -> None:
         super().__init__(path, FORMAT, label)
         self.log: LogInfo | None = None
+        self.reduced: dict[tuple[str, str], Any] = {}
+        """The log's epoch reductions (:func:`~.log.reductions`)."""
 
     def _say_empty(self) -> None:
         """A log with no sample is said, with its status and error (never an empty list)."""
@@ -128,6 +137,8 @@ class EvalSource(_InspectSource):
             )
             return
         log = self.log = log_info(header, started=started)
+        if "reductions.json" in names:
+            self.reduced = reductions(self._member(archive, "reductions.json"))
         rows: dict[tuple[str, str], RunSummary] = {}
         for part in self._summaries(archive, names):
             for obj in part if isinstance(part, list) else ():
@@ -189,7 +200,7 @@ class EvalSource(_InspectSource):
                 raise LoadError(
                     Problem(self.path, None, f"{name}: not a sample (a JSON object)", ref=ref)
                 )
-            return build_run(sample, log, ref, self.path)
+            return build_run(sample, log, ref, self.path, self.reduced)
 
         return load
 
@@ -280,8 +291,13 @@ class JsonSource(_InspectSource):
                         last = time.monotonic()
                         yield ScanProgress(f.read_to, f.size, len(self))
                 elif what == "done":
+                    header = value.value if isinstance(value.value, dict) else {}
+                    results = header.get("results")
+                    self.reduced = reductions(
+                        header.get("reductions")
+                        or (results.get("sample_reductions") if isinstance(results, dict) else None)
+                    )
                     if self.log is None:
-                        header = value.value if isinstance(value.value, dict) else {}
                         self.log = log_info(header)
                     self._list_rows(waiting, position)
                     for note in value.warnings:
@@ -348,7 +364,7 @@ class JsonSource(_InspectSource):
                 raise LoadError(
                     Problem(self.path, None, f"{ref}: not a sample (a JSON object)", ref=ref)
                 )
-            return build_run(item, self.log, ref, self.path)
+            return build_run(item, self.log, ref, self.path, self.reduced)
 
         return load
 
