@@ -314,3 +314,15 @@ def test_a_samples_score_over_its_epochs_is_the_logs_reduction(tmp_path: Path) -
         code, out, err = _run("show", str(path), "s1/epoch-2")
         assert code == 0, err
         assert "log match over epochs  0.5" in out and "log includes over epochs  0.5" in out
+
+
+def test_no_step_is_before_the_sample_started(tmp_path: Path) -> None:
+    """Inspect writes the init events before the sample's started_at: offsets count from
+    the earliest of the two, never negative."""
+    s = b.sample("s1", 1)
+    s["started_at"] = "2026-11-26T13:20:06.050000+00:00"  # after the init event (6.001)
+    path = b.write_json(tmp_path / "log.json", b.json_log([s]))
+    code, out, err = _run("show", str(path), "s1/epoch-1")
+    assert code == 0, err
+    steps = out[out.index("steps (") :].splitlines()[1:]
+    assert "+0ms" in steps[0] and not any(" -" in line.split("  ")[-1] for line in steps)

@@ -146,10 +146,13 @@ class _Made:
 
 def _ordered(made: list[_Made], sample: dict[str, Any]) -> list[tuple[_Made, float | None]]:
     """The steps in time order (a tool event is written after what it contains, its
-    timestamp its start), each with its offset from the sample's start."""
-    start = moment(sample.get("started_at"))
-    if start is None:
-        start = min((m.at for m in made if m.at is not None), default=None)
+    timestamp its start), each with its offset from the sample's start (its ``started_at``,
+    or its first event when that is earlier: the init events are)."""
+    times = [m.at for m in made if m.at is not None]
+    began = moment(sample.get("started_at"))
+    if began is not None:
+        times.append(began)
+    start = min(times, default=None)  # the first event may precede started_at (init)
     order = sorted(range(len(made)), key=lambda i: (made[i].at is None, made[i].at or 0, i))
     if any(m.at is None for m in made):
         order = list(range(len(made)))  # not every step has a time: keep the file's order
