@@ -96,6 +96,7 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 	$(BIN)/python -m tests.bench.hostile_bench
 	$(BIN)/python -m tests.bench.grep_bench
 	$(BIN)/python -m tests.bench.align_bench
+	$(BIN)/python -m tests.bench.inspect_bench
 	$(BIN)/python -m tests.bench.codex_bench --size-gb $(HUGE_GB)
 	$(BIN)/python -m tests.bench.traj_bench
 	@test -x .venv-bench/bin/tl || { $(PYTHON) -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet toolong; } || echo "toolong could not be installed: not compared"

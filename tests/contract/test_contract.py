@@ -25,6 +25,7 @@ from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
 from tests.formats.mini_swe_agent import builders as bm
 from tests.formats.swe_agent import builders as bs
+from tests.formats.inspect import builders as bi
 from tests.formats.ultraplan import builders as bu
 from tests.helpers.ui import capture_fixture, running, screen_lines, trials_fixture
 from tests.helpers.workspace import open_paths
@@ -87,6 +88,7 @@ EXAMPLES: dict[str, Callable[[Path], Path]] = {
     "claude-code": bcc.example,
     "mini-swe-agent": lambda d: bm.batch(d / "out"),
     "swe-agent": lambda d: bs.batch(d / "out"),
+    "inspect": lambda d: bi.write_eval(d / "logs" / "tiny.eval", bi.samples()[:3]),
 }
 """One small example per format id: what the format's own tests build, in its real shape."""
 

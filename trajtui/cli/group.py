@@ -105,8 +105,9 @@ def cli() -> None:
     directories, ultraplan plans and logs, eval results trees, Harbor jobs and ATIF
     trajectories, Claude Code sessions (~/.claude/projects), Codex CLI rollouts
     (~/.codex/sessions), mini-swe-agent and SWE-agent trajectories and their output
-    directories. Big and half-written files open at once; broken lines are reported
-    as PATH:LINE: message and everything else still shows.
+    directories, and Inspect AI logs (.eval, .json). Big and half-written files open at
+    once; broken lines are reported as PATH:LINE: message and everything else still
+    shows.
 
     With no command, opens the TUI on PATH... (files or directories):
 

@@ -31,6 +31,7 @@ from trajtui.formats.eval_results import EVAL_RESULTS
 from trajtui.formats.forecast import FORECAST
 from trajtui.formats.mini_swe_agent import MINI_SWE_AGENT
 from trajtui.formats.swe_agent import SWE_AGENT
+from trajtui.formats.inspect import INSPECT
 from trajtui.formats.ultraplan import ULTRAPLAN
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ BUILT_IN: tuple[Format, ...] = (
     CLAUDE_CODE,
     MINI_SWE_AGENT,
     SWE_AGENT,
+    INSPECT,
 )
 """The formats that ship with trajtui. Their order breaks ties (a bug the contract test
 catches) and orders what they add: ``stats``' sections, the help's lines."""

@@ -177,6 +177,7 @@ def load_object(
     arrays: frozenset[str] = frozenset(),
     keep: int = 0,
     passed: Callable[[str, Any], None] | None = None,
+    started: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> Streamed:
     """Decode a JSON document from ``f``, streaming the top-level arrays named in ``arrays``.
 
@@ -186,6 +187,8 @@ def load_object(
         keep: How many items of each streamed array are kept.
         passed: Called with the array's key and each item that is not kept (to count
             what the items say without keeping them).
+        started: Called when a streamed array starts, with its key and the members read
+            before it (a log's header, before its samples pass).
 
     Returns:
         The document (a top-level object keeps its key order; a document that is not an
@@ -222,6 +225,8 @@ def load_object(
                 key = r.value()
                 r.expect(":")
                 if key in arrays and r.peek() == "[":
+                    if started is not None:
+                        started(key, obj)
                     on_passed = None if passed is None else _bind(passed, key)
                     obj[key], counts[key] = _stream_array(r, keep, on_passed)
                 else:
