@@ -47,7 +47,6 @@ CHUNK = 1 << 20
 """Bytes read at a time."""
 
 _WS = re.compile(r"[ \t\n\r]*")
-_HIGH = re.compile(r"[\x80-\xff]")
 _TRAILING = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
 _ENDS_EARLY = "ends early (truncated?)"
 
@@ -199,9 +198,10 @@ class _Window:
     def decode(self, start: int, end: int, value: Any) -> Any:
         """``value`` scanned from ``buf[start:end]``, decoded again as UTF-8 when it holds
         bytes over 0x7F."""
-        if _HIGH.search(self.buf, start, end) is None:
+        text = self.buf[start:end]
+        if text.isascii():
             return value
-        data = self.buf[start:end].encode("latin-1")
+        data = text.encode("latin-1")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:

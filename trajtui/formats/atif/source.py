@@ -92,6 +92,9 @@ class AtifSource(StaticSource):
         self._task_attempts: dict[tuple[str, str], tuple[Sibling, ...]] = {}
         self._reported: set[tuple[str, int | None, str]] = set()
         self._lock = threading.Lock()
+        self._last: tuple[tuple[str, int, int, int, int], Trajectory] | None = None
+        """The trajectory read last (the one listed is read again when shown), by its
+        file's path, device, inode, size and modification time."""
 
     # -- reading -------------------------------------------------------------------------
 
@@ -128,7 +131,14 @@ class AtifSource(StaticSource):
         if not inside(self.root_real, path):
             return None, [Problem(path, None, "outside the opened directory (not read)")]
         try:
-            return read_trajectory(path), []
+            st = os.stat(path)
+            key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            last = self._last
+            if last is not None and last[0] == key:
+                return last[1], []  # listed, now shown: one pass over a big file, not two
+            trajectory = read_trajectory(path)
+            self._last = (key, trajectory)
+            return trajectory, []
         except NotATrajectory as err:
             return None, [Problem(path, 1, f"{err}, not an ATIF trajectory (no steps read)")]
         except safeio.Refused as err:

@@ -352,16 +352,27 @@ def lighten(step: AtifStep, *, keep_text: bool = False) -> AtifStep:
     figures, its pairing of calls and results and its children need, without the bodies
     (message, reasoning, arguments, results' content, the step as in the file), which are
     read again when the step is shown. ``keep_text``: the message is kept (the run's title)."""
-    return replace(
-        step,
-        text=step.text if keep_text else None,
-        reasoning=None,
-        calls=tuple(ToolCall(c.call_id, c.name, None, None) for c in step.calls),
-        results=tuple(
-            ToolResult(r.call_id, None, r.failed, r.subagents, None) for r in step.results
-        ),
-        raw={},
+    return AtifStep(
+        step.position,
+        step.number,
+        step.line,
+        step.step_id,
+        step.source,
+        step.timestamp,
+        step.time,
+        step.text if keep_text else None,
+        None,
+        step.model_name,
+        tuple(ToolCall(c.call_id, c.name, None, None) for c in step.calls),
+        tuple(ToolResult(r.call_id, None, r.failed, r.subagents, None) for r in step.results),
+        step.metrics,
+        step.copied,
+        _NO_RAW,
     )
+
+
+_NO_RAW: dict[str, Any] = {}
+"""The ``raw`` of every lightened step (never changed)."""
 
 
 class StepFold:
