@@ -8,7 +8,7 @@ scanner (C), through the one engine for big JSON documents
 (:func:`~trajtui.core.io.jsondoc.scan_document`): the top-level object member by member, the
 ``steps`` array item by item, each item's first line noted, and on an error everything
 decoded before it kept with the line the error is on. (A trajectory file is read by the
-engine itself, its steps kept as spans: :mod:`~.lean`; this reads a small document whole.)
+engine itself, its steps kept as spans: :mod:`~.lazy`; this reads a small document whole.)
 
 Numbers follow :mod:`trajtui.core.io.jsonutil`: integers keep every digit (more than 4,300
 digits are kept as their spelling), ``1e999`` is an
