@@ -35,13 +35,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from trajtui.core.io.jsonutil import BOM, JsonError, _parse_float, _parse_int, loads_exact
 
-__all__ = ["CHUNK", "BytesFile", "Pread", "Scanned", "Span", "read_item", "scan_document"]
+__all__ = [
+    "CHUNK",
+    "BytesFile",
+    "Pread",
+    "Scanned",
+    "Span",
+    "Spans",
+    "read_item",
+    "scan_document",
+]
 
 CHUNK = 1 << 20
 """Bytes read at a time."""
@@ -84,6 +94,34 @@ class Span:
     line: int
 
 
+class Spans:
+    """Spans kept compactly (24 bytes each, in arrays): ``spans[i]`` is a :class:`Span`."""
+
+    def __init__(self) -> None:
+        self._start = array("q")
+        self._end = array("q")
+        self._line = array("q")
+
+    def append(self, span: Span) -> None:
+        self._start.append(span.start)
+        self._end.append(span.end)
+        self._line.append(span.line)
+
+    def __len__(self) -> int:
+        return len(self._start)
+
+    def __getitem__(self, i: int) -> Span:
+        return Span(self._start[i], self._end[i], self._line[i])
+
+    def __iter__(self) -> Iterator[Span]:
+        return (self[i] for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Spans) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 Visitor = Callable[[str, Span, Any], None]
 """Called with the array's key, the item's span and the item decoded, once per item."""
 
@@ -102,7 +140,7 @@ class Scanned:
     """
 
     value: Any = None
-    spans: dict[str, list[Span]] = field(default_factory=dict)
+    spans: dict[str, Spans] = field(default_factory=dict)
     error: tuple[int, str] | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -295,7 +333,7 @@ def _read_object(w: _Window, out: Scanned, arrays: frozenset[str], visit: Visito
         w.expect(":")
         if key in arrays and w.peek() == "[":
             obj[key] = []
-            out.spans[key] = []
+            out.spans[key] = Spans()
             _stream(w, key, out.spans[key], visit)
         else:
             out.spans.pop(key, None)  # a later member of the same name replaces the array
@@ -304,7 +342,7 @@ def _read_object(w: _Window, out: Scanned, arrays: frozenset[str], visit: Visito
             return
 
 
-def _stream(w: _Window, key: str, spans: list[Span], visit: Visitor | None) -> None:
+def _stream(w: _Window, key: str, spans: Spans, visit: Visitor | None) -> None:
     w.i += 1  # the "["
     if w.peek() == "]":
         w.i += 1

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any, overload
 
 from trajtui.core.io import safeio
-from trajtui.core.io.jsondoc import Span, read_item, scan_document
+from trajtui.core.io.jsondoc import Span, Spans, read_item, scan_document
 from trajtui.core.io.jsonutil import JsonError
 from trajtui.core.model import Field, Step
 from trajtui.core.values import integer
@@ -45,7 +45,7 @@ class Bodies:
     """Reads the steps of a trajectory file again by their spans (``bodies(step)``: the
     step whole), the file checked to be the one scanned (same file, same size)."""
 
-    def __init__(self, path: str, spans: list[Span], ident: tuple[int, int], size: int) -> None:
+    def __init__(self, path: str, spans: Spans, ident: tuple[int, int], size: int) -> None:
         self.path = path
         self.spans = spans  # by position - 1
         self.ident = ident
@@ -87,7 +87,7 @@ def read_trajectory(path: str) -> Trajectory:
             when it is not a regular file).
     """
     fold = StepFold(path, lean=True)
-    kept: list[Span] = []  # the spans of the steps (items that are objects), by position
+    kept = Spans()  # the spans of the steps (items that are objects), by position
 
     def visit(key: str, span: Span, item: Any) -> None:
         if fold.add(span.line, item):

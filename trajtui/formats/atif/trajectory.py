@@ -21,6 +21,7 @@ Nothing here reads files; :mod:`~.pairing` pairs calls with results, :mod:`~.fac
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -351,24 +352,30 @@ def lighten(step: AtifStep, *, keep_text: bool = False) -> AtifStep:
     """``step`` as a listing keeps it (:class:`StepFold` with ``lean``): what the run's
     figures, its pairing of calls and results and its children need, without the bodies
     (message, reasoning, arguments, results' content, the step as in the file), which are
-    read again when the step is shown. ``keep_text``: the message is kept (the run's title)."""
+    read again when the step is shown; the timestamp as its time only). ``keep_text``: the
+    message is kept (the run's title)."""
     return AtifStep(
         step.position,
         step.number,
         step.line,
         step.step_id,
-        step.source,
-        step.timestamp,
+        _word(step.source),
+        None,
         step.time,
         step.text if keep_text else None,
         None,
-        step.model_name,
-        tuple(ToolCall(c.call_id, c.name, None, None) for c in step.calls),
+        _word(step.model_name),
+        tuple(ToolCall(c.call_id, _word(c.name), None, None) for c in step.calls),
         tuple(ToolResult(r.call_id, None, r.failed, r.subagents, None) for r in step.results),
         step.metrics,
         step.copied,
         _NO_RAW,
     )
+
+
+def _word(text: str | None) -> str | None:
+    """A short string every step repeats (a source, a model, a tool name) kept once."""
+    return sys.intern(text) if text is not None and len(text) <= 200 else text
 
 
 _NO_RAW: dict[str, Any] = {}
