@@ -23,9 +23,9 @@ from tests.formats.claude_code import builders as bcc
 from tests.formats.codex import builders as bc
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
+from tests.formats.inspect import builders as bi
 from tests.formats.mini_swe_agent import builders as bm
 from tests.formats.swe_agent import builders as bs
-from tests.formats.inspect import builders as bi
 from tests.formats.ultraplan import builders as bu
 from tests.helpers.ui import capture_fixture, running, screen_lines, trials_fixture
 from tests.helpers.workspace import open_paths

@@ -29,9 +29,9 @@ from trajtui.formats.claude_code import CLAUDE_CODE
 from trajtui.formats.codex import CODEX
 from trajtui.formats.eval_results import EVAL_RESULTS
 from trajtui.formats.forecast import FORECAST
+from trajtui.formats.inspect import INSPECT
 from trajtui.formats.mini_swe_agent import MINI_SWE_AGENT
 from trajtui.formats.swe_agent import SWE_AGENT
-from trajtui.formats.inspect import INSPECT
 from trajtui.formats.ultraplan import ULTRAPLAN
 
 if TYPE_CHECKING:

@@ -348,3 +348,25 @@ def job(directory: Path) -> Path:
     failed["exception_info"]["exception_message"] = "environment failed to start"
     write_trial(directory / "setup__EEEE555", None, failed)
     return directory
+
+
+def write_long(path: Path, steps: int, output: str) -> None:
+    """A trajectory of a task and ``steps`` agent steps, each with a call whose result is
+    ``output`` (step N's output prefixed ``output of step N``), written step by step: the
+    big trajectories of memory tests and the bench."""
+    head = trajectory([])
+    del head["steps"]
+    with path.open("w") as f:
+        f.write(json.dumps(head, indent=2)[:-2] + ',\n  "steps": [\n')
+        f.write(json.dumps(user(1, "Make the suite pass", at=0), indent=2))
+        for n in range(2, steps + 2):
+            step = agent(
+                n,
+                f"step {n}: run it",
+                calls=[call(f"call_{n}", "bash", command=f"make test-{n}")],
+                results=[result(f"call_{n}", f"output of step {n}\n{output}")],
+                usage=metrics(100, 10),
+                at=n,
+            )
+            f.write(",\n" + json.dumps(step, indent=2))
+        f.write('\n  ],\n  "final_metrics": {"total_prompt_tokens": 12345}\n}\n')

@@ -35,7 +35,9 @@ Modules
     :mod:`~.facts` (pairing, counts, totals, span), :mod:`~.trial` (a trial's result and
     verdict), :mod:`~.verifier` (its verifier's test reports), :mod:`~.job` (the job's own
     ``result.json``), :mod:`~.layout` (recognising files and directories). Glue:
-    :mod:`~.timeline` (runs, steps and fields of trajtui's model), :mod:`~.detail` (what a
+    :mod:`~.timeline` (runs, steps and fields of trajtui's model), :mod:`~.lazy` (a
+    trajectory file streamed once in bounded memory, its timeline built from its steps'
+    spans a window at a time), :mod:`~.detail` (what a
     run keeps for its view and search) and :mod:`~.source` (:class:`AtifSource` and
     :data:`ATIF`, the registered format).
 """

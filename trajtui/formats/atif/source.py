@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -34,9 +34,9 @@ from trajtui.formats.atif.detail import AtifRun, Sibling
 from trajtui.formats.atif.document import read_document
 from trajtui.formats.atif.facts import pair_results
 from trajtui.formats.atif.job import JobResult, is_job_result, read_job_result
+from trajtui.formats.atif.lazy import NotATrajectory, Timeline, read_trajectory
 from trajtui.formats.atif.timeline import (
     FORMAT_ID,
-    build_steps,
     run_metadata,
     summarize,
     trajectory_fields,
@@ -47,7 +47,6 @@ from trajtui.formats.atif.trajectory import (
     SubagentRef,
     Trajectory,
     from_embedded,
-    parse_trajectory,
 )
 from trajtui.formats.atif.trial import (
     TrialResult,
@@ -93,6 +92,9 @@ class AtifSource(StaticSource):
         self._task_attempts: dict[tuple[str, str], tuple[Sibling, ...]] = {}
         self._reported: set[tuple[str, int | None, str]] = set()
         self._lock = threading.Lock()
+        self._last: tuple[tuple[str, int, int, int, int], Trajectory] | None = None
+        """The trajectory read last (the one listed is read again when shown), by its
+        file's path, device, inode, size and modification time."""
 
     # -- reading -------------------------------------------------------------------------
 
@@ -122,16 +124,29 @@ class AtifSource(StaticSource):
             return None, [Problem(path, None, f"cannot read: {err.strerror or err}")]
 
     def _trajectory(self, path: str | None) -> tuple[Trajectory | None, list[Problem]]:
+        """The trajectory at ``path``, read in bounded memory (:mod:`~.lazy`)."""
         if path is None:
             return None, []
-        data, problems = self._read(path)
-        if data is None:
-            return None, problems
-        doc = read_document(data)
-        if doc.error is None and not isinstance(doc.value, dict):
-            what = "a JSON array" if isinstance(doc.value, list) else "not a JSON object"
-            return None, [Problem(path, 1, f"{what}, not an ATIF trajectory (no steps read)")]
-        return parse_trajectory(doc, path), []
+        self.watch(path)
+        if not inside(self.root_real, path):
+            return None, [Problem(path, None, "outside the opened directory (not read)")]
+        try:
+            st = os.stat(path)
+            key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            last = self._last
+            if last is not None and last[0] == key:
+                return last[1], []  # listed, now shown: one pass over a big file, not two
+            trajectory = read_trajectory(path)
+            self._last = (key, trajectory)
+            return trajectory, []
+        except NotATrajectory as err:
+            return None, [Problem(path, 1, f"{err}, not an ATIF trajectory (no steps read)")]
+        except safeio.Refused as err:
+            return None, [Problem(path, None, err.strerror or str(err))]
+        except FileNotFoundError:
+            return None, [Problem(path, None, "does not exist")]
+        except OSError as err:
+            return None, [Problem(path, None, f"cannot read: {err.strerror or err}")]
 
     def _trial(self, trial_dir: str) -> tuple[TrialResult | None, bool, list[Problem]]:
         """The trial's result, whether it finished (it has a ``result.json``, or it has
@@ -414,14 +429,14 @@ class AtifSource(StaticSource):
             self._report(problems)
         index = self.find(ref)
         summary = replace(summary, ref=ref, index=index or 0)
-        steps: tuple[Step, ...] = ()
+        steps: Sequence[Step] = ()
         raw: dict[str, object] = {}
         if trial is not None:
             raw["result.json"] = trial.raw
         for report in detail.reports or ():
             raw[report.name] = report.raw
         if trajectory is not None and pairing is not None:
-            steps = build_steps(
+            steps = Timeline(
                 trajectory, pairing, ref, partial(self.child_ref, owner or ref, trajectory)
             )
             continued = None

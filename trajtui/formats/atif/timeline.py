@@ -18,11 +18,11 @@ from trajtui.core.io.text import one_line
 from trajtui.core.model import Call, Field, Kind, Outcome, RunSummary, Step, StepState
 from trajtui.core.values import count, string, tool_names
 from trajtui.formats.atif.facts import (
+    Answer,
     Pairing,
     Totals,
     call_failed,
     span_ms,
-    start_time,
     tool_call_counts,
     totals,
 )
@@ -121,8 +121,11 @@ def build_step(
     run_ref: str,
     t0: float | None,
     child: ChildRef,
+    content: Callable[[Answer], Any] = lambda a: a.result.content,
 ) -> Step:
-    """The timeline step of one ATIF step."""
+    """The timeline step of one ATIF step (whole: not :func:`lightened
+    <trajtui.formats.atif.trajectory.lighten>`); ``steps`` may be lightened, ``content``
+    gives a result's content (read again when ``pairing`` was made of lightened steps)."""
     fields: list[Field] = []
     if step.reasoning is not None:
         fields.append(Field("reasoning", step.reasoning, markdown=True))
@@ -138,7 +141,7 @@ def build_step(
         label = _call_label(ci + 1, call)
         if failed:
             failures.append(f"{label} failed")
-        shown = [_shown(a.result.content) for a in answers]
+        shown = [_shown(content(a)) for a in answers]
         elsewhere = [a.step for a in answers if a.step != step.position]
         if single:
             tool_input = call.arguments
@@ -250,16 +253,6 @@ def _tools_of_step(
         steps[a[0] - 1].calls[a[1]].name
         for a in answered
         if a is not None and a[0] != step.position
-    )
-
-
-def build_steps(
-    trajectory: Trajectory, pairing: Pairing, run_ref: str, child: ChildRef
-) -> tuple[Step, ...]:
-    """The timeline of a trajectory."""
-    t0 = start_time(trajectory.steps)
-    return tuple(
-        build_step(s, trajectory.steps, pairing, run_ref, t0, child) for s in trajectory.steps
     )
 
 

@@ -21,7 +21,9 @@ Nothing here reads files; :mod:`~.pairing` pairs calls with results, :mod:`~.fac
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -150,6 +152,9 @@ class Trajectory:
         root: The document without its steps.
         problems: What could not be read, or was read with a fix-up.
         complete: The document was read to its end (no JSON error).
+        body: For a file read in bounded memory, what reads a step's body again
+            (``body(step)``: the step whole; its steps are then :func:`lightened
+            <lighten>`); None when every step is whole.
     """
 
     path: str
@@ -165,6 +170,7 @@ class Trajectory:
     root: dict[str, Any]
     problems: tuple[Problem, ...]
     complete: bool
+    body: Callable[[AtifStep], AtifStep] | None = None
 
     @property
     def agent_name(self) -> str | None:
@@ -320,25 +326,186 @@ def _calls(value: Any) -> tuple[ToolCall, ...]:
     return tuple(out)
 
 
-def _numbers(
-    lined: list[tuple[int | None, dict[str, Any]]], path: str
-) -> tuple[list[int], list[Problem]]:
-    """Each step's number: its ``step_id`` when every step has a distinct integer one, else
-    its position (with a warning naming the first step that has none)."""
-    ids = [integer(s.get("step_id")) for _, s in lined]
-    seen: set[int] = set()
-    for (line, step), sid in zip(lined, ids, strict=True):
-        if sid is None:
-            value = step.get("step_id")
-            what = "no step_id" if value is None else f"step_id {value!r}, not an integer"
-        elif sid in seen:
-            what = f"step_id {sid} is repeated"
-        else:
-            seen.add(sid)
-            continue
-        note = f"{what}: steps numbered by position (step-1 ... step-{len(lined)})"
-        return list(range(1, len(lined) + 1)), [Problem(path, line, note, Severity.WARNING)]
-    return [sid for sid in ids if sid is not None], []
+def make_step(s: dict[str, Any], position: int, number: int, line: int | None) -> AtifStep:
+    """The step ``s`` (decoded from the file) at ``position``, called ``step-{number}``."""
+    reasoning = s.get("reasoning_content")
+    return AtifStep(
+        position=position,
+        number=number,
+        line=line,
+        step_id=integer(s.get("step_id")),
+        source=string(s.get("source")),
+        timestamp=string(s.get("timestamp")),
+        time=parse_time(s.get("timestamp")),
+        text=content_text(s.get("message")),
+        reasoning=reasoning if isinstance(reasoning, str) else None,
+        model_name=string(s.get("model_name")),
+        calls=_calls(s.get("tool_calls")),
+        results=_results(s),
+        metrics=_metrics(s.get("metrics")),
+        copied=s.get("is_copied_context") is True,
+        raw=s,
+    )
+
+
+def lighten(step: AtifStep, *, keep_text: bool = False) -> AtifStep:
+    """``step`` as a listing keeps it (:class:`StepFold` with ``lean``): what the run's
+    figures, its pairing of calls and results and its children need, without the bodies
+    (message, reasoning, arguments, results' content, the step as in the file), which are
+    read again when the step is shown; the timestamp as its time only). ``keep_text``: the
+    message is kept (the run's title)."""
+    return AtifStep(
+        step.position,
+        step.number,
+        step.line,
+        step.step_id,
+        _word(step.source),
+        None,
+        step.time,
+        step.text if keep_text else None,
+        None,
+        _word(step.model_name),
+        tuple(ToolCall(c.call_id, _word(c.name), None, None) for c in step.calls),
+        tuple(ToolResult(r.call_id, None, r.failed, r.subagents, None) for r in step.results),
+        step.metrics,
+        step.copied,
+        _NO_RAW,
+    )
+
+
+def _word(text: str | None) -> str | None:
+    """A short string every step repeats (a source, a model, a tool name) kept once."""
+    return sys.intern(text) if text is not None and len(text) <= 200 else text
+
+
+_NO_RAW: dict[str, Any] = {}
+"""The ``raw`` of every lightened step (never changed)."""
+
+
+class StepFold:
+    """A trajectory read step by step, as the file gives them (:meth:`add`), then its
+    document (:meth:`finish`): what :func:`parse_trajectory` does with a document read
+    whole, and what a big file streamed item by item is folded with.
+
+    Args:
+        path: The file.
+        lean: Keep each step :func:`lightened <lighten>` (the listing of a file read in
+            bounded memory: the bodies are read again by their spans when shown).
+    """
+
+    def __init__(self, path: str, *, lean: bool = False) -> None:
+        self.path = path
+        self.lean = lean
+        self.items = 0  # items of the steps array, objects or not
+        self.steps: list[AtifStep] = []
+        self._skipped: list[Problem] = []  # items that are not objects
+        self._found: list[Problem] = []  # problems of the steps read
+        self._seen: set[int] = set()
+        self._unnumbered: Problem | None = None  # the first step whose step_id cannot name it
+        self._titled = False
+
+    def add(self, line: int | None, item: Any) -> bool:
+        """One item of the ``steps`` array; False when it is not a step (skipped)."""
+        self.items += 1
+        path = self.path
+        if not isinstance(item, dict):
+            self._skipped.append(
+                Problem(path, line, f"step is {_kind(item)}, not an object (skipped)")
+            )
+            return False
+        position = len(self.steps) + 1
+        sid = integer(item.get("step_id"))
+        if self._unnumbered is None:
+            what = None
+            if sid is None:
+                value = item.get("step_id")
+                what = "no step_id" if value is None else f"step_id {value!r}, not an integer"
+            elif sid in self._seen:
+                what = f"step_id {sid} is repeated"
+            else:
+                self._seen.add(sid)
+            if what is not None:
+                self._unnumbered = Problem(path, line, what, Severity.WARNING)
+                self._seen.clear()
+        step = make_step(item, position, sid if sid is not None else position, line)
+        if step.source not in SOURCES:
+            what = "no source" if step.source is None else f"source {step.source!r}"
+            self._found.append(
+                Problem(path, line, f"{what} (not system, user or agent)", Severity.WARNING)
+            )
+        if "tool_calls" in item and not isinstance(item["tool_calls"], list):
+            self._found.append(
+                Problem(path, line, f'"tool_calls" is {_kind(item["tool_calls"])}, not an array')
+            )
+        if self.lean:
+            title = not self._titled and step.source == "user" and bool((step.text or "").strip())
+            self._titled = self._titled or title
+            step = lighten(step, keep_text=title)
+        self.steps.append(step)
+        return True
+
+    def finish(
+        self,
+        value: Any,
+        has_steps: bool,
+        error: tuple[int, str] | None,
+        warnings: list[str],
+        body: Any = None,
+    ) -> Trajectory:
+        """The trajectory: ``value`` the document (its ``steps`` aside), ``has_steps``
+        whether it has a ``steps`` array, ``error`` where it stops being JSON; ``body``
+        reads a lean step's body again (:attr:`Trajectory.body`)."""
+        path = self.path
+        problems = [Problem(path, None, w, Severity.WARNING) for w in warnings]
+        if error is not None:
+            at, message = error
+            kept = self.items
+            shown = f"the {kept} steps before it are" if kept != 1 else "the step before it is"
+            note = f"; {shown} shown" if kept else ""
+            problems.append(Problem(path, at, message + note))
+        root = value if isinstance(value, dict) else {}
+        if not isinstance(value, dict) and error is None:
+            problems.append(Problem(path, 1, f"expected a JSON object, found {_kind(value)}"))
+        if not has_steps and isinstance(value, dict):
+            if "steps" in root:
+                problems.append(
+                    Problem(path, None, f'"steps" is {_kind(root["steps"])}, not an array')
+                )
+            elif error is None:
+                problems.append(
+                    Problem(path, None, 'no "steps" array: the trajectory has no steps')
+                )
+        problems.extend(self._skipped)
+        steps = self.steps
+        if self._unnumbered is not None:
+            n = len(steps)
+            note = f"{self._unnumbered.message}: steps numbered by position (step-1 ... step-{n})"
+            problems.append(replace(self._unnumbered, message=note))
+            steps = [replace(s, number=s.position) for s in steps]
+        problems.extend(self._found)
+        schema = root.get("schema_version")
+        if isinstance(value, dict) and not isinstance(schema, str):
+            problems.append(Problem(path, None, "no schema_version", Severity.WARNING))
+        embedded = tuple(
+            e for e in sequence(root.get("subagent_trajectories")) if isinstance(e, dict)
+        )
+        final = root.get("final_metrics")
+        return Trajectory(
+            path=path,
+            schema_version=schema if isinstance(schema, str) else None,
+            version=version_of(schema),
+            session_id=_first(root, "session_id"),
+            trajectory_id=_first(root, "trajectory_id"),
+            agent=mapping(root.get("agent")),
+            steps=tuple(steps),
+            final_metrics=final if isinstance(final, dict) else None,
+            continued_ref=string(root.get("continued_trajectory_ref")),
+            embedded=embedded,
+            root={k: v for k, v in root.items() if k != "steps"},
+            problems=tuple(problems),
+            complete=error is None,
+            body=body,
+        )
 
 
 def parse_trajectory(doc: Document, path: str) -> Trajectory:
@@ -348,82 +515,10 @@ def parse_trajectory(doc: Document, path: str) -> Trajectory:
     when something is lost, a warning when it was read with a fix-up), and every step that
     can be read is kept.
     """
-    problems = [Problem(path, None, w, Severity.WARNING) for w in doc.warnings]
-    if doc.error is not None:
-        at, message = doc.error
-        kept = len(doc.steps or ())
-        shown = f"the {kept} steps before it are" if kept != 1 else "the step before it is"
-        note = f"; {shown} shown" if kept else ""
-        problems.append(Problem(path, at, message + note))
-    root = doc.value if isinstance(doc.value, dict) else {}
-    if not isinstance(doc.value, dict) and doc.error is None:
-        problems.append(Problem(path, 1, f"expected a JSON object, found {_kind(doc.value)}"))
-    lined: list[tuple[int | None, dict[str, Any]]] = []
-    if doc.steps is None and isinstance(doc.value, dict):
-        if "steps" in root:
-            problems.append(Problem(path, None, f'"steps" is {_kind(root["steps"])}, not an array'))
-        elif doc.error is None:
-            problems.append(Problem(path, None, 'no "steps" array: the trajectory has no steps'))
+    fold = StepFold(path)
     for line, item in doc.steps or ():
-        if isinstance(item, dict):
-            lined.append((line, item))
-        else:
-            problems.append(Problem(path, line, f"step is {_kind(item)}, not an object (skipped)"))
-    numbers, found = _numbers(lined, path)
-    problems.extend(found)
-    steps = []
-    for position, ((line, s), number) in enumerate(zip(lined, numbers, strict=True), 1):
-        source = string(s.get("source"))
-        if source not in SOURCES:
-            what = "no source" if source is None else f"source {source!r}"
-            problems.append(
-                Problem(path, line, f"{what} (not system, user or agent)", Severity.WARNING)
-            )
-        if "tool_calls" in s and not isinstance(s["tool_calls"], list):
-            problems.append(
-                Problem(path, line, f'"tool_calls" is {_kind(s["tool_calls"])}, not an array')
-            )
-        reasoning = s.get("reasoning_content")
-        steps.append(
-            AtifStep(
-                position=position,
-                number=number,
-                line=line,
-                step_id=integer(s.get("step_id")),
-                source=source,
-                timestamp=string(s.get("timestamp")),
-                time=parse_time(s.get("timestamp")),
-                text=content_text(s.get("message")),
-                reasoning=reasoning if isinstance(reasoning, str) else None,
-                model_name=string(s.get("model_name")),
-                calls=_calls(s.get("tool_calls")),
-                results=_results(s),
-                metrics=_metrics(s.get("metrics")),
-                copied=s.get("is_copied_context") is True,
-                raw=s,
-            )
-        )
-    schema = root.get("schema_version")
-    if isinstance(doc.value, dict) and not isinstance(schema, str):
-        problems.append(Problem(path, None, "no schema_version", Severity.WARNING))
-    embedded = tuple(e for e in sequence(root.get("subagent_trajectories")) if isinstance(e, dict))
-    return Trajectory(
-        path=path,
-        schema_version=schema if isinstance(schema, str) else None,
-        version=version_of(schema),
-        session_id=_first(root, "session_id"),
-        trajectory_id=_first(root, "trajectory_id"),
-        agent=mapping(root.get("agent")),
-        steps=tuple(steps),
-        final_metrics=root.get("final_metrics")
-        if isinstance(root.get("final_metrics"), dict)
-        else None,
-        continued_ref=string(root.get("continued_trajectory_ref")),
-        embedded=embedded,
-        root={k: v for k, v in root.items() if k != "steps"},
-        problems=tuple(problems),
-        complete=doc.error is None,
-    )
+        fold.add(line, item)
+    return fold.finish(doc.value, doc.steps is not None, doc.error, doc.warnings)
 
 
 def from_embedded(value: dict[str, Any], path: str) -> Trajectory:

@@ -1,0 +1,194 @@
+"""A trajectory file read in bounded memory: listed from one pass, its steps read when shown.
+
+:func:`read_trajectory` streams the file through the core engine for big JSON documents
+(:func:`~trajtui.core.io.jsondoc.scan_document`): every top-level member but ``steps`` is
+decoded, each step is folded into the run's figures and kept :func:`lightened
+<trajtui.formats.atif.trajectory.lighten>` (ids, names, flags, numbers: no message, no
+arguments, no tool output) with its byte span. :class:`Bodies` reads one step whole again by
+its span, and :class:`Timeline` is the run's timeline built from them a window of steps at a
+time, the last few windows kept: what a run holds is what is shown, not the file.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import Any, overload
+
+from trajtui.core.io import safeio
+from trajtui.core.io.jsondoc import Span, Spans, read_item, scan_document
+from trajtui.core.io.jsonutil import JsonError
+from trajtui.core.model import Field, Step
+from trajtui.core.values import integer
+from trajtui.formats.atif.document import STEPS
+from trajtui.formats.atif.facts import Answer, Pairing, start_time
+from trajtui.formats.atif.timeline import ChildRef, build_step
+from trajtui.formats.atif.trajectory import AtifStep, StepFold, Trajectory, make_step
+
+WINDOW = 32
+"""Steps built at a time."""
+WINDOWS_KEPT = 4
+"""Windows of built steps a timeline keeps (the rest are built again when asked for)."""
+
+
+class NotATrajectory(Exception):
+    """The file is JSON, but not an object (``str()``: what it is)."""
+
+
+class BodyLost(Exception):
+    """A step's body could not be read again (the file changed, or went)."""
+
+
+class Bodies:
+    """Reads the steps of a trajectory file again by their spans (``bodies(step)``: the
+    step whole), the file checked to be the one scanned (same file, same size)."""
+
+    def __init__(self, path: str, spans: Spans, ident: tuple[int, int], size: int) -> None:
+        self.path = path
+        self.spans = spans  # by position - 1
+        self.ident = ident
+        self.size = size
+
+    def read(self, steps: Sequence[AtifStep]) -> list[AtifStep]:
+        """``steps`` (lightened) whole, read again from the file.
+
+        Raises:
+            BodyLost: The file changed since it was scanned, or cannot be read.
+        """
+        try:
+            with safeio.open_regular(self.path) as f:
+                if f.ident != self.ident or f.size != self.size:
+                    raise BodyLost("the file changed since it was read")
+                out = []
+                for lean in steps:
+                    item = read_item(f, self.spans[lean.position - 1])
+                    if not isinstance(item, dict) or integer(item.get("step_id")) != lean.step_id:
+                        raise BodyLost("the file changed since it was read")
+                    out.append(make_step(item, lean.position, lean.number, lean.line))
+                return out
+        except (OSError, JsonError) as err:
+            raise BodyLost(
+                f"cannot read it again: {getattr(err, 'strerror', None) or err}"
+            ) from None
+
+    def __call__(self, step: AtifStep) -> AtifStep:
+        return self.read([step])[0]
+
+
+def read_trajectory(path: str) -> Trajectory:
+    """The trajectory in the file at ``path``, read in one pass in bounded memory (its steps
+    lightened, their bodies read again by :class:`Bodies`).
+
+    Raises:
+        NotATrajectory: It is JSON, but not an object.
+        OSError: It cannot be opened or read (:class:`~trajtui.core.io.safeio.Refused`
+            when it is not a regular file).
+    """
+    fold = StepFold(path, lean=True)
+    kept = Spans()  # the spans of the steps (items that are objects), by position
+
+    def visit(key: str, span: Span, item: Any) -> None:
+        if fold.add(span.line, item):
+            kept.append(span)
+
+    with safeio.open_regular(path) as f:
+        scanned = scan_document(f, arrays=frozenset({STEPS}), visit=visit)
+        ident, size = f.ident, f.size
+    if scanned.error is None and not isinstance(scanned.value, dict):
+        raise NotATrajectory(
+            "a JSON array" if isinstance(scanned.value, list) else "not a JSON object"
+        )
+    body = Bodies(path, kept, ident, size)
+    return fold.finish(scanned.value, STEPS in scanned.spans, scanned.error, scanned.warnings, body)
+
+
+class Timeline(Sequence[Step]):
+    """A trajectory's timeline built from its steps on demand, :data:`WINDOW` steps at a
+    time, the last :data:`WINDOWS_KEPT` windows kept (thread-safe). The steps of a
+    trajectory read whole (an embedded subagent's) are built as they are."""
+
+    def __init__(
+        self, trajectory: Trajectory, pairing: Pairing, run_ref: str, child: ChildRef
+    ) -> None:
+        self._t = trajectory
+        self._pairing = pairing
+        self._ref = run_ref
+        self._child = child
+        self._t0 = start_time(trajectory.steps)
+        self._count = len(trajectory.steps)
+        self._windows: OrderedDict[int, list[Step]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _whole(self, steps: Sequence[AtifStep]) -> tuple[list[AtifStep], str | None]:
+        bodies = self._t.body
+        if not isinstance(bodies, Bodies):
+            return list(steps), None
+        try:
+            return bodies.read(steps), None
+        except BodyLost as err:
+            return list(steps), str(err)
+
+    def _window(self, w: int) -> list[Step]:
+        with self._lock:
+            got = self._windows.get(w)
+            if got is not None:
+                self._windows.move_to_end(w)
+                return got
+        lean = self._t.steps
+        lo, hi = w * WINDOW, min((w + 1) * WINDOW, self._count)
+        whole, lost = self._whole(lean[lo:hi])
+        by_position = {s.position: s for s in whole}
+
+        def content(a: Answer) -> Any:
+            step = by_position.get(a.step)
+            if step is None:  # a result in a step of another window
+                step = self._whole([lean[a.step - 1]])[0][0]
+                by_position[a.step] = step
+            results = step.results
+            return results[a.index].content if a.index < len(results) else None
+
+        built = []
+        for step in whole:
+            s = build_step(step, lean, self._pairing, self._ref, self._t0, self._child, content)
+            if lost is not None:
+                note = Field("step body", f"not shown: {lost} (open it again to read it)")
+                s = replace(s, fields=(*s.fields, note))
+            built.append(s)
+        with self._lock:
+            self._windows[w] = built
+            while len(self._windows) > WINDOWS_KEPT:
+                self._windows.popitem(last=False)
+        return built
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, i: int) -> Step: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Step, ...]: ...
+    def __getitem__(self, i: int | slice) -> Step | tuple[Step, ...]:
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(*i.indices(self._count)))
+        if i < 0:
+            i += self._count
+        if not 0 <= i < self._count:
+            raise IndexError(i)
+        return self._window(i // WINDOW)[i % WINDOW]
+
+    def __iter__(self) -> Iterator[Step]:
+        for w in range((self._count + WINDOW - 1) // WINDOW):
+            yield from self._window(w)
+
+    def __bool__(self) -> bool:
+        return self._count > 0
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"<Timeline {self._ref} ({self._count} steps)>"
