@@ -242,3 +242,15 @@ def test_a_big_1_0_session_without_subagent_lines_lists_no_empty_run(
     assert all(s.complete for s in ws.sources)
     assert [len(s) for s in ws.sources] == [1, 0]
     ws.close()
+
+
+def test_stats_by_date_gives_each_days_sessions_and_tokens(projects: Path) -> None:
+    """Tokens and cost per day (issue 25): a session's date is its first line's (UTC), the
+    same field Codex rollouts have."""
+    out = _cli("stats", str(projects), "--by", "date", "--json")
+    assert out.returncode == 0, out.stderr
+    groups = {g["group"]: g for g in map(json.loads, out.stdout.splitlines())}
+    assert {"2026-01-02", "2025-09-01"} <= set(groups), sorted(groups)
+    ls = [json.loads(x) for x in _cli("ls", str(projects), "--json").stdout.splitlines()]
+    days = {row["ref"]: row["metadata"].get("date") for row in ls}
+    assert days[b.S] == "2026-01-02" and days[b.OS] == "2025-09-01"

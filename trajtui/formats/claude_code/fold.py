@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import re
 from collections import OrderedDict
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -457,6 +457,9 @@ class ClaudeFold:
             meta["subagent_tool_errors"] = str(self.side_failed)
         if self.first_stamp:
             meta["started"] = self.first_stamp
+            began = _ms(self.first_stamp)
+            if began is not None:  # the day it started, UTC (stats --by date), as Codex's
+                meta["date"] = datetime.fromtimestamp(began / 1000, UTC).strftime("%Y-%m-%d")
         return RunSummary(
             ref=ref,
             index=0,
