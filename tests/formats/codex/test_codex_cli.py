@@ -62,7 +62,8 @@ def test_ls_lists_every_rollout_newest_first_with_the_files_counts(sessions: Pat
 def test_text_ls_shows_the_date_cwd_and_prompt(sessions: Path) -> None:
     out = run("ls", str(sessions))
     assert out.returncode == 0, out.stderr
-    lines = [line for line in out.stdout.splitlines() if "·" in line and "::" in line]
+    refs = (b.THREAD_0171, b.THREAD_060, b.THREAD_020)
+    lines = [line for line in out.stdout.splitlines() if line.startswith(refs)]
     assert "2026-11-20 09:00Z · /home/dev/api · Add a health endpoint" in lines[0]
     assert "2026-11-18 08:00Z · List the files and count them" in lines[2]
 
@@ -149,3 +150,20 @@ def test_cwd_query_takes_a_path_from_home(sessions: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert [json.loads(x)["ref"].split("::")[-1] for x in out.stdout.splitlines()] == [b.THREAD_060]
+
+
+def test_rollouts_of_several_folders_are_one_list_newest_first_by_their_ids(
+    tmp_path: Path,
+) -> None:
+    """Two boxes' session folders opened together (the walk meets the older one first): one
+    table, newest first across both, each rollout named by its thread id alone."""
+    b.sessions_tree(tmp_path / "a-box" / "sessions")  # 2026-11-18 to 2026-11-20
+    newer = "019c0d0f-0000-7000-8000-0000000000ff"
+    b.session_v0171(thread=newer, day="2026-11-22").write(
+        b.rollout_path(tmp_path / "b-box" / "sessions", "2026-11-22", newer)
+    )
+    listed = rows(tmp_path)
+    assert [r["ref"] for r in listed] == [newer, b.THREAD_0171, b.THREAD_060, b.THREAD_020]
+    text = run("ls", str(tmp_path)).stdout.splitlines()
+    assert sum(line.startswith("REF") for line in text) == 1, text
+    assert not [line for line in text if line.startswith("# ")], text

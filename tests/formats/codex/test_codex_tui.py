@@ -24,7 +24,7 @@ async def test_a_sessions_folder_lists_each_rollout_with_its_counts(tmp_path: Pa
         assert row["019c0d0e"].split()[3:7] == ["8", "2", "1", "2.5s"]
         assert "2026-11-20 09:00Z · /home/dev/api · A" in row["019c0d0e"]
         assert row["0199a1b2"].split()[3:7] == ["10", "4", "1", "3.1s"]
-        await pilot.press("j", "j", "enter")  # the 0.60 session's timeline (past its header)
+        await pilot.press("j", "enter")  # the 0.60 session's timeline (one list: no headers)
         await settle(pilot)
         text = "\n".join(screen_lines(app))
         assert "turn 1 · Fix the failing test in parser.py" in text

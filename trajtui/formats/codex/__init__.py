@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from trajtui.core.format_api import Certainty, Claim, Format, Opened, Reach, Scope, claimed
@@ -66,6 +67,31 @@ def _ref(path: str, first: Any) -> str:
     return thread or thread_id_of_name(path) or os.path.basename(path)
 
 
+_STARTED = re.compile(r"^rollout-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})")
+
+
+def started_of_name(path: str) -> float | None:
+    """When a rollout started, as its file name says (``rollout-2026-11-26T13-32-13-…``, the
+    writer's clock), in seconds: a folder of rollouts lists them newest first by it."""
+    m = _STARTED.match(os.path.basename(path))
+    if m is None:
+        return None
+    try:
+        y, mo, d, h, mi, sec = (int(g) for g in m.groups())
+        when = datetime(y, mo, d, h, mi, sec, tzinfo=UTC)
+    except ValueError:
+        return None
+    return when.timestamp()
+
+
+def _rollout(path: str, fmt: RolloutFormat, ref: str, label: str | None) -> SessionSource:
+    """A rollout's source: its thread id, a random UUID, names it alone (no file name before
+    it when several are open), listed by when it started."""
+    source = SessionSource(path, fmt, ref, label, alone=True)
+    source.started = started_of_name(path)
+    return source
+
+
 def parent_of(first: Any) -> str | None:
     """The thread a rollout was forked or spawned from, as its first line names it
     (``forked_from_id``, or a sub-agent's ``parent_thread_id``), or None."""
@@ -91,7 +117,7 @@ class CodexFormat(Format):
         if sniffed.layout == "json" and looks_like_document(path):
             return DocumentSource(path, ROLLOUT, label)
         if sniffed.layout == "jsonl" and is_rollout_head(sniffed.first) is not None:
-            return SessionSource(path, self.session, _ref(path, sniffed.first), label)
+            return _rollout(path, self.session, _ref(path, sniffed.first), label)
         return None
 
     def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
@@ -103,7 +129,7 @@ class CodexFormat(Format):
         if certainty is None:
             return None
         ref = _ref(path, sniffed.first)
-        return Claim(certainty, lambda: Opened((SessionSource(path, self.session, ref, label),)))
+        return Claim(certainty, lambda: Opened((_rollout(path, self.session, ref, label),)))
 
     def claim_dir(self, place: Walked) -> Claim | None:
         if not _sessions_dir(place):
@@ -129,7 +155,7 @@ class CodexFormat(Format):
             source: Source | None
             if parent is not None and parent in labels and is_rollout_head(s.first) is not None:
                 fmt = RolloutFormat(ROLLOUT, Parent(parent, labels[parent]))
-                source = SessionSource(path, fmt, _ref(path, s.first), label)
+                source = _rollout(path, fmt, _ref(path, s.first), label)
             else:
                 source = self.source_of(path, s, label)
             if source is not None:
