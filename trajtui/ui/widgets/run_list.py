@@ -223,6 +223,14 @@ class RunList(VirtualList):
     }
     """
 
+    class Resized(Message):
+        """The list's width changed (what its columns cut, and the line that says so, with
+        it)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        self.post_message(self.Resized())
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.store: RunStore | None = None

@@ -241,11 +241,11 @@ class Frame:
             title += f" · behind {store.pinned.label} (esc: all)"
         runs_pane = self.node.query_one("#runs-pane")
         runs_pane.border_title = literal(title)
-        self._say_elided()
+        self.say_elided()
         # the split may have changed the list's width: what is cut is known once laid out
-        self.node.call_after_refresh(self._say_elided)
+        self.node.call_after_refresh(self.say_elided)
 
-    def _say_elided(self) -> None:
+    def say_elided(self) -> None:
         """The line under the run list: the starts its titles and references give way by
         (said only while they do), and its keys."""
         runs_pane = self.node.query_one("#runs-pane")

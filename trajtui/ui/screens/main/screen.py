@@ -212,6 +212,10 @@ class MainScreen(Screen[None]):
     def on_resize(self) -> None:
         self.frame.resized()
 
+    def on_run_list_resized(self) -> None:
+        # the list's own width changed (a split moved): what its references cut may have too
+        self.frame.say_elided()
+
     def on_descendant_focus(self) -> None:
         self.frame.focus_moved(gained=True)
 
