@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 import pytest
 
-from trajtui.core.jsonl import indexcache, session
+from trajtui.core.jsonl import indexcache, lazysteps
 from trajtui.core.jsonl.session import Line, SessionSource, SessionState, StepRow
 from trajtui.core.model import Kind, Outcome, Run, RunSummary, Step
 from trajtui.core.source import FormatInfo
@@ -148,8 +148,8 @@ def test_a_file_is_one_run_its_lines_steps_and_results_linked(tmp_path: Path) ->
 def test_steps_are_built_a_window_at_a_time_and_only_a_few_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(session, "WINDOW", 4)
-    monkeypatch.setattr(session, "WINDOWS_KEPT", 2)
+    monkeypatch.setattr(lazysteps, "WINDOW", 4)
+    monkeypatch.setattr(lazysteps, "WINDOWS_KEPT", 2)
     p = tmp_path / "s.jsonl"
     _write(p, [{"t": "say", "text": f"m{k}"} for k in range(40)])
     fmt = ToyFormat()
