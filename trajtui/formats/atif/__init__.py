@@ -31,22 +31,24 @@ Runs and steps
 
 Modules
     Pure readers (no trajtui view): :mod:`~.document` (a JSON document with the line of each
-    step, what precedes a break kept), :mod:`~.trajectory` (a trajectory as typed objects),
+    step, what precedes a break kept), :mod:`~.trajectory` (a trajectory read into the
+    typed objects of :mod:`~.model`),
     :mod:`~.facts` (pairing, counts, totals, span), :mod:`~.trial` (a trial's result and
     verdict), :mod:`~.verifier` (its verifier's test reports), :mod:`~.job` (the job's own
     ``result.json``), :mod:`~.layout` (recognising files and directories). Glue:
     :mod:`~.timeline` (runs, steps and fields of trajtui's model), :mod:`~.lazy` (a
     trajectory file streamed once in bounded memory, its timeline built from its steps'
     spans a window at a time), :mod:`~.detail` (what a
-    run keeps for its view and search) and :mod:`~.source` (:class:`AtifSource` and
-    :data:`ATIF`, the registered format).
+    run keeps for its view and search), :mod:`~.source` (:class:`AtifSource`) and
+    :mod:`~.claim` (:data:`ATIF`, the registered format).
 """
 
 from __future__ import annotations
 
+from trajtui.formats.atif.claim import ATIF
 from trajtui.formats.atif.document import Document, read_document
 from trajtui.formats.atif.facts import Pairing, Totals, pair_results, tool_call_counts, totals
-from trajtui.formats.atif.source import ATIF, FORMAT, AtifSource
+from trajtui.formats.atif.source import FORMAT, AtifSource
 from trajtui.formats.atif.trajectory import (
     AtifStep,
     ToolCall,

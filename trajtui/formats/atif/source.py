@@ -1,4 +1,5 @@
-"""The ATIF source and the registry's hooks (the glue between the pure readers and trajtui).
+"""The ATIF source (the glue between the pure readers and trajtui; the registry's hooks that
+open it are in :mod:`~.claim`).
 
 :class:`AtifSource` reads a Harbor job directory (one run per trial directory), one trial
 directory, an agent directory (``trajectory.json`` and what lies beside it) or one ATIF file
@@ -19,10 +20,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from trajtui.core.format_api import Certainty, Claim, Format, Opened, Scope
 from trajtui.core.io import safeio
-from trajtui.core.io.detect import Sniffed
-from trajtui.core.io.discover import Walked, inside
+from trajtui.core.io.discover import inside
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Field, Outcome, Problem, Run, RunSummary, Severity, Step
 from trajtui.core.source import FormatInfo
@@ -468,40 +467,3 @@ class AtifSource(StaticSource):
                 if key not in self._reported:
                     self._reported.add(key)
                     self.add_problem(p)
-
-
-class AtifFormat(Format):
-    """Harbor ATIF trajectories: a ``trajectory.json`` on its own, a Harbor job, trial or
-    agent directory, recognised by content."""
-
-    infos = (FORMAT,)
-    view = "trajtui.formats.atif.view:VIEW"
-
-    def claim_file(self, path: str, sniffed: Sniffed, label: str | None) -> Claim | None:
-        if sniffed.layout not in ("json", "jsonl"):
-            return None
-        keys = sniffed.first if sniffed.layout == "jsonl" else layout.head_keys(path)
-        keys = keys if isinstance(keys, dict) else None
-        if not layout.looks_atif(keys):
-            return None
-        schema = keys.get("schema_version") if keys else None
-        marked = isinstance(schema, str) and schema.lstrip().lower().startswith("atif")
-        return Claim(
-            Certainty.MARKED if marked else Certainty.SHAPE,
-            lambda: Opened((AtifSource(path, "file", label),)),
-        )
-
-    def claim_dir(self, place: Walked) -> Claim | None:
-        kind = layout.dir_kind(place.path, place.files, place.dirs)
-        if kind is None:
-            return None
-        scope: Scope | None = None  # a trial directory is read as a whole
-        if kind == layout.JOB:
-            scope = layout.JobScope(place.path)
-        elif kind == layout.AGENT_DIR:
-            scope = layout.AgentScope(place.path)
-        return Claim(Certainty.SHAPE, lambda: Opened((AtifSource(place.path, kind),), scope=scope))
-
-
-ATIF = AtifFormat()
-"""The registered ATIF format."""
