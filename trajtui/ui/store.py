@@ -13,8 +13,6 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import partial
 
 from trajtui.core.jsonl.table import EMPTY, RUN, CountRow
 from trajtui.core.model import Problem
@@ -25,8 +23,9 @@ from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 from trajtui.ui.rows import ENTRY, HEADER, OPEN_PROBLEM, Row, Rows
 from trajtui.ui.run_counts import SourceCounts, summary_line
-from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix, selected
-from trajtui.ui.run_sort import SORT_CYCLE, sorted_rows
+from trajtui.ui.run_filter import FILTER_SYNTAX, Filter, TitlePrefix
+from trajtui.ui.run_layout import Layout, Pinned, plan_layout
+from trajtui.ui.run_sort import SORT_CYCLE
 
 HEAD_SOURCES = 16
 HEAD_ROWS = 32
@@ -45,40 +44,13 @@ __all__ = [
     "SORT_CYCLE",
     "Filter",
     "Layout",
+    "Pinned",
     "Row",
     "Rows",
     "RunStore",
     "SourceCounts",
     "TitlePrefix",
 ]
-
-
-@dataclass(frozen=True)
-class Pinned:
-    """An explicit set of runs the run list is narrowed to (the runs behind a figure of
-    the stats screen), whatever the filter's text.
-
-    Attributes:
-        picks: ``(source, entry index)`` of each run.
-        label: What the runs are (``pass@3``, ``tool Bash``), for the title.
-    """
-
-    picks: frozenset[tuple[int, int]]
-    label: str
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The rows for one sort and filter (:meth:`RunStore.plan`), ready to show."""
-
-    sort: str | None
-    reverse: bool
-    filter: Filter
-    rows: Rows
-    prefix: TitlePrefix
-    mixed_ref_width: int
-    headers: int
-    shown: list[int]
 
 
 class RunStore:
@@ -154,85 +126,13 @@ class RunStore:
         source are sorted together (their rows are mixed, each naming its source: see
         :attr:`mixed`); problem rows follow, by source.
         """
-        prefix = TitlePrefix()
-        grouped = self.grouped
-        pinned = self.pinned
-        ordered = sort is None and not filt.active and pinned is None
-        mixed = len(self.ws.sources) > 1 and sort is not None
-        rows = Rows((OPEN_PROBLEM, -1, k) for k in range(len(self.ws.problems)))
-        if pinned is not None:
-            rows = Rows()
-        elif filt.active:
-            rows = Rows(r for r in rows if filt.accepts(self.ws.problems[r[2]]))
-        runs: list[tuple[int, array[int]]] = []  # (source, run entries), when mixed
-        problems: list[tuple[int, array[int]]] = []
-        shown = [0] * len(self.ws.sources)
-        headers = 0
-        for s, source in enumerate(self.ws.sources):
-            n = len(source)
-            shown[s] = n
-            if ordered:
-                if grouped:
-                    rows.append((HEADER, s, -1))
-                    headers += 1
-                rows.extend_entries(s, range(n))
-                titles = source.table.titles()
-                seen = source.table.run_rows(min(self.counts[s].seen, n))
-                prefix.add_all([titles[i] for i in seen])
-                continue
-            found = selected(
-                source,
-                n,
-                filt,
-                grouped,
-                prefix,
-                stopped,
-                partial(self._hays, s, n),
-                sorting=sort is not None,
-                inputs=partial(self.inputs.rows, s),
-                pinned=None
-                if pinned is None
-                else frozenset(i for src, i in pinned.picks if src == s),
-            )
-            if found is None:
-                return None
-            mine, others = found
-            if mixed:
-                runs.append((s, mine))
-                problems.append((s, others))
-                continue
-            if grouped and (mine or others or not (filt.active or pinned is not None)):
-                rows.append((HEADER, s, -1))
-                headers += 1
-            if mine:
-                packed = sorted_rows(self.ws.sources, [(s, mine)], sort, reverse, stopped)
-                if packed is None:
-                    return None
-                rows.extend_packed(packed)
-            rows.extend_entries(s, others)
-        mixed_ref_width = 0
-        if mixed:
-            packed = sorted_rows(self.ws.sources, runs, sort, reverse, stopped)
-            if packed is None:
-                return None
-            rows.extend_packed(packed)
-            for s, others in problems:
-                rows.extend_entries(s, others)
-            mixed_ref_width = max(
-                (
-                    len(self.ws.ref(self.ws.sources[s], ref))
-                    for s, mine in runs
-                    for ref in self._refs(s, mine)
-                ),
-                default=0,
-            )
-        return Layout(sort, reverse, filt, rows, prefix, mixed_ref_width, headers, shown)
+        return plan_layout(self, sort, reverse, filt, stopped)
 
     def warm(self) -> None:
         """Get the filter's text of every source ready (in a worker, when the filter box
         opens: the first keystroke then filters as fast as the next ones)."""
         for s, source in enumerate(self.ws.sources):
-            self._hays(s, len(source))
+            self.hays(s, len(source))
 
     def search_inputs(
         self,
@@ -256,7 +156,7 @@ class RunStore:
 
         return self.inputs.search(sources, word, stopped, progress, skip=shown)
 
-    def _hays(self, s: int, n: int) -> list[str]:
+    def hays(self, s: int, n: int) -> list[str]:
         """Each of the first ``n`` entries of source ``s`` as the filter's words are looked
         for in it (``ref title label``, casefolded; "" for problem rows), kept while the
         source's rows stay the same (typing a filter reuses them)."""
@@ -285,7 +185,8 @@ class RunStore:
         self._headers = layout.headers
         self._shown = list(layout.shown)
 
-    def _refs(self, s: int, indices: array[int]) -> Iterator[str]:
+    def refs_of(self, s: int, indices: array[int]) -> Iterator[str]:
+        """The references of entries ``indices`` of source ``s``."""
         value = self.ws.sources[s].row_value
         return (value(i, "ref") for i in indices)
 
