@@ -1,8 +1,8 @@
 """The main screen itself: a thin composition of its parts (see :mod:`trajtui.ui.screens.main`).
 
 It composes the widgets, holds the state and the parts, and hands each part what Textual
-delivers to the screen: the keys (its ``action_*`` methods, where Textual looks for them)
-and the messages of its widgets and workers. The parts reach the screen through the
+delivers to the screen: the keys (its ``action_*`` methods, where Textual looks for them,
+from :class:`~.key_actions.KeyActions`) and the messages of its widgets and workers. The parts reach the screen through the
 protocols they declare, which it implements by being what they ask for (``ws``, ``state``,
 the widgets, the other parts) and by the few methods at the end of the class.
 """
@@ -32,6 +32,7 @@ from trajtui.ui.screens.main.comparing import Comparing
 from trajtui.ui.screens.main.extra_panes import ExtraPanes
 from trajtui.ui.screens.main.finding import Finding
 from trajtui.ui.screens.main.going import GoingTo
+from trajtui.ui.screens.main.key_actions import KeyActions
 from trajtui.ui.screens.main.layout import STEP_FILTER_SYNTAX, Frame
 from trajtui.ui.screens.main.loading import Loader
 from trajtui.ui.screens.main.marks import Bookmarks
@@ -48,7 +49,7 @@ from trajtui.ui.widgets.timeline import Timeline
 from trajtui.ui.widgets.vlist import VirtualList
 
 
-class MainScreen(Screen[None]):
+class MainScreen(KeyActions, Screen[None]):
     """Runs, steps and details of everything that was opened."""
 
     BINDINGS = commands.bindings()  # type: ignore[assignment]
@@ -301,7 +302,7 @@ class MainScreen(Screen[None]):
     def _sort_by(self, message: ColumnHeader.SortBy) -> None:
         self.finding.sort_by_column(message)
 
-    # -- the keys (the command table binds them), each handed to its part --------------------
+    # -- the keys (the command table binds them; their actions: KeyActions) ------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "compare_marked" and self.state.marked is None:
@@ -313,141 +314,6 @@ class MainScreen(Screen[None]):
         if self.extra.greyed(action, parameters):
             return False  # greyed: the run's format has no such pane
         return super().check_action(action, parameters)
-
-    def action_open_link(self) -> None:
-        self.keys.open_link()
-
-    def action_link_back(self) -> None:
-        self.keys.link_back()
-
-    def action_cursor_down(self) -> None:
-        self.keys.cursor_down()
-
-    def action_cursor_up(self) -> None:
-        self.keys.cursor_up()
-
-    def action_first(self) -> None:
-        self.keys.first()
-
-    def action_last(self) -> None:
-        self.keys.last()
-
-    def action_page_down(self) -> None:
-        self.keys.page_down()
-
-    def action_page_up(self) -> None:
-        self.keys.page_up()
-
-    def action_next_mention(self) -> None:
-        self.keys.next_mention()
-
-    def action_prev_mention(self) -> None:
-        self.keys.prev_mention()
-
-    def action_drill(self) -> None:
-        self.keys.drill()
-
-    def action_back(self) -> None:
-        self.keys.back()
-
-    def action_next_pane(self) -> None:
-        self.keys.next_pane()
-
-    def action_prev_pane(self) -> None:
-        self.keys.prev_pane()
-
-    def action_next_run(self) -> None:
-        self.keys.next_run()
-
-    def action_prev_run(self) -> None:
-        self.keys.prev_run()
-
-    def action_toggle_raw(self) -> None:
-        self.keys.toggle_raw()
-
-    def action_toggle_fold(self) -> None:
-        self.keys.toggle_fold()
-
-    def action_toggle_merge(self) -> None:
-        self.keys.toggle_merge()
-
-    def action_stats(self) -> None:
-        self.keys.stats()
-
-    def action_copy(self) -> None:
-        self.keys.copy()
-
-    def action_copy_ref(self) -> None:
-        self.keys.copy_ref()
-
-    def action_pager(self) -> None:
-        self.keys.pager()
-
-    def action_export(self) -> None:
-        self.keys.export()
-
-    def action_reload(self) -> None:
-        self.keys.reload()
-
-    def action_goto(self) -> None:
-        self.keys.goto()
-
-    def action_help(self) -> None:
-        self.keys.help()
-
-    def action_toggle_dark(self) -> None:
-        self.keys.toggle_dark()
-
-    def action_search(self) -> None:
-        self.finding.search()
-
-    def action_grep(self) -> None:
-        self.finding.grep()
-
-    def action_next_match(self) -> None:
-        self.finding.next_match()
-
-    def action_prev_match(self) -> None:
-        self.finding.prev_match()
-
-    def action_filter(self) -> None:
-        self.finding.filter()
-
-    def action_sort(self) -> None:
-        self.finding.sort()
-
-    def action_sort_by(self) -> None:
-        self.finding.sort_by()
-
-    def action_sort_reverse(self) -> None:
-        self.finding.sort_reverse()
-
-    def action_show_pane(self, name: str) -> None:
-        self.extra.show_pane(name)
-
-    def action_toggle_pane(self, name: str) -> None:
-        self.extra.toggle_pane(name)
-
-    def action_toggle_follow(self) -> None:
-        self.disk.toggle_follow()
-
-    def action_compare(self) -> None:
-        self.comparing.compare()
-
-    def action_compare_marked(self) -> None:
-        self.comparing.compare_marked()
-
-    def action_compare_sources(self) -> None:
-        self.comparing.compare_sources()
-
-    def action_bookmark(self) -> None:
-        self.bookmarks.bookmark()
-
-    def action_note(self) -> None:
-        self.bookmarks.note()
-
-    def action_bookmarks(self) -> None:
-        self.bookmarks.list_them()
 
     # -- what the parts ask of the screen -----------------------------------------------------
 
