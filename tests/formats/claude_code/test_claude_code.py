@@ -254,3 +254,15 @@ def test_stats_by_date_gives_each_days_sessions_and_tokens(projects: Path) -> No
     ls = [json.loads(x) for x in _cli("ls", str(projects), "--json").stdout.splitlines()]
     days = {row["ref"]: row["metadata"].get("date") for row in ls}
     assert days[b.S] == "2026-01-02" and days[b.OS] == "2025-09-01"
+
+
+def test_a_first_line_whose_type_is_no_word_is_not_a_session_and_no_crash(
+    tmp_path: Path,
+) -> None:
+    """``{"type": []}`` (found by the reader fuzz test) crashed the format's sniffing with
+    an internal error; it is a file no format reads, said in one line."""
+    path = tmp_path / "odd.jsonl"
+    path.write_text(json.dumps({"type": []}) + "\n" + json.dumps({"type": {"a": 1}}) + "\n")
+    out = _cli("ls", str(path))
+    assert "internal error" not in out.stderr and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.startswith(str(path)), out.stderr

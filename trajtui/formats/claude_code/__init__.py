@@ -59,8 +59,15 @@ def _session_line(obj: Any) -> bool:
         isinstance(obj, dict)
         and isinstance(obj.get("sessionId"), str)
         and ("parentUuid" in obj or "isSidechain" in obj)
-        and obj.get("type") in _ENVELOPE
+        and _type(obj) in _ENVELOPE
     )
+
+
+def _type(obj: dict[str, Any]) -> str | None:
+    """A line's ``type`` when it is a word (a list or object there is no type: hashing it
+    in a set lookup would raise)."""
+    kind = obj.get("type")
+    return kind if isinstance(kind, str) else None
 
 
 def _summary_line(obj: Any) -> bool:
@@ -81,9 +88,7 @@ def sniff(path: str, first: Any) -> str | None:
 def _sniff(path: str, first: Any) -> tuple[str, str] | None:
     """``(session id, Claude Code version)`` of its first message line (each ``""`` when
     the file says none), or None when the file is not a Claude Code one."""
-    if not isinstance(first, dict) or (
-        first.get("type") not in _FIRST and "parentUuid" not in first
-    ):
+    if not isinstance(first, dict) or (_type(first) not in _FIRST and "parentUuid" not in first):
         return None
     if "session_id" in first or "trajectory" in first:
         return None
