@@ -97,3 +97,41 @@ def test_workers_of_a_process_killed_outright_end_by_themselves(worked: Path) ->
     proc.kill()
     proc.communicate(timeout=30)
     assert _gone(workers, 10) == []
+
+
+SWALLOWED = r"""
+import os, signal, sys
+from trajtui.cli import entry
+
+
+class Dropped:
+    def __del__(self):  # the signal arrives where Python cannot raise
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(10_000):
+            pass
+
+
+def command(*args, **kwargs):
+    Dropped()
+    return run(*args, **kwargs)
+
+
+run = entry.cli.main
+entry.cli.main = command
+entry.main(sys.argv[1:])
+"""
+
+
+def test_a_signal_that_lands_in_a_destructor_still_ends_ls_with_its_exit_code(
+    worked: Path,
+) -> None:
+    """Under load a signal can arrive while Python runs a ``__del__`` (the garbage
+    collector), where the unwinding it starts cannot be raised: ``ls`` went on to the end
+    and said 0, with an "Exception ignored" traceback on stderr."""
+    out = subprocess.run(
+        [sys.executable, "-c", SWALLOWED, "ls", "--json", "--no-cache", str(worked)],
+        capture_output=True,
+        timeout=120,
+    )
+    assert out.returncode == 128 + signal.SIGTERM, out.stderr
+    assert b"Traceback" not in out.stderr and b"Exception ignored" not in out.stderr, out.stderr

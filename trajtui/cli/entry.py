@@ -25,6 +25,10 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         )
     except SystemExit as exc:
         _flush_quietly()
+        if signals.received() is not None and exc.code in (0, None):
+            # The signal's unwinding was swallowed where Python cannot raise (a __del__, a
+            # weakref callback): the command went on to its end, but a signal ended it.
+            sys.exit(signals.exit_code(signals.received() or 0))
         raise exc
     except BrokenPipeError:
         silence_stdout()

@@ -15,6 +15,7 @@ takes them over while it runs with :func:`push` (its quit runs in its own event 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Callable
 
@@ -73,10 +74,26 @@ def _handle(signum: int, _frame: object) -> None:
     raise Ended(signum)
 
 
+def _unraisable(hook: Callable[[sys.UnraisableHookArgs], object]) -> Callable[..., None]:
+    """``hook``, except for an :class:`Ended` raised where Python cannot raise (a signal
+    that arrived in a ``__del__`` or a weakref callback): Python would print it with a
+    traceback and go on; it is kept silent, and the command's exit code still says the
+    signal (:func:`received`)."""
+
+    def unraisable(args: sys.UnraisableHookArgs) -> None:
+        if not isinstance(args.exc_value, Ended):
+            hook(args)
+
+    unraisable.__wrapped__ = hook  # type: ignore[attr-defined]
+    return unraisable
+
+
 def install() -> None:
     """Handle the ending signals (from the main thread; elsewhere, nothing is done)."""
     if threading.current_thread() is not threading.main_thread():
         return
+    if not hasattr(sys.unraisablehook, "__wrapped__"):
+        sys.unraisablehook = _unraisable(sys.unraisablehook)
     for sig in ENDING:
         try:
             if signal.getsignal(sig) is signal.SIG_IGN:  # started with it ignored (nohup)
