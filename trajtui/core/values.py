@@ -75,6 +75,15 @@ def text_of(value: Any) -> str:
     return str(value)
 
 
+def text_parts(value: Any) -> str:
+    """A chat message's content as text: a string as it is, or the ``text`` of each part of
+    a list of parts (``[{"type": "text", "text": ...}]``, the OpenAI shape), one per line."""
+    if isinstance(value, str):
+        return value
+    parts = [string(mapping(p).get("text")) or "" for p in sequence(value)]
+    return "\n".join(p for p in parts if p)
+
+
 def fields(
     obj: dict[str, Any],
     order: Iterable[str],

@@ -76,6 +76,33 @@ def inside(root_real: str, path: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
+def subdirs(path: str) -> list[str]:
+    """The names of ``path``'s subdirectories (links left out; none when it cannot be read)."""
+    try:
+        with os.scandir(path) as it:
+            return [e.name for e in it if _is_dir(e)]
+    except OSError:
+        return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def stem(path: str, suffixes: tuple[str, ...]) -> str:
+    """A run's name from its file: the file name without the first of ``suffixes`` it ends
+    with (``x.traj.json`` is ``x`` for ``(".traj.json", ".json")``); a name that is only the
+    suffix is kept whole."""
+    name = os.path.basename(path)
+    for suffix in suffixes:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
 class walk:
     """Visit ``root`` and every directory below it, top-down, once each.
 

@@ -9,12 +9,11 @@ bare list has nothing naming it but its ``.traj.json`` name and its messages.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.io import safeio
+from trajtui.core.io import discover, safeio
 from trajtui.core.io.jsonutil import JsonError, error_line, loads
 from trajtui.core.values import mapping, sequence, string
 
@@ -123,8 +122,4 @@ def read(path: str) -> Traj:
 
 def stem(path: str) -> str:
     """The run's name from its file: ``x.traj.json`` is ``x``."""
-    name = os.path.basename(path)
-    for suffix in (SUFFIX, ".json"):
-        if name.endswith(suffix) and len(name) > len(suffix):
-            return name[: -len(suffix)]
-    return name
+    return discover.stem(path, (SUFFIX, ".json"))

@@ -15,11 +15,10 @@ from typing import Any
 
 from trajtui.core.io.text import flat
 from trajtui.core.model import Field, Kind, Outcome, Run, RunSummary, Step
-from trajtui.core.values import count, mapping, num, string, tool_names
+from trajtui.core.values import count, mapping, num, string, text_parts, tool_names
 from trajtui.formats.mini_swe_agent.document import Traj
 from trajtui.formats.mini_swe_agent.steps import (
     build_steps,
-    content_text,
     exit_outcome,
     span_ms,
     tool_calls,
@@ -74,7 +73,7 @@ def title_of(traj: Traj) -> str:
     for m in traj.messages:
         m = mapping(m)
         if m.get("role") == "user" and not mapping(m.get("extra")).get("interrupt_type"):
-            text = content_text(m.get("content"))
+            text = text_parts(m.get("content"))
             if text.strip():
                 return flat(task_text(text))
     return ""

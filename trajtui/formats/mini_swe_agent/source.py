@@ -17,7 +17,7 @@ from typing import Any
 from trajtui.core.format_api import Certainty, Claim, Format, Opened, Reach, Scope
 from trajtui.core.io import safeio
 from trajtui.core.io.detect import Sniffed
-from trajtui.core.io.discover import Walked, inside
+from trajtui.core.io.discover import Walked, inside, subdirs
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run, Severity
@@ -91,7 +91,7 @@ class MiniSource(StaticSource):
             yield ScanProgress(1, 1, len(self), finished=False)
             return
         preds = self._preds()
-        dirs = _subdirs(self.path)
+        dirs = subdirs(self.path)
         names = instance_dirs(self.path, dirs)
         for n, name in enumerate(names, 1):
             self._list(instance_file(self.path, name), name, mapping(preds.pop(name, None)) or None)
@@ -145,22 +145,6 @@ class MiniSource(StaticSource):
         except Unreadable as err:
             raise LoadError(Problem(path, err.line, err.message, ref=ref)) from None
         return build_run(ref, traj, path, predicted)
-
-
-def _subdirs(path: str) -> list[str]:
-    """The names of ``path``'s subdirectories (not links)."""
-    try:
-        with os.scandir(path) as it:
-            return [e.name for e in it if _is_dir(e)]
-    except OSError:
-        return []
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
 
 
 class MiniFormat(Format):

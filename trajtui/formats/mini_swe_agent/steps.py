@@ -28,7 +28,7 @@ from typing import Any
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.io.text import one_line
 from trajtui.core.model import Field, Kind, Outcome, Step
-from trajtui.core.values import count, integer, mapping, num, sequence, string
+from trajtui.core.values import count, integer, mapping, num, sequence, string, text_parts
 
 NOT_EXECUTED = "action was not executed"
 _FENCE = re.compile(r"```(?:bash|mswea_bash_command)[ \t\r\f\v]*\n")
@@ -45,14 +45,6 @@ def exit_outcome(status: str | None) -> Outcome:
     if status in ("LimitsExceeded", "TimeExceeded") or "Timeout" in status:
         return Outcome.TIMEOUT
     return Outcome.ERROR
-
-
-def content_text(value: Any) -> str:
-    """A message's content as text (a string, or a list of ``{type: text}`` parts)."""
-    if isinstance(value, str):
-        return value
-    parts = [string(mapping(p).get("text")) or "" for p in sequence(value)]
-    return "\n".join(p for p in parts if p)
 
 
 def timestamp(msg: dict[str, Any]) -> float | None:
@@ -91,7 +83,7 @@ def _actions(msg: dict[str, Any]) -> list[_Action]:
         return out
     if sequence(extra.get("actions")):
         return [_Action("bash", mapping(a).get("command")) for a in sequence(extra.get("actions"))]
-    blocks = _blocks(content_text(msg.get("content")))
+    blocks = _blocks(text_parts(msg.get("content")))
     return [_Action("bash", blocks[0])] if len(blocks) == 1 else []
 
 
@@ -135,7 +127,7 @@ def _state(obs: dict[str, Any] | None) -> tuple[str | None, Outcome, str | None]
     if exception:
         return "exception", Outcome.ERROR, exception
     if code is None:
-        found = _RETURNCODE.search(content_text(obs.get("content"))[:4096])
+        found = _RETURNCODE.search(text_parts(obs.get("content"))[:4096])
         if found:
             code = int(found.group(1) or found.group(2))
     if code is None:
@@ -157,7 +149,7 @@ def _output(obs: dict[str, Any] | None) -> Any:
     if obs is None:
         return None
     raw = mapping(obs.get("extra")).get("raw_output")
-    return raw if isinstance(raw, str) else content_text(obs.get("content"))
+    return raw if isinstance(raw, str) else text_parts(obs.get("content"))
 
 
 class _Builder:
@@ -201,7 +193,7 @@ class _Builder:
         return self.steps
 
     def prompt(self, msg: dict[str, Any], role: str | None) -> None:
-        text = content_text(msg.get("content"))
+        text = text_parts(msg.get("content"))
         interrupt = string(mapping(msg.get("extra")).get("interrupt_type"))
         who = role or "message"
         self.add(
@@ -218,7 +210,7 @@ class _Builder:
     def assistant(self, i: int, msg: dict[str, Any]) -> None:
         extra = mapping(msg.get("extra"))
         usage = mapping(mapping(extra.get("response")).get("usage"))
-        text = content_text(msg.get("content"))
+        text = text_parts(msg.get("content"))
         shown = {k: v for k, v in msg.items() if k != "extra"}
         shown["extra"] = {k: v for k, v in extra.items() if k != "response"}
         self.add(
@@ -276,7 +268,7 @@ class _Builder:
     def exit(self, msg: dict[str, Any], extra: dict[str, Any], raw: Any) -> None:
         status = string(extra.get("exit_status"))
         submission = extra.get("submission")
-        text = content_text(msg.get("content"))
+        text = text_parts(msg.get("content"))
         outcome = exit_outcome(status)
         fields = tuple(
             Field(key, extra[key]) for key in ("exception_str", "traceback") if extra.get(key)

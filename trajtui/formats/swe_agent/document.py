@@ -13,14 +13,13 @@ grows with the square of the run's length, and that copy is dropped as each file
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
-from trajtui.core.io import safeio
+from trajtui.core.io import discover, safeio
 from trajtui.core.io.jsonutil import JsonError, error_line, loads
 from trajtui.core.values import mapping, sequence, string
 
@@ -209,8 +208,4 @@ def read(path: str) -> Traj:
 
 def stem(path: str) -> str:
     """The run's name from its file: ``f80e54.traj`` is ``f80e54``."""
-    name = os.path.basename(path)
-    for suffix in (SUFFIX, ".json"):
-        if name.endswith(suffix) and len(name) > len(suffix):
-            return name[: -len(suffix)]
-    return name
+    return discover.stem(path, (SUFFIX, ".json"))

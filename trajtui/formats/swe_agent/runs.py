@@ -16,11 +16,10 @@ from typing import Any
 
 from trajtui.core.io.text import flat
 from trajtui.core.model import Attempt, Field, Kind, Run, RunSummary, Step
-from trajtui.core.values import count, mapping, num, string
+from trajtui.core.values import count, mapping, num, string, text_parts
 from trajtui.formats.swe_agent.document import Traj
 from trajtui.formats.swe_agent.steps import (
     build_steps,
-    content_text,
     exit_outcome,
     prompts,
     seconds,
@@ -70,7 +69,7 @@ class SweRun:
 def title_of(traj: Traj) -> str:
     for m in prompts(traj.history):
         if m.get("role") == "user":
-            text = content_text(m.get("content"))
+            text = text_parts(m.get("content"))
             if text.strip():
                 return flat(task_text(text))
     problem = mapping(traj.replay_config.get("problem_statement"))

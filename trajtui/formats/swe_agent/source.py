@@ -17,7 +17,7 @@ from typing import Any
 from trajtui.core.format_api import Certainty, Claim, Format, Opened, Reach, Scope
 from trajtui.core.io import safeio
 from trajtui.core.io.detect import Sniffed
-from trajtui.core.io.discover import Walked, inside
+from trajtui.core.io.discover import Walked, inside, subdirs
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run, Severity
@@ -120,7 +120,7 @@ class SweSource(StaticSource):
             return
         preds_path = os.path.join(self.path, PREDS)
         preds = mapping(self._json(preds_path))
-        names = instance_dirs(self.path, _subdirs(self.path))
+        names = instance_dirs(self.path, subdirs(self.path))
         for n, name in enumerate(names, 1):
             entry = mapping(preds.get(name))
             pred = None
@@ -162,22 +162,6 @@ class SweSource(StaticSource):
         except Unreadable as err:
             raise LoadError(Problem(path, err.line, err.message, ref=ref)) from None
         return build_run(ref, traj, path, pred)
-
-
-def _subdirs(path: str) -> list[str]:
-    """The names of ``path``'s subdirectories (not links)."""
-    try:
-        with os.scandir(path) as it:
-            return [e.name for e in it if _is_dir(e)]
-    except OSError:
-        return []
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
 
 
 class SweFormat(Format):

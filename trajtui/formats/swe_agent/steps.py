@@ -19,7 +19,7 @@ from typing import Any
 
 from trajtui.core.io.text import one_line
 from trajtui.core.model import Field, Kind, Outcome, Step
-from trajtui.core.values import mapping, num, sequence, string
+from trajtui.core.values import mapping, num, string, text_parts
 
 TIMEOUTS = ("exit_cost", "exit_total_execution_time", "exit_command_timeout")
 
@@ -35,14 +35,6 @@ def exit_outcome(status: str | None) -> Outcome:
     if status in TIMEOUTS:
         return Outcome.TIMEOUT
     return Outcome.ERROR
-
-
-def content_text(value: Any) -> str:
-    """A message's content as text (a string, or a list of ``{type: text}`` blocks)."""
-    if isinstance(value, str):
-        return value
-    parts = [string(mapping(p).get("text")) or "" for p in sequence(value)]
-    return "\n".join(p for p in parts if p)
 
 
 def between(text: str, start: str, end: str) -> str | None:
@@ -107,7 +99,7 @@ class _Builder:
 
     def message(self, msg: dict[str, Any]) -> None:
         role = string(msg.get("role")) or "message"
-        text = content_text(msg.get("content"))
+        text = text_parts(msg.get("content"))
         shown = task_text(text) if role == "user" else text
         self.add(Kind.MESSAGE, f"{role}: {one_line(shown)}", text=text, raw=msg)
 
@@ -173,8 +165,8 @@ def build_steps(
                 if i + 1 < len(rest) and rest[i + 1].get("role") != "assistant"
                 else None
             )
-            thought = string(m.get("thought")) or content_text(m.get("content"))
-            output = None if answer is None else content_text(answer.get("content"))
+            thought = string(m.get("thought")) or text_parts(m.get("content"))
+            output = None if answer is None else text_parts(answer.get("content"))
             b.turn(thought, string(m.get("action")) or "", output, None, m)
     b.result(info)
     return b.steps
