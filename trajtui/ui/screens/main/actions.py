@@ -14,80 +14,24 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import TabbedContent
 
-from trajtui.core.workspace import Workspace
 from trajtui.ui.host import host
 from trajtui.ui.screens.export import ExportChoice
 from trajtui.ui.screens.goto import GotoScreen
 from trajtui.ui.screens.help import HelpScreen
-from trajtui.ui.screens.main.state import MainState
+from trajtui.ui.screens.main.panes import Panes, Parts
 from trajtui.ui.screens.stats import StatsChoice, StatsScreen
-from trajtui.ui.store import Pinned, RunStore
+from trajtui.ui.store import Pinned
 from trajtui.ui.subjects import RunSubject, StepSubject
 from trajtui.ui.widgets.detail import DetailView
-from trajtui.ui.widgets.run_list import RunList
-from trajtui.ui.widgets.timeline import Timeline
 from trajtui.ui.widgets.vlist import VirtualList
 
 if TYPE_CHECKING:
-    from trajtui.ui.screens.main.extra_panes import ExtraPanes
-    from trajtui.ui.screens.main.finding import Finding
-    from trajtui.ui.screens.main.going import GoingTo
-    from trajtui.ui.screens.main.layout import Frame
-    from trajtui.ui.screens.main.selection import Selection
+    pass
 
 
-class Keyed(Protocol):
+class Keyed(Panes, Parts, Protocol):
     """What the keys need of the screen."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def store(self) -> RunStore:
-        """The run list's rows."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
-
-    @property
-    def run_list(self) -> RunList:
-        """The run list."""
-
-    @property
-    def timeline(self) -> Timeline:
-        """The timeline."""
-
-    @property
-    def detail(self) -> DetailView:
-        """The detail pane."""
-
-    @property
-    def tabs(self) -> TabbedContent:
-        """The detail area's tabs."""
-
-    @property
-    def frame(self) -> Frame:
-        """The layout (the level of the pane focused)."""
-
-    @property
-    def selection(self) -> Selection:
-        """What is shown."""
-
-    @property
-    def going(self) -> GoingTo:
-        """Going to a reference."""
-
-    @property
-    def extra(self) -> ExtraPanes:
-        """The extra panes of the run's format."""
-
-    @property
-    def finding(self) -> Finding:
-        """Search, filter and sort (closed by ``esc``)."""
 
     def display_ref(self, ref: str) -> str:
         """``ref`` as the user types it."""

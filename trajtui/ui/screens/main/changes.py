@@ -18,10 +18,9 @@ from typing import Protocol
 from textual.widget import Widget
 
 from trajtui.core.io.text import visible
-from trajtui.core.workspace import Workspace
 from trajtui.ui.host import host
 from trajtui.ui.messages import ChangedOnDisk
-from trajtui.ui.screens.main.state import MainState
+from trajtui.ui.screens.main.panes import Panes
 from trajtui.ui.screens.main.watching import path_mark, tree_mark, unread_paths
 
 FOLLOW_EVERY = 0.5
@@ -32,16 +31,8 @@ TREE_EVERY = 4
 """Opened directories are walked for new files every this many looks when following."""
 
 
-class Watched(Protocol):
+class Watched(Panes, Protocol):
     """What the disk watch needs of the screen it watches for."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
 
     def read_appended(self, source: int) -> None:
         """Read the records appended to ``source`` (every other one is read)."""

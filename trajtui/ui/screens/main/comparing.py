@@ -15,31 +15,12 @@ from textual.widget import Widget
 
 from trajtui.core.model import Problem
 from trajtui.core.refs import RefError
-from trajtui.core.workspace import Workspace
 from trajtui.ui.screens.compare import CompareScreen, SideSpec
-from trajtui.ui.screens.main.state import MainState
-from trajtui.ui.widgets.run_list import RunList
-from trajtui.ui.widgets.timeline import Timeline
+from trajtui.ui.screens.main.panes import Panes
 
 
-class Compared(Protocol):
+class Compared(Panes, Protocol):
     """What comparing needs of the screen."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
-
-    @property
-    def run_list(self) -> RunList:
-        """The run list (it draws the run marked)."""
-
-    @property
-    def timeline(self) -> Timeline:
-        """The timeline (it draws the trial marked)."""
 
     def cursor_run(self) -> tuple[int, int] | None:
         """``(source, entry)`` of the run the user is on."""

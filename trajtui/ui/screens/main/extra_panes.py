@@ -29,22 +29,19 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from trajtui.core.model import Run
 from trajtui.core.source import Target
-from trajtui.core.workspace import Workspace
 from trajtui.formats.registry import run_view, view_of, views
 from trajtui.render import detail as details
 from trajtui.render.view import PLAIN, PaneSpec, View
 from trajtui.ui.literal import literal
 from trajtui.ui.screens.main.layout import Builder
-from trajtui.ui.screens.main.state import MainState
+from trajtui.ui.screens.main.panes import Panes, Parts
 from trajtui.ui.subjects import SegmentSubject, StepSubject, Subject
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.pane_list import PaneList
-from trajtui.ui.widgets.run_list import RunList
 from trajtui.ui.widgets.vlist import VirtualList
 
 if TYPE_CHECKING:
-    from trajtui.ui.screens.main.layout import Frame
-    from trajtui.ui.screens.main.selection import Selection
+    pass
 
 PANE_ACTIONS = ("show_pane", "toggle_pane")
 """The actions of a view's pane keys (their parameter: the pane's name)."""
@@ -75,36 +72,8 @@ def pane_action(action: str, parameters: tuple[object, ...]) -> str | None:
     return None
 
 
-class Paned(Protocol):
+class Paned(Panes, Parts, Protocol):
     """What the extra panes need of the screen."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
-
-    @property
-    def run_list(self) -> RunList:
-        """The run list (focused when the pane that had the focus goes)."""
-
-    @property
-    def detail(self) -> DetailView:
-        """The detail pane (``enter`` in it leads to a pane that follows the step)."""
-
-    @property
-    def tabs(self) -> TabbedContent:
-        """The detail area's tabs, the extra panes' among them."""
-
-    @property
-    def frame(self) -> Frame:
-        """The layout (how long values fold)."""
-
-    @property
-    def selection(self) -> Selection:
-        """What is shown (a row's object is presented as the detail's are)."""
 
     def display_ref(self, ref: str) -> str:
         """``ref`` as the user types it."""

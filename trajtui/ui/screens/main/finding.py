@@ -19,25 +19,20 @@ from textual.worker import get_current_worker
 from trajtui.core.io.text import visible
 from trajtui.core.query import RUNS, STEPS, QueryError, parse
 from trajtui.core.query.nodes import Text as QueryText
-from trajtui.core.workspace import Workspace
 from trajtui.ui.screens.fields import FieldsScreen
 from trajtui.ui.screens.grep import GrepResult, GrepScreen
 from trajtui.ui.screens.main.hints import error_lines, fits, room
-from trajtui.ui.screens.main.state import MainState
+from trajtui.ui.screens.main.panes import Panes, Parts
 from trajtui.ui.screens.sort import SortChoice, SortScreen
-from trajtui.ui.store import SORT_CYCLE, Filter, Layout, RunStore
+from trajtui.ui.store import SORT_CYCLE, Filter, Layout
 from trajtui.ui.widgets.detail import DetailView
 from trajtui.ui.widgets.match_context import MatchContext
-from trajtui.ui.widgets.run_list import ColumnHeader, RunList
+from trajtui.ui.widgets.run_list import ColumnHeader
 from trajtui.ui.widgets.search import SearchBar
-from trajtui.ui.widgets.timeline import Timeline
 from trajtui.ui.widgets.vlist import VirtualList
 
 if TYPE_CHECKING:
-    from trajtui.ui.screens.main.extra_panes import ExtraPanes
-    from trajtui.ui.screens.main.going import GoingTo
-    from trajtui.ui.screens.main.layout import Frame
-    from trajtui.ui.screens.main.selection import Selection
+    pass
 
 ARRANGE_IN_WORKER_FROM = 20_000
 """Runs from which sorting and filtering happen in a worker thread."""
@@ -45,48 +40,8 @@ INPUT_SEARCH_PAUSE = 0.25
 """Seconds the filter's words wait after a keystroke before whole inputs are searched."""
 
 
-class Found(Protocol):
+class Found(Panes, Parts, Protocol):
     """What finding needs of the screen."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def store(self) -> RunStore:
-        """The run list's rows (sorted and filtered here)."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
-
-    @property
-    def run_list(self) -> RunList:
-        """The run list."""
-
-    @property
-    def timeline(self) -> Timeline:
-        """The timeline (its filter)."""
-
-    @property
-    def detail(self) -> DetailView:
-        """The detail pane."""
-
-    @property
-    def frame(self) -> Frame:
-        """The layout (the rows drawn again, the level of the pane searched)."""
-
-    @property
-    def selection(self) -> Selection:
-        """What is shown (a hit gone to, the views drawn unfolded)."""
-
-    @property
-    def going(self) -> GoingTo:
-        """Going to a reference."""
-
-    @property
-    def extra(self) -> ExtraPanes:
-        """The extra panes (the name of one searched)."""
 
     def cursor_run(self) -> tuple[int, int] | None:
         """``(source, entry)`` of the run the user is on."""

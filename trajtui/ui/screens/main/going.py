@@ -16,63 +16,15 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from trajtui.core.source import Target
-from trajtui.core.workspace import Workspace
-from trajtui.ui.screens.main.state import MainState
-from trajtui.ui.store import RunStore
+from trajtui.ui.screens.main.panes import Panes, Parts
 from trajtui.ui.subjects import RunSubject, StepSubject, TrialSubject
-from trajtui.ui.widgets.detail import DetailView
-from trajtui.ui.widgets.run_list import RunList
-from trajtui.ui.widgets.timeline import Timeline
 
 if TYPE_CHECKING:
-    from trajtui.ui.screens.main.extra_panes import ExtraPanes
-    from trajtui.ui.screens.main.layout import Frame
-    from trajtui.ui.screens.main.loading import Loader
-    from trajtui.ui.screens.main.selection import Selection
+    pass
 
 
-class Gone(Protocol):
+class Gone(Panes, Parts, Protocol):
     """What going to a reference needs of the screen."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def store(self) -> RunStore:
-        """The run list's rows (its filter let go of when it hides the run)."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
-
-    @property
-    def run_list(self) -> RunList:
-        """The run list."""
-
-    @property
-    def timeline(self) -> Timeline:
-        """The timeline of the run shown."""
-
-    @property
-    def detail(self) -> DetailView:
-        """The detail pane."""
-
-    @property
-    def frame(self) -> Frame:
-        """The layout (the rows drawn again)."""
-
-    @property
-    def loader(self) -> Loader:
-        """The workers (one resolves the reference)."""
-
-    @property
-    def selection(self) -> Selection:
-        """What is shown (the run named read, its subject shown)."""
-
-    @property
-    def extra(self) -> ExtraPanes:
-        """The extra panes (a reference to one of their rows)."""
 
 
 class GoingTo:

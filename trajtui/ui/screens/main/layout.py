@@ -20,16 +20,13 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from trajtui.core.io.text import visible
-from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
 from trajtui.ui import subjects
 from trajtui.ui.header import HeaderParts, header_line, progress_bar
 from trajtui.ui.host import host
 from trajtui.ui.literal import literal
-from trajtui.ui.screens.main.state import MainState
-from trajtui.ui.store import RunStore
-from trajtui.ui.widgets.run_list import ColumnHeader, RunList, split_width
-from trajtui.ui.widgets.timeline import Timeline
+from trajtui.ui.screens.main.panes import Panes
+from trajtui.ui.widgets.run_list import ColumnHeader, split_width
 
 STEP_FILTER_SYNTAX = "words tool:Bash is:error kind:thought duration>5s -word OR · ? fields"
 """What the timeline's filter understands, in a line (its placeholder)."""
@@ -46,28 +43,8 @@ Builder = Callable[[], RenderableType]
 """Builds what a detail pane shows (called in the pane's worker thread)."""
 
 
-class Framed(Protocol):
+class Framed(Panes, Protocol):
     """What the frame needs of the screen."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def store(self) -> RunStore:
-        """The run list's rows."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
-
-    @property
-    def run_list(self) -> RunList:
-        """The run list."""
-
-    @property
-    def timeline(self) -> Timeline:
-        """The timeline."""
 
 
 class Frame:

@@ -23,20 +23,14 @@ from trajtui.core.model import Problem
 from trajtui.core.refs import RefError
 from trajtui.core.rows import SourceRows
 from trajtui.core.source import LoadError, Source
-from trajtui.core.workspace import Workspace
 from trajtui.ui import heap
 from trajtui.ui.host import host
 from trajtui.ui.messages import AllLoaded, KeysMisread, Loaded, RunLoaded
-from trajtui.ui.screens.main.state import MainState
-from trajtui.ui.store import RunStore
-from trajtui.ui.widgets.run_list import ColumnHeader, RunList
+from trajtui.ui.screens.main.panes import Panes, Parts
+from trajtui.ui.widgets.run_list import ColumnHeader
 
 if TYPE_CHECKING:
-    from trajtui.ui.screens.main.finding import Finding
-    from trajtui.ui.screens.main.going import GoingTo
-    from trajtui.ui.screens.main.layout import Frame
-    from trajtui.ui.screens.main.marks import Bookmarks
-    from trajtui.ui.screens.main.selection import Selection
+    pass
 
 SUMMARY_BUDGET = 0.03
 """Seconds of summarising between two chunks of indexing."""
@@ -58,44 +52,8 @@ PROGRESS_EVERY = 0.25
 read: each message is a turn of the UI thread the loader waits for)."""
 
 
-class Loading(Protocol):
+class Loading(Panes, Parts, Protocol):
     """What the loader needs of the screen."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def store(self) -> RunStore:
-        """The run list's rows (the loader notes the rows read in it)."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
-
-    @property
-    def run_list(self) -> RunList:
-        """The run list (it draws the rows read)."""
-
-    @property
-    def frame(self) -> Frame:
-        """The layout and header line (progress and counts)."""
-
-    @property
-    def selection(self) -> Selection:
-        """What is shown (the first run, a reference gone to once found)."""
-
-    @property
-    def going(self) -> GoingTo:
-        """Going to a reference."""
-
-    @property
-    def finding(self) -> Finding:
-        """The filter (its words searched again in the runs read since)."""
-
-    @property
-    def bookmarks(self) -> Bookmarks:
-        """Bookmarks and notes (read once loading starts)."""
 
     def cursor_run(self) -> tuple[int, int] | None:
         """``(source, entry)`` of the run the user is on."""

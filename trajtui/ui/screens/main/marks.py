@@ -19,33 +19,14 @@ from textual.widget import Widget
 
 from trajtui.core import notes, notes_located
 from trajtui.core.model import Problem, Run, Step
-from trajtui.core.workspace import Workspace
 from trajtui.ui.host import host
-from trajtui.ui.screens.main.state import MainState
+from trajtui.ui.screens.main.panes import Panes
 from trajtui.ui.screens.notes import BookmarksScreen, NoteScreen, glyph
 from trajtui.ui.subjects import SegmentSubject, StepSubject, Subject, TrialSubject
-from trajtui.ui.widgets.run_list import RunList
-from trajtui.ui.widgets.timeline import Timeline
 
 
-class Marked(Protocol):
+class Marked(Panes, Protocol):
     """What bookmarks and notes need of the screen."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
-
-    @property
-    def run_list(self) -> RunList:
-        """The run list (it draws the marks of runs)."""
-
-    @property
-    def timeline(self) -> Timeline:
-        """The timeline (it draws the marks of steps and trials)."""
 
     def run_list_focused(self) -> bool:
         """The run list has the focus."""

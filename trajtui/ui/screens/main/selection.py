@@ -17,7 +17,6 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from trajtui.core.model import Problem, Run, Step
-from trajtui.core.workspace import Workspace
 from trajtui.formats.registry import run_view
 from trajtui.render import detail as details
 from trajtui.render import show
@@ -26,8 +25,8 @@ from trajtui.ui.header import FactsHeader
 from trajtui.ui.literal import literal
 from trajtui.ui.messages import RunLoaded
 from trajtui.ui.screens.main.layout import Builder
-from trajtui.ui.screens.main.state import MainState
-from trajtui.ui.store import ENTRY, RunStore
+from trajtui.ui.screens.main.panes import Panes, Parts
+from trajtui.ui.store import ENTRY
 from trajtui.ui.subjects import (
     RunSubject,
     StepSubject,
@@ -37,17 +36,9 @@ from trajtui.ui.subjects import (
     whole_text,
 )
 from trajtui.ui.widgets.detail import DetailView
-from trajtui.ui.widgets.run_list import RunList
-from trajtui.ui.widgets.timeline import Timeline
 
 if TYPE_CHECKING:
-    from textual.widgets import TabbedContent
-
-    from trajtui.ui.screens.main.extra_panes import ExtraPanes
-    from trajtui.ui.screens.main.going import GoingTo
-    from trajtui.ui.screens.main.layout import Frame
-    from trajtui.ui.screens.main.loading import Loader
-    from trajtui.ui.screens.main.marks import Bookmarks
+    pass
 
 RAPID_MOVES = 0.15
 """Seconds: cursor moves closer together than this are a key held down or typed fast."""
@@ -56,56 +47,8 @@ MOVES_PAUSED = 0.06
 """Seconds without a move after which the run under the cursor is read (rapid moves)."""
 
 
-class Selected(Protocol):
+class Selected(Panes, Parts, Protocol):
     """What the selection needs of the screen."""
-
-    @property
-    def ws(self) -> Workspace:
-        """Everything that was opened."""
-
-    @property
-    def store(self) -> RunStore:
-        """The run list's rows."""
-
-    @property
-    def state(self) -> MainState:
-        """The screen's state."""
-
-    @property
-    def run_list(self) -> RunList:
-        """The run list."""
-
-    @property
-    def timeline(self) -> Timeline:
-        """The timeline of the run shown."""
-
-    @property
-    def detail(self) -> DetailView:
-        """The detail pane."""
-
-    @property
-    def tabs(self) -> TabbedContent:
-        """The detail area's tabs."""
-
-    @property
-    def frame(self) -> Frame:
-        """The layout (breadcrumb, split, how long values fold)."""
-
-    @property
-    def loader(self) -> Loader:
-        """The workers that read a run and resolve a reference."""
-
-    @property
-    def extra(self) -> ExtraPanes:
-        """The extra panes of the run's format."""
-
-    @property
-    def going(self) -> GoingTo:
-        """Going to a reference (what a run read for one names is selected in it)."""
-
-    @property
-    def bookmarks(self) -> Bookmarks:
-        """Bookmarks and notes (drawn in the timeline of the run shown)."""
 
     def display_ref(self, ref: str) -> str:
         """``ref`` as the user types it."""
