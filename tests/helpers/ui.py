@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -264,3 +265,39 @@ def foreign_controls(output: str) -> list[str]:
     # ESC may only start a CSI sequence (colours, cursor moves)
     found += re.findall(r"\x1b(?!\[)", output)
     return found
+
+
+class Held:
+    """``owner.name`` (a method a worker thread runs, such as a source's end of reading)
+    waits once reached until :meth:`release`: what is on screen meanwhile is what a user
+    sees before it has run.
+
+    Use it as ``held = Held(monkeypatch, SessionSource, "_finish")``, then ``await
+    held.until(pilot, shown)`` and ``held.release()`` in a ``finally``.
+    """
+
+    def __init__(self, monkeypatch: Any, owner: type, name: str) -> None:
+        self.gate = threading.Event()
+        self.reached = threading.Event()
+        original = getattr(owner, name)
+
+        def held(obj: Any, *args: Any, **kwargs: Any) -> Any:
+            self.reached.set()
+            self.gate.wait(60)
+            return original(obj, *args, **kwargs)
+
+        monkeypatch.setattr(owner, name, held)
+
+    async def until(self, pilot: Any, shown: Callable[[], object]) -> None:
+        """Wait (at most 30 s) until the method is reached and ``shown()`` is true, then for
+        the frame that draws it."""
+        for _ in range(600):
+            await pilot.pause(0.05)
+            if shown() and self.reached.is_set():
+                break
+        assert self.reached.is_set(), "the held method was never reached"
+        await pilot.pause(0.3)
+
+    def release(self) -> None:
+        """Let the method run."""
+        self.gate.set()

@@ -4,14 +4,13 @@ still being read, and revised when it is read whole."""
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.formats.claude_code import builders as b
-from tests.helpers.ui import screen_lines, settle
+from tests.helpers.ui import Held, screen_lines, settle
 from trajtui.core.jsonl.session import SessionSource
 from trajtui.ui.app import make_app
 
@@ -43,33 +42,19 @@ async def test_a_big_session_is_listed_partial_before_it_is_read_whole(
 ) -> None:
     path = tmp_path / "projects" / "-home-u-app" / f"{b.SID}.jsonl"
     big_session(path)
-    # the fold's end waits for the test: what is on screen before it is the partial row
-    gate = threading.Event()
-    reached = threading.Event()
-    finish = SessionSource._finish
-
-    def held(self: SessionSource) -> None:
-        reached.set()
-        gate.wait(60)
-        finish(self)
-
-    monkeypatch.setattr(SessionSource, "_finish", held)
+    # what is on screen before the fold's end is the partial row
+    held = Held(monkeypatch, SessionSource, "_finish")  # the fold's end waits for the test
     app = make_app([str(path)])
     async with app.run_test(size=(200, 40)) as pilot:
         try:
-            for _ in range(600):
-                await pilot.pause(0.05)
-                if row_of(app) and reached.is_set():
-                    break
-            assert reached.is_set()
-            await pilot.pause(0.3)  # (the last revision drawn)
+            await held.until(pilot, lambda: row_of(app))  # (and the last revision drawn)
             row = row_of(app)
             assert "reading" in row, screen_lines(app)
             assert "done" not in row
             source = app.screen.ws.sources[0]  # type: ignore[attr-defined]
             assert not source.complete
         finally:
-            gate.set()
+            held.release()
         await settle(pilot)
         row = row_of(app)
         assert "done" in row and "reading" not in row
@@ -87,26 +72,15 @@ async def test_the_step_read_while_the_session_is_read_stays_shown_when_it_is_re
     in the meantime stays the one shown, not the run's top."""
     path = tmp_path / "projects" / "-home-u-app" / f"{b.SID}.jsonl"
     big_session(path)
-    gate = threading.Event()
-    reached = threading.Event()
-    finish = SessionSource._finish
-
-    def held(self: SessionSource) -> None:
-        reached.set()
-        gate.wait(60)
-        finish(self)
-
-    monkeypatch.setattr(SessionSource, "_finish", held)
+    held = Held(monkeypatch, SessionSource, "_finish")  # the fold's end waits for the test
     app = make_app([str(path)])
     async with app.run_test(size=(200, 40)) as pilot:
         screen: Any = None
         try:
-            for _ in range(600):
-                await pilot.pause(0.05)
-                screen = app.screen
-                if getattr(screen, "state", None) and screen.state.run and reached.is_set():
-                    break
-            assert reached.is_set()
+            await held.until(
+                pilot, lambda: getattr(getattr(app.screen, "state", None), "run", None)
+            )
+            screen = app.screen
             await pilot.press("enter")  # into the timeline
             await pilot.press("j", "j", "j")
             await pilot.pause(0.2)
@@ -114,7 +88,7 @@ async def test_the_step_read_while_the_session_is_read_stays_shown_when_it_is_re
             assert cursor == 3
             before = screen.state.subject
         finally:
-            gate.set()
+            held.release()
         await settle(pilot)
         assert screen.state.run is not None and screen.state.run.steps  # read whole
         assert screen.timeline.cursor == cursor

@@ -3,14 +3,13 @@ the file is still being read, and revised to the whole run's figures when it is 
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.formats.codex import builders as b
-from tests.helpers.ui import screen_lines, settle
+from tests.helpers.ui import Held, screen_lines, settle
 from trajtui.core.jsonl.session import SessionSource
 from trajtui.ui.app import make_app
 
@@ -45,25 +44,11 @@ async def test_a_big_rollout_is_listed_reading_before_it_is_read_whole(
 ) -> None:
     path = tmp_path / "sessions" / "rollout-2026-11-20T09-00-00-big.jsonl"
     big_rollout(path)
-    gate = threading.Event()  # the fold's end waits for the test
-    reached = threading.Event()
-    finish = SessionSource._finish
-
-    def held(self: SessionSource) -> None:
-        reached.set()
-        gate.wait(60)
-        finish(self)
-
-    monkeypatch.setattr(SessionSource, "_finish", held)
+    held = Held(monkeypatch, SessionSource, "_finish")  # the fold's end waits for the test
     app = make_app([str(path)])
     async with app.run_test(size=(200, 40)) as pilot:
         try:
-            for _ in range(600):
-                await pilot.pause(0.05)
-                if row_of(app) and reached.is_set():
-                    break
-            assert reached.is_set()
-            await pilot.pause(0.3)  # (the last revision drawn)
+            await held.until(pilot, lambda: row_of(app))  # (and the last revision drawn)
             row = row_of(app)
             # what was read so far ends in a completed turn: the row still says it is partial
             assert "reading" in row, screen_lines(app)
@@ -71,7 +56,7 @@ async def test_a_big_rollout_is_listed_reading_before_it_is_read_whole(
             source = app.screen.ws.sources[0]  # type: ignore[attr-defined]
             assert not source.complete
         finally:
-            gate.set()
+            held.release()
         await settle(pilot)
         row = row_of(app)
         assert "completed" in row and "reading" not in row
