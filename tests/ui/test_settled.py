@@ -113,3 +113,22 @@ async def test_quitting_while_the_loader_waits_for_the_first_screen_ends_the_wai
         await pilot.pause(0.2)
         assert not ended.is_set(), "the wait ended with no first screen drawn"
     assert await asyncio.to_thread(ended.wait, 5), "the loader still waits after quitting"
+
+
+async def test_paths_opened_after_the_app_quit_are_closed_not_shown(tmp_path: Path) -> None:
+    """A reload (or ``F``'s read again) whose paths open while the app is quitting: the
+    app ended with an internal error (no screen to switch from) under load."""
+    from trajtui.core.workspace import open_paths
+    from trajtui.formats.registry import formats
+    from trajtui.ui.messages import Opened
+
+    path = capture_fixture(tmp_path)
+    app = make_app([str(path)])
+    async with app.run_test() as pilot:
+        await settle(pilot)
+    assert not app.screen_stack  # the app has quit
+    ws = open_paths([str(path)], formats())
+    closed: list[bool] = []
+    ws.close = lambda: closed.append(True)  # type: ignore[method-assign]
+    app.on_opened(Opened(ws, None, None))
+    assert closed == [True]

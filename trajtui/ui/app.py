@@ -207,6 +207,9 @@ class TrajtuiApp(App[int]):
         self.post_message(Opened(ws, settings, goto))
 
     def on_opened(self, message: Opened) -> None:
+        if not self.screen_stack:  # opened while the app quit: nothing to show it on
+            message.ws.close()
+            return
         if message.settings is not None:
             self._use_settings(message.settings)
         old, self.ws = self.ws, message.ws
