@@ -577,3 +577,68 @@ def projects(d: Path) -> Path:
 def example(d: Path) -> Path:
     """One 2.1 session file (of :func:`projects`)."""
     return projects(d) / "-home-u-src-app" / f"{SID}.jsonl"
+
+
+WARM = "8c4d2e6f-4444-4a2b-9c3d-000000000004"
+
+
+def warmup_20(agent: str, sid: str = WARM) -> list[Any]:
+    """A warmup request's file of 2.0.77 (``agent-<id>.jsonl`` beside the session): the
+    prompt ``Warmup`` the CLI sends on its own as it starts, the model's answer asking for a
+    tool, and the CLI refusing the call (``Error: Warmup``); no Task call started it."""
+    v = "2.0.77"
+    return [
+        {
+            **env(sid, v, "w1", None, "2026-02-03T09:00:00.000Z", agentId=agent),
+            "isSidechain": True,
+            "type": "user",
+            "message": {"role": "user", "content": "Warmup"},
+        },
+        {
+            **assistant(
+                sid,
+                v,
+                "w2",
+                "2026-02-03T09:00:01.000Z",
+                "msg_w" + agent,
+                {"type": "tool_use", "id": "toolu_w" + agent, "name": "Bash", "input": {}},
+                usage(8, 37, 2400),
+                "tool_use",
+                agentId=agent,
+            ),
+            "isSidechain": True,
+        },
+        {
+            **result(
+                sid,
+                v,
+                "w3",
+                "2026-02-03T09:00:01.500Z",
+                "toolu_w" + agent,
+                "Warmup",
+                True,
+                "Error: Warmup",
+            ),
+            "isSidechain": True,
+            "agentId": agent,
+        },
+    ]
+
+
+def project_20(d: Path) -> Path:
+    """A 2.0.77 project folder: a session whose Task call's subagent is ``agent-a13faba``
+    beside it, and two warmup requests' files (``agent-a205736``, ``agent-a94768a``)."""
+    proj = d / "-home-u-src-warm"
+    lines = session_21(WARM, "2.0.77")
+    for obj in lines:
+        said = obj.get("toolUseResult")
+        if isinstance(said, dict) and said.get("agentId") == "a5f00d1":
+            said["agentId"] = "a13faba"
+    write_lines(proj / f"{WARM}.jsonl", lines)
+    sub = subagent_21(WARM)
+    for obj in sub:
+        obj["agentId"], obj["version"] = "a13faba", "2.0.77"
+    write_lines(proj / "agent-a13faba.jsonl", sub)
+    for agent in ("a205736", "a94768a"):
+        write_lines(proj / f"agent-{agent}.jsonl", warmup_20(agent))
+    return proj

@@ -88,3 +88,30 @@ async def test_a_projects_folder_is_one_run_list_without_a_header_per_file(
         drawn = "\n".join(screen_lines(app))
         assert "::" not in drawn and ".jsonl" not in drawn
         assert sorted(listed(screen)) == sorted([b.S, f"{b.S}/agent-a5f00d1", b.OS])
+
+
+async def test_warmup_requests_are_listed_as_warmups_not_as_the_sessions_subagents(
+    tmp_path: Path,
+) -> None:
+    """Claude Code 2.0.77 writes an ``agent-*.jsonl`` file for each warmup request it sends
+    on its own as it starts: each is a row saying so (status ``warmup``, its title), not a
+    finished subagent titled ``Warmup``; the Task call's own subagent stays one."""
+    proj = b.project_20(tmp_path)
+    w = b.WARM[:8]
+    async with running([str(proj)], size=(200, 40)) as (pilot, app, screen):
+        assert sorted(listed(screen)) == sorted(
+            [w, f"{w}/agent-a13faba", f"{w}/agent-a205736", f"{w}/agent-a94768a"]
+        )
+        rows = {
+            ref: line
+            for line in screen_lines(app)
+            for ref in ("agent-a13faba", "agent-a205736", "agent-a94768a")
+            if ref in line
+        }
+        for warm in ("agent-a205736", "agent-a94768a"):
+            assert "warmup" in rows[warm] and "done" not in rows[warm], rows[warm]
+            assert "sent on its own" in rows[warm] and " Warmup" not in rows[warm]
+        assert "done" in rows["agent-a13faba"] and "Look at main.c" in rows["agent-a13faba"]
+        await pilot.press("f", *"status:warmup", "enter")
+        await settle(pilot)
+        assert sorted(listed(screen)) == [f"{w}/agent-a205736", f"{w}/agent-a94768a"]

@@ -24,7 +24,6 @@ else unknown (no price table is guessed at).
 from __future__ import annotations
 
 import os
-import re
 from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
@@ -34,6 +33,14 @@ import msgspec
 from trajtui.core.io.text import flat
 from trajtui.core.jsonl.session import Line, SessionState
 from trajtui.core.model import Outcome, RunSummary
+from trajtui.formats.claude_code.texts import (
+    COMPACTION_ROLE,
+    WARMUP,
+    WARMUP_ROLE,
+    command_line,
+    is_prompt,
+    project_of,
+)
 
 FORMAT_ID = "claude-code"
 MESSAGES = frozenset(("user", "assistant", "system"))
@@ -86,13 +93,6 @@ class LineLite(msgspec.Struct):
 _LINE = msgspec.json.Decoder(LineLite)
 _BLOCKS = msgspec.json.Decoder(list[Block])
 _TEXT = msgspec.json.Decoder(str)
-_NOT_PROMPTS = (
-    "<command-",
-    "<local-command",
-    "Caveat:",
-    "<task-notification",
-    "[Request interrupted",
-)
 
 
 def blocks_of(raw: msgspec.Raw) -> tuple[str | None, list[Block]]:
@@ -123,48 +123,6 @@ def tokens_of(usage: Any) -> tuple[int, int] | None:
     return sum(_int(usage.get(k)) for k in keys), _int(usage.get("output_tokens"))
 
 
-def is_prompt(text: str) -> bool:
-    """A user's own words (not a command line, its output, a caveat or a notification)."""
-    return bool(text.strip()) and not text.lstrip().startswith(_NOT_PROMPTS)
-
-
-def command_line(text: str) -> str:
-    """The slash command a prompt line runs (``/init --fast``), or "" when it runs none."""
-    name = _between(text, "<command-name>", "</command-name>")
-    if not name:
-        return ""
-    return f"{name} {_between(text, '<command-args>', '</command-args>')}".strip()
-
-
-def _between(text: str, start: str, end: str) -> str:
-    i = text.find(start)
-    if i < 0:
-        return ""
-    j = text.find(end, i + len(start))
-    return text[i + len(start) : j if j >= 0 else None].strip()
-
-
-COMPACTION_ROLE = (
-    "compaction worker: Claude Code re-reads the conversation to summarise it when it "
-    "compacts (the session's compact boundary links it); no Task call started it"
-)
-
-_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
-
-
-def project_of(folder: str, cwd: str | None) -> str:
-    """The project a session is of: the folder Claude Code keeps it in
-    (``~/.claude/projects/<the project's path, every character but letters and digits made
-    a dash>``), decoded to that path, which is the session's first ``cwd`` when it encodes
-    to the folder's name (the decoding alone cannot tell ``/a/my-app`` from
-    ``/a/my/app``); a folder of another name (not under ``projects``): the ``cwd``."""
-    if cwd and (not folder.startswith("-") or _NOT_ALNUM.sub("-", cwd) == folder):
-        return cwd
-    if folder.startswith("-"):
-        return folder.replace("-", "/")
-    return folder
-
-
 def _ms(stamp: Any) -> float | None:
     if not isinstance(stamp, str):
         return None
@@ -184,6 +142,8 @@ class ClaudeFold:
         session's, and folded into one step a stretch."""
         self.own_file = not os.path.basename(path).startswith("agent-")
         self.compaction = os.path.basename(path).startswith(COMPACTION_PREFIX)
+        self.warmup = False
+        """A warmup request's file (its first prompt is :data:`WARMUP`, no Task call's)."""
         """A compaction's worker (Claude Code re-reads the conversation to summarise it),
         not a subagent a Task call started."""
         self.side_lines = 0
@@ -411,6 +371,8 @@ class ClaudeFold:
             return
         if text is None:
             text = "\n".join(b.text for b in blocks if b.type == "text" and isinstance(b.text, str))
+        if not self.own_file and not self.turns and text.strip() == WARMUP:
+            self.warmup = True
         if is_prompt(text):
             self.title = flat(text)
         elif not self.command_title:  # a session run by a slash command alone is titled by it
@@ -426,6 +388,8 @@ class ClaudeFold:
             self._end_turn(state)
         if partial:
             status, outcome = "reading", Outcome.RUNNING
+        elif self.warmup:  # the CLI's own request: neither done nor open work
+            status, outcome = "warmup", Outcome.SKIPPED
         elif self.last_api_error:
             status, outcome = "api error", Outcome.ERROR
         elif self.last_stop == "end_turn":
@@ -446,6 +410,8 @@ class ClaudeFold:
             )
         if self.compaction:
             meta["role"] = COMPACTION_ROLE
+        elif self.warmup:
+            meta["role"] = WARMUP_ROLE
         meta["turns"] = str(self.turns)
         meta["lines"] = str(self.lines)
         meta["other_lines"] = str(self.other_lines)
@@ -472,13 +438,16 @@ class ClaudeFold:
             duration_ms=span,
             duration_label="span of line timestamps" if span is not None else None,
             cost=self.cost,
-            title=(
-                f"compaction of {ref.split('/', 1)[0]}: the conversation re-read to summarise it"
-                if self.compaction
-                else self.title or flat(self.fallback_title) or self.command_title
-            ),
+            title=self._title(ref),
             metadata=tuple(meta.items()),
             tools=tuple(sorted(self.tools)),
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,
         )
+
+    def _title(self, ref: str) -> str:
+        if self.compaction:
+            return f"compaction of {ref.split('/', 1)[0]}: the conversation re-read to summarise it"
+        if self.warmup:
+            return "warmup request Claude Code sent on its own as it started (no Task call's)"
+        return self.title or flat(self.fallback_title) or self.command_title
