@@ -266,3 +266,16 @@ def test_a_first_line_whose_type_is_no_word_is_not_a_session_and_no_crash(
     out = _cli("ls", str(path))
     assert "internal error" not in out.stderr and "Traceback" not in out.stderr, out.stderr
     assert out.stderr.startswith(str(path)), out.stderr
+
+
+def test_background_agent_calls_count_once_in_ls_and_stats_by_tool(tmp_path: Path) -> None:
+    """Each background ``Agent`` call is one call, failed when its later answer says so:
+    the same in ``ls --json`` and in ``stats`` by tool (agent calls were left out there)."""
+    b.write_lines(tmp_path / "-home-u-x" / f"{b.ASYNC}.jsonl", b.session_async())
+    out = _cli("ls", str(tmp_path), "--json")
+    (row,) = map(json.loads, out.stdout.splitlines())
+    assert (row["tool_calls"], row["tool_errors"]) == (2, 1)
+    out = _cli("stats", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    agent = next(line for line in out.stdout.splitlines() if line.split()[:1] == ["Agent"])
+    assert agent.split()[1:5] == ["2", "calls", "·", "1"], agent

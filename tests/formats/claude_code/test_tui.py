@@ -115,3 +115,32 @@ async def test_warmup_requests_are_listed_as_warmups_not_as_the_sessions_subagen
         await pilot.press("f", *"status:warmup", "enter")
         await settle(pilot)
         assert sorted(listed(screen)) == [f"{w}/agent-a205736", f"{w}/agent-a94768a"]
+
+
+async def test_a_background_agent_call_and_its_later_answer_name_each_other(
+    tmp_path: Path,
+) -> None:
+    """2.1.3xx runs agents in the background: the call answers at once that it launched,
+    the agent's answer is a later user line (``<task-notification>``). The call shows
+    ``launched`` completed by its answer, the answer step completes the call with the
+    agent's result; the row counts each call once and the answer that failed as a tool
+    error."""
+    path = b.write_lines(tmp_path / "-home-u-x" / f"{b.ASYNC}.jsonl", b.session_async())
+    a = b.ASYNC[:8]
+    async with running([str(path.parent)], size=(200, 40), goto=f"{a}/step-2") as (
+        _pilot,
+        app,
+        screen,
+    ):
+        drawn = screen_lines(app)
+        row = next(line for line in drawn if a in line and "Survey the repo" in line)
+        assert row.split("││")[0].split()[4:7] == ["10", "2", "1"], row  # steps, calls, err
+        call = next(line for line in drawn if "Agent: List files" in line and "answer" not in line)
+        assert "completed by 6" in call, call
+        assert any("status ○ launched" in line for line in drawn)  # (its detail)
+        assert any("completed by" in line and "step-6" in line for line in drawn)
+        answer = next(line for line in drawn if "answer of Agent: List files" in line)
+        assert "There are 3 files." in answer and "completes 2" in answer, answer
+        failed = next(line for line in drawn if "answer of Agent: Run tests" in line)
+        assert "crashed" in failed and "!" in failed, failed  # (the glyph of a failed step)
+        assert not any("<task-notification>" in line for line in drawn)

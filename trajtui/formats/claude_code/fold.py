@@ -8,14 +8,16 @@ Steps (:class:`~trajtui.core.jsonl.session.StepRow` ``part``):
 * a ``user``, ``assistant`` or ``system`` line: one step per content block (``part`` =
   the block's index, plus :data:`LAST_OF_TURN` on the last line of an API response);
   a user line of tool results is no step: each result is linked to its call's step
-  (``link``), by ``tool_use_id``; a result whose call is not in the file is a step;
+  (``link``), by ``tool_use_id``; a result whose call is not in the file is a step; a
+  background call's later answer (``<task-notification>``, 2.1.3xx) is a step, and it and
+  its call name each other (:data:`PAIRED`);
 * any other line (``progress``, ``file-history-snapshot``, ``queue-operation``,
   ``summary``, ``attachment``, a type no version we know writes): folded with the lines of
   any kind next to it into one step (``part`` = minus the number of lines; the first and
   the last line kept).
 
 Counts: tool calls are ``tool_use`` blocks; tool errors the results with ``is_error:
-true``; tokens are counted once per API response (``message.id``: its lines repeat the
+true`` and the later answers that say ``failed``; tokens are counted once per API response (``message.id``: its lines repeat the
 usage, the last line's is final), input = input + cache creation + cache read; model turns
 are the API responses; cost is the last ``cost-state`` line's ``totalCostUSD`` (2.1.3xx),
 else unknown (no price table is guessed at).
@@ -35,10 +37,12 @@ from trajtui.core.jsonl.session import Line, SessionState
 from trajtui.core.model import Outcome, RunSummary
 from trajtui.formats.claude_code.texts import (
     COMPACTION_ROLE,
+    NOTIFICATION,
     WARMUP,
     WARMUP_ROLE,
     command_line,
     is_prompt,
+    notification,
     project_of,
 )
 
@@ -46,10 +50,14 @@ FORMAT_ID = "claude-code"
 MESSAGES = frozenset(("user", "assistant", "system"))
 LAST_OF_TURN = 1 << 32
 """Added to a step row's part on the last line of an API response (its usage is final)."""
+PAIRED = 33
+"""A step row's part from this bit up: 1 + the position of the step's other half, for a call
+answered later (a background agent's notification) and for that answer."""
 AGENT_TOOLS = frozenset(("Task", "Agent"))
 COMPACTION_PREFIX = "agent-acompact-"
 """The file name's start of a compaction's worker (``<session>/subagents/``)."""
 _RECENT_TURNS = 256
+_RECENT_CALLS = 4096
 
 
 class Block(msgspec.Struct):
@@ -161,6 +169,8 @@ class ClaudeFold:
         self.failed = 0
         self.tools: set[str] = set()
         self.pending: dict[str, int] = {}  # tool_use id -> its step
+        # tool_use id -> its step and kept line, for an answer that comes later (a notification)
+        self.called: OrderedDict[str, tuple[int, int]] = OrderedDict()
         self.turns = 0
         self.recent: OrderedDict[str, tuple[int, int]] = OrderedDict()  # message id -> tokens
         self.tokens_in: int | None = None
@@ -320,6 +330,9 @@ class ClaudeFold:
                     self.tools.add(block.name)
                 if isinstance(block.id, str):
                     self.pending[block.id] = at
+                    self.called[block.id] = (at, k)
+                    if len(self.called) > _RECENT_CALLS:
+                        self.called.popitem(last=False)
         self.turn_step = max(first, state.steps - 1)
 
     def _usage(self, mid: str | None, usage: Any) -> None:
@@ -364,19 +377,36 @@ class ClaudeFold:
             return
         if k < 0:
             k = state.keep(line)
-        state.step(k, 0)
+        at = state.step(k, 0)
+        if text is None:
+            text = "\n".join(b.text for b in blocks if b.type == "text" and isinstance(b.text, str))
+        if text.lstrip().startswith(NOTIFICATION):
+            self._answer(state, at, k, text)
+            return
         if self.title or lite.isMeta is True or lite.isCompactSummary is True:
             return
         if lite.isSidechain is True and "agentId" not in self.meta and not self.side:
             return
-        if text is None:
-            text = "\n".join(b.text for b in blocks if b.type == "text" and isinstance(b.text, str))
         if not self.own_file and not self.turns and text.strip() == WARMUP:
             self.warmup = True
         if is_prompt(text):
             self.title = flat(text)
         elif not self.command_title:  # a session run by a slash command alone is titled by it
             self.command_title = flat(command_line(text))
+
+    def _answer(self, state: SessionState, at: int, k: int, text: str) -> None:
+        """A background call's later answer (``<task-notification>``, step ``at`` on kept
+        line ``k``): the call and its answer name each other (the answer's row links the
+        call's line); a failed one is a tool error of the call."""
+        note = notification(text)
+        if note is None or note.call not in self.called:
+            return
+        call, line = self.called.pop(note.call)
+        state.set_part(at, (call + 1) << PAIRED)
+        state.link(at, line)
+        state.set_part(call, state.step_part[call] | (at + 1) << PAIRED)
+        if note.failed:
+            self.failed += 1
 
     # -- the row -------------------------------------------------------------------------
 
