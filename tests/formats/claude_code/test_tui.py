@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import OptionList
+
 from tests.formats.claude_code import builders as b
 from tests.helpers.ui import listed, running, screen_lines, settle
 from trajtui.ui.textual_private import FooterKey
@@ -127,7 +129,7 @@ async def test_a_background_agent_call_and_its_later_answer_name_each_other(
     error."""
     path = b.write_lines(tmp_path / "-home-u-x" / f"{b.ASYNC}.jsonl", b.session_async())
     a = b.ASYNC[:8]
-    async with running([str(path.parent)], size=(200, 40), goto=f"{a}/step-2") as (
+    async with running([str(path.parent)], size=(240, 40), goto=f"{a}/step-2") as (
         _pilot,
         app,
         screen,
@@ -144,3 +146,32 @@ async def test_a_background_agent_call_and_its_later_answer_name_each_other(
         failed = next(line for line in drawn if "answer of Agent: Run tests" in line)
         assert "crashed" in failed and "!" in failed, failed  # (the glyph of a failed step)
         assert not any("<task-notification>" in line for line in drawn)
+
+
+async def test_the_run_list_has_a_project_column_as_ls_has(tmp_path: Path) -> None:
+    """``trajtui ls ~/.claude/projects`` has a PROJECT column; the run list has the same
+    column with the same value (a long path cut by its start, as ls cuts it), and sorts by
+    it."""
+    root = b.projects(tmp_path)
+    b.write_lines(
+        root / "-srv-a-very-long-project-path-of-a-monorepo-app" / f"{b.ASYNC}.jsonl",
+        [
+            {**line, "cwd": "/srv/a-very-long-project-path-of-a-monorepo/app"}
+            if "cwd" in line
+            else line
+            for line in b.session_async()
+        ],
+    )
+    async with running([str(root)], size=(200, 40)) as (pilot, app, screen):
+        runs = [line.split("││")[0] for line in screen_lines(app)]
+        head = next(line for line in runs if " ref " in line and " status " in line)
+        assert " project " in head, head
+        row = next(line for line in runs if "Fix the failing build" in line)
+        assert "/home/u/src/app " in row, row
+        long = next(line for line in runs if "Survey the repo" in line)
+        assert "…" in long and "-monorepo/app " in long and "/srv/a-very" not in long, long
+        await pilot.press("O")
+        await settle(pilot)
+        options = app.screen.query_one(OptionList)
+        offered = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert any("project" in o for o in offered), offered
