@@ -305,6 +305,7 @@ class RunStore:
         for s, source in enumerate(self.ws.sources):
             c = self.counts[s]
             n = len(source)
+            before = c.seen
             while c.seen < n:
                 counted += 1
                 if (
@@ -325,7 +326,8 @@ class RunStore:
                 c.add(e)
                 if self.ordered:
                     self.prefix.add(e.title)
-            c.note_metadata(source.table.extra_codes()[1])
+            if c.seen != before:  # (its metadata columns: from the runs' distinct metadata)
+                c.note_metadata(source.table.extra_codes()[1])
         return True
 
     def columns(self) -> set[str]:
