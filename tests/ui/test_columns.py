@@ -17,6 +17,7 @@ from textual.widgets import OptionList
 
 from tests.formats.acp.builders import capture, step_tool, trials, write_jsonl
 from tests.formats.atif.tbench import tb_job
+from tests.formats.claude_code.builders import projects
 from tests.helpers.ui import capture_fixture, running, screen_lines, settle
 from trajtui.render.columns import DROP_ORDER
 from trajtui.ui.screens.main.layout import NARROW_WIDTH
@@ -27,7 +28,7 @@ from trajtui.ui.widgets.run_list import (
     split_width,
 )
 
-NAMES = ("status", "ref", "steps", "calls", "tool err", "time", "score", "cost", "title")
+NAMES = ("status", "ref", "steps", "calls", "tool err", "time", "score", "cost", "project", "title")
 
 
 def _shown(app: object) -> list[str]:
@@ -97,6 +98,7 @@ SHAPES = {
     "trials": lambda d: [_trials_like(d)],
     "Harbor job": lambda d: [tb_job(d / "job")],
     "two files": lambda d: [capture_fixture(d), _trials_like(d)],
+    "Claude Code projects": lambda d: [projects(d)],
 }
 
 
@@ -119,9 +121,15 @@ async def test_a_wider_terminal_never_shows_fewer_columns(tmp_path: Path, shape:
     status_width=st.integers(1, 20),
     present=st.sets(st.sampled_from(DROP_ORDER)),
     keep=st.sampled_from([None, "ref", *DROP_ORDER]),
+    project=st.integers(1, 90),
 )
 def test_columns_only_ever_gain_as_the_list_widens(
-    ref_width: int, shared: int, status_width: int, present: set[str], keep: str | None
+    ref_width: int,
+    shared: int,
+    status_width: int,
+    present: set[str],
+    keep: str | None,
+    project: int,
 ) -> None:
     """The layout rule itself, over every shape of data: a list one cell wider shows every
     column the narrower one shows, and at the width the pane asks for it shows them all."""
@@ -129,7 +137,9 @@ def test_columns_only_ever_gain_as_the_list_widens(
     shown = {
         width: {
             name
-            for name, w in columns(width, ref_width, status_width, present, keep, elided).items()
+            for name, w in columns(
+                width, ref_width, status_width, present, keep, elided, {"project": project}
+            ).items()
             if w
         }
         for width in range(20, 200)
@@ -137,9 +147,10 @@ def test_columns_only_ever_gain_as_the_list_widens(
     for width in range(20, 199):
         assert shown[width] <= shown[width + 1], (width, shown[width], shown[width + 1])
     floor = ref_floor(ref_width, elided)
-    fixed = columns(10_000, floor, status_width, present, elided=elided)
+    words = {"project": project}
+    fixed = columns(10_000, floor, status_width, present, elided=elided, words=words)
     need = 1 + sum(w + 1 for name, w in fixed.items() if w and name != "title") + 1 + TITLE_ROOM
-    at_need = columns(need, ref_width, status_width, present, keep, elided)
+    at_need = columns(need, ref_width, status_width, present, keep, elided, words)
     assert {name for name, w in at_need.items() if w} == {"status", "ref", "title"} | present
 
 

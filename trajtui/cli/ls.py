@@ -29,7 +29,7 @@ from trajtui.core.rows import warm_up
 from trajtui.core.source import LoadError, Source
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
-from trajtui.render.columns import NUMBERS, Column
+from trajtui.render.columns import BY_KEY, NUMBERS, PROJECT, Column, cut_start
 
 
 def _facts(source: Source, entry: RunSummary, label: str, *, whole: bool) -> Facts:
@@ -69,19 +69,20 @@ def _shown_columns(with_cost: bool) -> tuple[Column, ...]:
     return tuple(c for c in NUMBERS if with_cost or c.key != "cost")
 
 
-PROJECT = "project"
-"""The metadata key of the project a run is of (a coding agent's session): a column of
-``ls``'s table when its rows have it."""
+_PROJECT = BY_KEY[PROJECT]
+"""The project a run is of (a coding agent's session): a column of ``ls``'s table when its
+rows have it, as of the run list's."""
 
 
 def _project(s: RunSummary) -> str:
-    return visible(dict(s.metadata).get(PROJECT, ""), keep_newlines=False)
+    return _PROJECT.cell(s) if _PROJECT.cell is not None else ""
 
 
 def _project_width(rows: Sequence[RunSummary], tty: bool) -> int:
     """The PROJECT column's width (0: none of ``rows`` says its project)."""
     longest = max((len(_project(s)) for s in rows), default=0)
-    return min(max(longest, len("PROJECT")), 32 if tty else 60) if longest else 0
+    head = len(_PROJECT.ls_header)
+    return min(max(longest, head), 32 if tty else _PROJECT.ls_width) if longest else 0
 
 
 def _row(
@@ -101,10 +102,7 @@ def _row(
         f"{c.cell(s) if c.cell else '':>{c.ls_width}}" for c in _shown_columns(with_cost)
     )
     if project_w:
-        project = _project(s)
-        if len(project) > project_w:  # the end of a path tells most
-            project = "…" + project[len(project) - project_w + 1 :]
-        cells += f"  {project:<{project_w}}"
+        cells += f"  {cut_start(_project(s), project_w):<{project_w}}"
     title = s.title
     if width is not None:
         room = width - len(cells) - 2
@@ -125,7 +123,7 @@ def _header(widths: dict[str, int], with_cost: bool, project_w: int = 0) -> str:
         f"{c.ls_header:>{c.ls_width}}" for c in _shown_columns(with_cost)
     )
     if project_w:
-        head += f"  {'PROJECT':<{project_w}}"
+        head += f"  {_PROJECT.ls_header:<{project_w}}"
     return head + "  TITLE"
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from trajtui.core.io.text import visible
 from trajtui.core.model import RunSummary
 from trajtui.render import fmt
 
@@ -69,6 +70,9 @@ class Column:
             sort last, and a column no run has is neither shown nor offered).
         numeric: The one numeric summary field it shows, sorted straight from its column.
         cell: Its text for a run (None: drawn by the run list itself).
+        meta: The metadata key whose value it shows (a column of words, left-aligned, as
+            wide as its longest value up to ``width`` cells, cut by its start: see
+            :func:`cut_start`), or None (a column of counts and figures).
     """
 
     key: str
@@ -82,6 +86,46 @@ class Column:
     has_value: Callable[[Value], bool] | None = None
     numeric: str | None = None
     cell: Callable[[RunSummary], str] | None = None
+    meta: str | None = None
+
+
+PROJECT = "project"
+"""The metadata key of the project a run is of (a coding agent's session: Claude Code's
+project folder, decoded)."""
+
+
+def meta_value(metadata: Any, key: str) -> str:
+    """The value of ``key`` in a run's metadata pairs, made visible on one line ("" when
+    the run has none)."""
+    for name, value in metadata or ():
+        if name == key:
+            return visible(str(value), keep_newlines=False)
+    return ""
+
+
+def cut_start(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, its start given way to ``…`` when it is
+    longer (the end of a path tells most: ``…/src/app``)."""
+    if len(text) <= width:
+        return text
+    return "…" + text[len(text) - width + 1 :] if width > 1 else text[:width]
+
+
+def _meta_column(key: str, header: str, width: int, ls_width: int, drop: int) -> Column:
+    return Column(
+        key,
+        header,
+        header.upper(),
+        width,
+        ls_width,
+        drop,
+        lambda v: meta_value(v("metadata"), key),
+        lambda e: bool(meta_value(getattr(e, "metadata", ()), key)),
+        lambda v: bool(meta_value(v("metadata"), key)),
+        None,
+        lambda s: meta_value(s.metadata, key),
+        key,
+    )
 
 
 COLUMNS: tuple[Column, ...] = (
@@ -174,6 +218,7 @@ COLUMNS: tuple[Column, ...] = (
         "cost",
         lambda s: fmt.cost(s.cost),
     ),
+    _meta_column(PROJECT, "project", 24, 60, -1),
 )
 """Every column but the title, left to right."""
 
@@ -188,13 +233,17 @@ SORTS: tuple[str | None, ...] = (None, *(c.key for c in COLUMNS if c.sort is not
 """What the run list sorts by, in order (None: file order): ``s`` cycles through those the
 runs have, ``O`` offers them with a digit each."""
 
-NUMBERS: tuple[Column, ...] = tuple(c for c in COLUMNS if c.cell is not None)
+NUMBERS: tuple[Column, ...] = tuple(c for c in COLUMNS if c.cell is not None and c.meta is None)
 """The columns of counts and figures, right-aligned, after the reference."""
+
+WORDS: tuple[Column, ...] = tuple(c for c in COLUMNS if c.meta is not None)
+"""The columns of metadata values (a session's project), left-aligned, after the figures."""
 
 DROP_ORDER: tuple[str, ...] = tuple(
     c.key for c in sorted((c for c in COLUMNS if c.drop is not None), key=lambda c: c.drop or 0)
 )
-"""The columns that make way on a list too narrow for all of them, first to last."""
+"""The columns that make way on a list too narrow for all of them, first to last (a
+session's project first: most runs of a folder share it)."""
 
 
 def present_in(row: Row) -> set[str]:

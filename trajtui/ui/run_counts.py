@@ -15,10 +15,11 @@ from trajtui.core.model import Outcome, RunSummary
 from trajtui.core.stats.passk import PassTally
 from trajtui.core.stats.tally import Tally
 from trajtui.core.units import share
-from trajtui.render.columns import COLUMNS
+from trajtui.render.columns import COLUMNS, WORDS, meta_value
 
-_PRESENCE = tuple(c for c in COLUMNS if c.has is not None)
-"""The columns only some runs have a value for."""
+_PRESENCE = tuple(c for c in COLUMNS if c.has is not None and c.meta is None)
+"""The columns of figures only some runs have a value for (a metadata column's: from the
+source's metadata, :meth:`SourceCounts.note_metadata`)."""
 
 
 @dataclass
@@ -41,6 +42,10 @@ class SourceCounts:
     ref_common: str | None = None
     """The start every reference counted has (None: none counted yet)."""
     ref_differ: bool = False
+    word_widths: dict[str, int] = field(default_factory=dict)
+    """The longest value of each metadata column (:data:`~trajtui.render.columns.WORDS`)."""
+    metadata_seen: int = 0
+    """Entries of the source's metadata palette looked at."""
 
     @property
     def runs(self) -> int:
@@ -61,6 +66,21 @@ class SourceCounts:
         if e.tool_errors is True:
             self.flagged_runs += 1
         _note_columns(self, e)
+
+    def note_metadata(self, palette: Sequence[tuple[object, ...]]) -> None:
+        """Note the metadata columns the source's runs have, and their widest values, from
+        the palette of their metadata (:meth:`~trajtui.core.jsonl.table.SummaryTable.
+        extra_codes`: each distinct metadata once, however many runs share it; those
+        after the last looked at)."""
+        for metadata, *_ in palette[self.metadata_seen :]:
+            for column in WORDS:
+                assert column.meta is not None
+                value = meta_value(metadata, column.meta)
+                if value:
+                    self.columns.add(column.key)
+                    widest = self.word_widths.get(column.key, 0)
+                    self.word_widths[column.key] = max(widest, len(value))
+        self.metadata_seen = len(palette)
 
 
 def summary_line(counts: Sequence[SourceCounts], other_problems: int = 0) -> str:

@@ -305,6 +305,7 @@ class RunStore:
         for s, source in enumerate(self.ws.sources):
             c = self.counts[s]
             n = len(source)
+            before = c.seen
             while c.seen < n:
                 counted += 1
                 if (
@@ -325,6 +326,8 @@ class RunStore:
                 c.add(e)
                 if self.ordered:
                     self.prefix.add(e.title)
+            if c.seen != before:  # (its metadata columns: from the runs' distinct metadata)
+                c.note_metadata(source.table.extra_codes()[1])
         return True
 
     def columns(self) -> set[str]:
@@ -332,6 +335,14 @@ class RunStore:
         out: set[str] = set()
         for c in self.counts:
             out |= c.columns
+        return out
+
+    def word_widths(self) -> dict[str, int]:
+        """The longest value of each metadata column read so far."""
+        out: dict[str, int] = {}
+        for c in self.counts:
+            for key, width in c.word_widths.items():
+                out[key] = max(out.get(key, 0), width)
         return out
 
     def widths(self) -> tuple[int, int]:

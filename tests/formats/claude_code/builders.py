@@ -577,3 +577,181 @@ def projects(d: Path) -> Path:
 def example(d: Path) -> Path:
     """One 2.1 session file (of :func:`projects`)."""
     return projects(d) / "-home-u-src-app" / f"{SID}.jsonl"
+
+
+WARM = "8c4d2e6f-4444-4a2b-9c3d-000000000004"
+
+
+def warmup_20(agent: str, sid: str = WARM) -> list[Any]:
+    """A warmup request's file of 2.0.77 (``agent-<id>.jsonl`` beside the session): the
+    prompt ``Warmup`` the CLI sends on its own as it starts, the model's answer asking for a
+    tool, and the CLI refusing the call (``Error: Warmup``); no Task call started it."""
+    v = "2.0.77"
+    return [
+        {
+            **env(sid, v, "w1", None, "2026-02-03T09:00:00.000Z", agentId=agent),
+            "isSidechain": True,
+            "type": "user",
+            "message": {"role": "user", "content": "Warmup"},
+        },
+        {
+            **assistant(
+                sid,
+                v,
+                "w2",
+                "2026-02-03T09:00:01.000Z",
+                "msg_w" + agent,
+                {"type": "tool_use", "id": "toolu_w" + agent, "name": "Bash", "input": {}},
+                usage(8, 37, 2400),
+                "tool_use",
+                agentId=agent,
+            ),
+            "isSidechain": True,
+        },
+        {
+            **result(
+                sid,
+                v,
+                "w3",
+                "2026-02-03T09:00:01.500Z",
+                "toolu_w" + agent,
+                "Warmup",
+                True,
+                "Error: Warmup",
+            ),
+            "isSidechain": True,
+            "agentId": agent,
+        },
+    ]
+
+
+def project_20(d: Path) -> Path:
+    """A 2.0.77 project folder: a session whose Task call's subagent is ``agent-a13faba``
+    beside it, and two warmup requests' files (``agent-a205736``, ``agent-a94768a``)."""
+    proj = d / "-home-u-src-warm"
+    lines = session_21(WARM, "2.0.77")
+    for obj in lines:
+        said = obj.get("toolUseResult")
+        if isinstance(said, dict) and said.get("agentId") == "a5f00d1":
+            said["agentId"] = "a13faba"
+    write_lines(proj / f"{WARM}.jsonl", lines)
+    sub = subagent_21(WARM)
+    for obj in sub:
+        obj["agentId"], obj["version"] = "a13faba", "2.0.77"
+    write_lines(proj / "agent-a13faba.jsonl", sub)
+    for agent in ("a205736", "a94768a"):
+        write_lines(proj / f"agent-{agent}.jsonl", warmup_20(agent))
+    return proj
+
+
+ASYNC = "9d5e3f70-5555-4a2b-9c3d-000000000005"
+
+
+def _launched(sid: str, uuid: str, ts: str, call: str, agent: str) -> dict[str, Any]:
+    text = (
+        "Async agent launched successfully.\n"
+        f"agentId: {agent} (internal ID - do not mention to user.)\n"
+        "The agent is working in the background. You will be notified automatically when "
+        "it completes."
+    )
+    return result(
+        sid,
+        "2.1.332",
+        uuid,
+        ts,
+        call,
+        [{"type": "text", "text": text}],
+        None,
+        {"isAsync": True, "status": "async_launched", "agentId": agent, "description": "x"},
+    )
+
+
+def _notice(call: str, agent: str, status: str, said: str) -> str:
+    return (
+        f"<task-notification>\n<task-id>{agent}</task-id>\n<tool-use-id>{call}</tool-use-id>\n"
+        f"<status>{status}</status>\n<summary>Agent finished</summary>\n"
+        f"<result>{said}</result>\n<usage><subagent_tokens>900</subagent_tokens>"
+        "<tool_uses>1</tool_uses><duration_ms>630</duration_ms></usage>\n</task-notification>"
+    )
+
+
+def session_async(sid: str = ASYNC) -> list[Any]:
+    """A 2.1.332 session whose two ``Agent`` calls run in the background: each answers at
+    once that it launched (``isAsync``), the model answers, and each agent's answer comes
+    later as a user line (``<task-notification>``, after a ``queue-operation``): the first
+    completed, the second failed. 2 tool calls, 1 tool error."""
+    v = "2.1.332"
+    ask = {"type": "tool_use", "name": "Agent"}
+    notes = [
+        ("toolu_G1", "a1110000000000001", "completed", "There are 3 files."),
+        ("toolu_G2", "a2220000000000002", "failed", "The test run crashed."),
+    ]
+    lines: list[Any] = [
+        {
+            **env(sid, v, "u1", None, "2026-03-04T10:00:00.000Z"),
+            "type": "user",
+            "message": {"role": "user", "content": "Survey the repo"},
+        },
+        assistant(
+            sid,
+            v,
+            "a1",
+            "2026-03-04T10:00:01.000Z",
+            "msg_A",
+            {**ask, "id": "toolu_G1", "input": {"description": "List files", "prompt": "ls"}},
+            usage(10, 20),
+            "tool_use",
+        ),
+        assistant(
+            sid,
+            v,
+            "a2",
+            "2026-03-04T10:00:01.100Z",
+            "msg_A",
+            {**ask, "id": "toolu_G2", "input": {"description": "Run tests", "prompt": "t"}},
+            usage(10, 20),
+            "tool_use",
+        ),
+        _launched(sid, "r1", "2026-03-04T10:00:01.200Z", "toolu_G1", notes[0][1]),
+        _launched(sid, "r2", "2026-03-04T10:00:01.300Z", "toolu_G2", notes[1][1]),
+        assistant(
+            sid,
+            v,
+            "a3",
+            "2026-03-04T10:00:02.000Z",
+            "msg_B",
+            {"type": "text", "text": "Both agents are working."},
+            usage(30, 5),
+            "end_turn",
+        ),
+    ]
+    for n, (call, agent, status, said) in enumerate(notes):
+        text = _notice(call, agent, status, said)
+        at = f"2026-03-04T10:00:0{3 + 2 * n}.000Z"
+        lines += [
+            {
+                "type": "queue-operation",
+                "operation": "enqueue",
+                "timestamp": at,
+                "sessionId": sid,
+                "content": text,
+            },
+            {
+                **env(sid, v, f"n{n}", "a3", at),
+                "type": "user",
+                "promptSource": "system",
+                "origin": {"kind": "task-notification"},
+                "message": {"role": "user", "content": text},
+            },
+            assistant(
+                sid,
+                v,
+                f"b{n}",
+                f"2026-03-04T10:00:0{4 + 2 * n}.000Z",
+                f"msg_C{n}",
+                {"type": "text", "text": said},
+                usage(40, 6),
+                "end_turn",
+            ),
+        ]
+    return lines

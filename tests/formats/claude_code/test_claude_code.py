@@ -5,6 +5,8 @@ lines named PATH:LINE."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.formats.claude_code import builders as b
+from tests.formats.claude_code import jqcheck
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -266,3 +269,32 @@ def test_a_first_line_whose_type_is_no_word_is_not_a_session_and_no_crash(
     out = _cli("ls", str(path))
     assert "internal error" not in out.stderr and "Traceback" not in out.stderr, out.stderr
     assert out.stderr.startswith(str(path)), out.stderr
+
+
+def test_background_agent_calls_count_once_in_ls_and_stats_by_tool(tmp_path: Path) -> None:
+    """Each background ``Agent`` call is one call, failed when its later answer says so:
+    the same in ``ls --json`` and in ``stats`` by tool (agent calls were left out there)."""
+    b.write_lines(tmp_path / "-home-u-x" / f"{b.ASYNC}.jsonl", b.session_async())
+    out = _cli("ls", str(tmp_path), "--json")
+    (row,) = map(json.loads, out.stdout.splitlines())
+    assert (row["tool_calls"], row["tool_errors"]) == (2, 1)
+    out = _cli("stats", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    agent = next(line for line in out.stdout.splitlines() if line.split()[:1] == ["Agent"])
+    assert agent.split()[1:5] == ["2", "calls", "·", "1"], agent
+
+
+def test_the_counts_match_what_jq_says_of_the_files(tmp_path: Path) -> None:
+    """Turns, tool calls, tool errors and tokens of every run of every fixture shape (2.1
+    with a subagent, 1.0 with and without sidechains, 2.0 warmups, background agents)
+    beside a jq program's over the same files (:mod:`.jqcheck`)."""
+    if shutil.which("jq") is None:
+        pytest.skip("jq is not installed")
+    root = b.projects(tmp_path)
+    b.project_20(root)
+    b.write_lines(root / "-home-u-x" / f"{b.ASYNC}.jsonl", b.session_async())
+    b.write_lines(root / "-home-u-app" / f"{b.SIDE}.jsonl", b.session_10_sidechain())
+    trajtui = os.path.join(os.path.dirname(sys.executable), "trajtui")
+    lines = jqcheck.check([str(root)], trajtui)
+    assert len(lines) == 10, lines
+    assert all(line.startswith("ok ") for line in lines), "\n".join(lines)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import OptionList
+
 from tests.formats.claude_code import builders as b
 from tests.helpers.ui import listed, running, screen_lines, settle
 from trajtui.ui.textual_private import FooterKey
@@ -88,3 +90,88 @@ async def test_a_projects_folder_is_one_run_list_without_a_header_per_file(
         drawn = "\n".join(screen_lines(app))
         assert "::" not in drawn and ".jsonl" not in drawn
         assert sorted(listed(screen)) == sorted([b.S, f"{b.S}/agent-a5f00d1", b.OS])
+
+
+async def test_warmup_requests_are_listed_as_warmups_not_as_the_sessions_subagents(
+    tmp_path: Path,
+) -> None:
+    """Claude Code 2.0.77 writes an ``agent-*.jsonl`` file for each warmup request it sends
+    on its own as it starts: each is a row saying so (status ``warmup``, its title), not a
+    finished subagent titled ``Warmup``; the Task call's own subagent stays one."""
+    proj = b.project_20(tmp_path)
+    w = b.WARM[:8]
+    async with running([str(proj)], size=(200, 40)) as (pilot, app, screen):
+        assert sorted(listed(screen)) == sorted(
+            [w, f"{w}/agent-a13faba", f"{w}/agent-a205736", f"{w}/agent-a94768a"]
+        )
+        rows = {
+            ref: line
+            for line in screen_lines(app)
+            for ref in ("agent-a13faba", "agent-a205736", "agent-a94768a")
+            if ref in line
+        }
+        for warm in ("agent-a205736", "agent-a94768a"):
+            assert "warmup" in rows[warm] and "done" not in rows[warm], rows[warm]
+            assert "sent on its own" in rows[warm] and " Warmup" not in rows[warm]
+        assert "done" in rows["agent-a13faba"] and "Look at main.c" in rows["agent-a13faba"]
+        await pilot.press("f", *"status:warmup", "enter")
+        await settle(pilot)
+        assert sorted(listed(screen)) == [f"{w}/agent-a205736", f"{w}/agent-a94768a"]
+
+
+async def test_a_background_agent_call_and_its_later_answer_name_each_other(
+    tmp_path: Path,
+) -> None:
+    """2.1.3xx runs agents in the background: the call answers at once that it launched,
+    the agent's answer is a later user line (``<task-notification>``). The call shows
+    ``launched`` completed by its answer, the answer step completes the call with the
+    agent's result; the row counts each call once and the answer that failed as a tool
+    error."""
+    path = b.write_lines(tmp_path / "-home-u-x" / f"{b.ASYNC}.jsonl", b.session_async())
+    a = b.ASYNC[:8]
+    async with running([str(path.parent)], size=(240, 40), goto=f"{a}/step-2") as (
+        _pilot,
+        app,
+        screen,
+    ):
+        drawn = screen_lines(app)
+        row = next(line for line in drawn if a in line and "Survey the repo" in line)
+        assert row.split("││")[0].split()[4:7] == ["10", "2", "1"], row  # steps, calls, err
+        call = next(line for line in drawn if "Agent: List files" in line and "answer" not in line)
+        assert "completed by 6" in call, call
+        assert any("status ○ launched" in line for line in drawn)  # (its detail)
+        assert any("completed by" in line and "step-6" in line for line in drawn)
+        answer = next(line for line in drawn if "answer of Agent: List files" in line)
+        assert "There are 3 files." in answer and "completes 2" in answer, answer
+        failed = next(line for line in drawn if "answer of Agent: Run tests" in line)
+        assert "crashed" in failed and "!" in failed, failed  # (the glyph of a failed step)
+        assert not any("<task-notification>" in line for line in drawn)
+
+
+async def test_the_run_list_has_a_project_column_as_ls_has(tmp_path: Path) -> None:
+    """``trajtui ls ~/.claude/projects`` has a PROJECT column; the run list has the same
+    column with the same value (a long path cut by its start, as ls cuts it), and sorts by
+    it."""
+    root = b.projects(tmp_path)
+    b.write_lines(
+        root / "-srv-a-very-long-project-path-of-a-monorepo-app" / f"{b.ASYNC}.jsonl",
+        [
+            {**line, "cwd": "/srv/a-very-long-project-path-of-a-monorepo/app"}
+            if "cwd" in line
+            else line
+            for line in b.session_async()
+        ],
+    )
+    async with running([str(root)], size=(200, 40)) as (pilot, app, screen):
+        runs = [line.split("││")[0] for line in screen_lines(app)]
+        head = next(line for line in runs if " ref " in line and " status " in line)
+        assert " project " in head, head
+        row = next(line for line in runs if "Fix the failing build" in line)
+        assert "/home/u/src/app " in row, row
+        long = next(line for line in runs if "Survey the repo" in line)
+        assert "…" in long and "-monorepo/app " in long and "/srv/a-very" not in long, long
+        await pilot.press("O")
+        await settle(pilot)
+        options = app.screen.query_one(OptionList)
+        offered = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert any("project" in o for o in offered), offered

@@ -5,7 +5,8 @@ A session file is one run (:class:`~trajtui.core.jsonl.session.SessionSource`: r
 size, steps on demand); its reference is the file's name (the session id). A subagent's
 file (``<session>/subagents/agent-<id>.jsonl`` in 2.1, ``agent-<id>.jsonl`` beside the
 sessions in 2.0) is a run of its own, ``<session>/agent-<id>``, which the agent call's step
-names; a compaction worker's (``agent-acompact-*``) is titled as the compaction it is.
+names; a compaction worker's (``agent-acompact-*``) is titled as the compaction it is, a
+warmup request's (2.0.x: the prompt ``Warmup``, sent by the CLI itself) as a warmup.
 
 Known by content, never by name: among the first lines, one with a ``sessionId`` and a
 ``parentUuid`` or ``isSidechain`` whose ``type`` is a message (``user``, ``assistant``,

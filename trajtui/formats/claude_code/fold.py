@@ -8,14 +8,16 @@ Steps (:class:`~trajtui.core.jsonl.session.StepRow` ``part``):
 * a ``user``, ``assistant`` or ``system`` line: one step per content block (``part`` =
   the block's index, plus :data:`LAST_OF_TURN` on the last line of an API response);
   a user line of tool results is no step: each result is linked to its call's step
-  (``link``), by ``tool_use_id``; a result whose call is not in the file is a step;
+  (``link``), by ``tool_use_id``; a result whose call is not in the file is a step; a
+  background call's later answer (``<task-notification>``, 2.1.3xx) is a step, and it and
+  its call name each other (:data:`PAIRED`);
 * any other line (``progress``, ``file-history-snapshot``, ``queue-operation``,
   ``summary``, ``attachment``, a type no version we know writes): folded with the lines of
   any kind next to it into one step (``part`` = minus the number of lines; the first and
   the last line kept).
 
 Counts: tool calls are ``tool_use`` blocks; tool errors the results with ``is_error:
-true``; tokens are counted once per API response (``message.id``: its lines repeat the
+true`` and the later answers that say ``failed``; tokens are counted once per API response (``message.id``: its lines repeat the
 usage, the last line's is final), input = input + cache creation + cache read; model turns
 are the API responses; cost is the last ``cost-state`` line's ``totalCostUSD`` (2.1.3xx),
 else unknown (no price table is guessed at).
@@ -24,7 +26,6 @@ else unknown (no price table is guessed at).
 from __future__ import annotations
 
 import os
-import re
 from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
@@ -34,15 +35,29 @@ import msgspec
 from trajtui.core.io.text import flat
 from trajtui.core.jsonl.session import Line, SessionState
 from trajtui.core.model import Outcome, RunSummary
+from trajtui.formats.claude_code.texts import (
+    COMPACTION_ROLE,
+    NOTIFICATION,
+    WARMUP,
+    WARMUP_ROLE,
+    command_line,
+    is_prompt,
+    notification,
+    project_of,
+)
 
 FORMAT_ID = "claude-code"
 MESSAGES = frozenset(("user", "assistant", "system"))
 LAST_OF_TURN = 1 << 32
 """Added to a step row's part on the last line of an API response (its usage is final)."""
+PAIRED = 33
+"""A step row's part from this bit up: 1 + the position of the step's other half, for a call
+answered later (a background agent's notification) and for that answer."""
 AGENT_TOOLS = frozenset(("Task", "Agent"))
 COMPACTION_PREFIX = "agent-acompact-"
 """The file name's start of a compaction's worker (``<session>/subagents/``)."""
 _RECENT_TURNS = 256
+_RECENT_CALLS = 4096
 
 
 class Block(msgspec.Struct):
@@ -86,13 +101,6 @@ class LineLite(msgspec.Struct):
 _LINE = msgspec.json.Decoder(LineLite)
 _BLOCKS = msgspec.json.Decoder(list[Block])
 _TEXT = msgspec.json.Decoder(str)
-_NOT_PROMPTS = (
-    "<command-",
-    "<local-command",
-    "Caveat:",
-    "<task-notification",
-    "[Request interrupted",
-)
 
 
 def blocks_of(raw: msgspec.Raw) -> tuple[str | None, list[Block]]:
@@ -123,48 +131,6 @@ def tokens_of(usage: Any) -> tuple[int, int] | None:
     return sum(_int(usage.get(k)) for k in keys), _int(usage.get("output_tokens"))
 
 
-def is_prompt(text: str) -> bool:
-    """A user's own words (not a command line, its output, a caveat or a notification)."""
-    return bool(text.strip()) and not text.lstrip().startswith(_NOT_PROMPTS)
-
-
-def command_line(text: str) -> str:
-    """The slash command a prompt line runs (``/init --fast``), or "" when it runs none."""
-    name = _between(text, "<command-name>", "</command-name>")
-    if not name:
-        return ""
-    return f"{name} {_between(text, '<command-args>', '</command-args>')}".strip()
-
-
-def _between(text: str, start: str, end: str) -> str:
-    i = text.find(start)
-    if i < 0:
-        return ""
-    j = text.find(end, i + len(start))
-    return text[i + len(start) : j if j >= 0 else None].strip()
-
-
-COMPACTION_ROLE = (
-    "compaction worker: Claude Code re-reads the conversation to summarise it when it "
-    "compacts (the session's compact boundary links it); no Task call started it"
-)
-
-_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
-
-
-def project_of(folder: str, cwd: str | None) -> str:
-    """The project a session is of: the folder Claude Code keeps it in
-    (``~/.claude/projects/<the project's path, every character but letters and digits made
-    a dash>``), decoded to that path, which is the session's first ``cwd`` when it encodes
-    to the folder's name (the decoding alone cannot tell ``/a/my-app`` from
-    ``/a/my/app``); a folder of another name (not under ``projects``): the ``cwd``."""
-    if cwd and (not folder.startswith("-") or _NOT_ALNUM.sub("-", cwd) == folder):
-        return cwd
-    if folder.startswith("-"):
-        return folder.replace("-", "/")
-    return folder
-
-
 def _ms(stamp: Any) -> float | None:
     if not isinstance(stamp, str):
         return None
@@ -184,6 +150,8 @@ class ClaudeFold:
         session's, and folded into one step a stretch."""
         self.own_file = not os.path.basename(path).startswith("agent-")
         self.compaction = os.path.basename(path).startswith(COMPACTION_PREFIX)
+        self.warmup = False
+        """A warmup request's file (its first prompt is :data:`WARMUP`, no Task call's)."""
         """A compaction's worker (Claude Code re-reads the conversation to summarise it),
         not a subagent a Task call started."""
         self.side_lines = 0
@@ -201,6 +169,8 @@ class ClaudeFold:
         self.failed = 0
         self.tools: set[str] = set()
         self.pending: dict[str, int] = {}  # tool_use id -> its step
+        # tool_use id -> its step and kept line, for an answer that comes later (a notification)
+        self.called: OrderedDict[str, tuple[int, int]] = OrderedDict()
         self.turns = 0
         self.recent: OrderedDict[str, tuple[int, int]] = OrderedDict()  # message id -> tokens
         self.tokens_in: int | None = None
@@ -360,6 +330,9 @@ class ClaudeFold:
                     self.tools.add(block.name)
                 if isinstance(block.id, str):
                     self.pending[block.id] = at
+                    self.called[block.id] = (at, k)
+                    if len(self.called) > _RECENT_CALLS:
+                        self.called.popitem(last=False)
         self.turn_step = max(first, state.steps - 1)
 
     def _usage(self, mid: str | None, usage: Any) -> None:
@@ -404,17 +377,36 @@ class ClaudeFold:
             return
         if k < 0:
             k = state.keep(line)
-        state.step(k, 0)
+        at = state.step(k, 0)
+        if text is None:
+            text = "\n".join(b.text for b in blocks if b.type == "text" and isinstance(b.text, str))
+        if text.lstrip().startswith(NOTIFICATION):
+            self._answer(state, at, k, text)
+            return
         if self.title or lite.isMeta is True or lite.isCompactSummary is True:
             return
         if lite.isSidechain is True and "agentId" not in self.meta and not self.side:
             return
-        if text is None:
-            text = "\n".join(b.text for b in blocks if b.type == "text" and isinstance(b.text, str))
+        if not self.own_file and not self.turns and text.strip() == WARMUP:
+            self.warmup = True
         if is_prompt(text):
             self.title = flat(text)
         elif not self.command_title:  # a session run by a slash command alone is titled by it
             self.command_title = flat(command_line(text))
+
+    def _answer(self, state: SessionState, at: int, k: int, text: str) -> None:
+        """A background call's later answer (``<task-notification>``, step ``at`` on kept
+        line ``k``): the call and its answer name each other (the answer's row links the
+        call's line); a failed one is a tool error of the call."""
+        note = notification(text)
+        if note is None or note.call not in self.called:
+            return
+        call, line = self.called.pop(note.call)
+        state.set_part(at, (call + 1) << PAIRED)
+        state.link(at, line)
+        state.set_part(call, state.step_part[call] | (at + 1) << PAIRED)
+        if note.failed:
+            self.failed += 1
 
     # -- the row -------------------------------------------------------------------------
 
@@ -426,6 +418,8 @@ class ClaudeFold:
             self._end_turn(state)
         if partial:
             status, outcome = "reading", Outcome.RUNNING
+        elif self.warmup:  # the CLI's own request: neither done nor open work
+            status, outcome = "warmup", Outcome.SKIPPED
         elif self.last_api_error:
             status, outcome = "api error", Outcome.ERROR
         elif self.last_stop == "end_turn":
@@ -446,6 +440,8 @@ class ClaudeFold:
             )
         if self.compaction:
             meta["role"] = COMPACTION_ROLE
+        elif self.warmup:
+            meta["role"] = WARMUP_ROLE
         meta["turns"] = str(self.turns)
         meta["lines"] = str(self.lines)
         meta["other_lines"] = str(self.other_lines)
@@ -472,13 +468,16 @@ class ClaudeFold:
             duration_ms=span,
             duration_label="span of line timestamps" if span is not None else None,
             cost=self.cost,
-            title=(
-                f"compaction of {ref.split('/', 1)[0]}: the conversation re-read to summarise it"
-                if self.compaction
-                else self.title or flat(self.fallback_title) or self.command_title
-            ),
+            title=self._title(ref),
             metadata=tuple(meta.items()),
             tools=tuple(sorted(self.tools)),
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,
         )
+
+    def _title(self, ref: str) -> str:
+        if self.compaction:
+            return f"compaction of {ref.split('/', 1)[0]}: the conversation re-read to summarise it"
+        if self.warmup:
+            return "warmup request Claude Code sent on its own as it started (no Task call's)"
+        return self.title or flat(self.fallback_title) or self.command_title

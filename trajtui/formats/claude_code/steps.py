@@ -9,9 +9,10 @@ from typing import Any
 
 from trajtui.core.io.text import flat, one_line
 from trajtui.core.jsonl.session import StepRow
-from trajtui.core.model import Field, Kind, Outcome, Step
+from trajtui.core.model import Call, Field, Kind, Outcome, Step
 from trajtui.core.values import mapping, num, sequence, string, text_of
-from trajtui.formats.claude_code.fold import AGENT_TOOLS, LAST_OF_TURN, tokens_of
+from trajtui.formats.claude_code.fold import AGENT_TOOLS, LAST_OF_TURN, PAIRED, tokens_of
+from trajtui.formats.claude_code.texts import Notification, notification
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +175,9 @@ def _step(
             if mapping(b).get("type") == "text"
         )
     )
+    note = notification(text) if row.part >> PAIRED else None
+    if note is not None:
+        return _answer(sref, n, obj, note, row.part >> PAIRED, read(row.link), info, ref, fields)
     label = "user"
     if obj.get("isCompactSummary") is True:
         label = "compaction summary"
@@ -266,6 +270,21 @@ def _assistant(
         if sub:
             info = StepInfo(info.line, info.type, info.sidechain, sub)
             common["fields"] = (Field("subagent", sub), *common["fields"])
+        answer = row.part >> PAIRED  # (its later answer's step, for a call in the background)
+        said = mapping(mapping(result).get("toolUseResult"))
+        if outcome is Outcome.DONE and (answer or said.get("isAsync") is True):
+            status, outcome = "launched", Outcome.RUNNING
+            common["fields"] = (
+                Field(
+                    "background",
+                    f"launched at once; its answer came later: step {answer}"
+                    if answer
+                    else "launched at once; no answer in the file",
+                ),
+                *common["fields"],
+            )
+        if name in AGENT_TOOLS:  # the call, counted here or at its later answer
+            common["calls"] = () if answer else (Call(name, outcome.state),)
         return Step(
             sref,
             n,
@@ -278,10 +297,69 @@ def _assistant(
             error=text_of(output) if outcome is Outcome.ERROR else None,
             stored_id=string(block.get("id")),
             tools=(name,),
+            pair=answer or None,
             detail=info,
             **common,
         )
     return Step(sref, n, Kind.OTHER, f"{one_line(str(btype))} block", detail=info, **common)
+
+
+def _answer(
+    sref: str,
+    n: int,
+    obj: dict[str, Any],
+    note: Notification,
+    call: int,
+    called: Any,
+    info: StepInfo,
+    ref: str,
+    fields: tuple[Field, ...],
+) -> Step:
+    """A background call's later answer (a ``<task-notification>`` user line), paired with
+    the call (step ``call``, on the line ``called``)."""
+    content = mapping(mapping(called).get("message")).get("content")
+    block = next(
+        (
+            mapping(b)
+            for b in sequence(content)
+            if mapping(b).get("type") == "tool_use" and mapping(b).get("id") == note.call
+        ),
+        {},
+    )
+    name = string(block.get("name")) or "?"
+    agent = name in AGENT_TOOLS
+    if note.status == "completed":
+        outcome = Outcome.DONE
+    else:
+        outcome = Outcome.ERROR if note.failed else Outcome.NONE
+    if agent and note.agent:
+        info = StepInfo(
+            info.line, info.type, info.sidechain, f"{ref.split('/agent-', 1)[0]}/agent-{note.agent}"
+        )
+    said = one_line(note.result or note.summary, 120)
+    extra = [Field("answers", f"step {call}, the call that launched it in the background")]
+    if info.subagent:
+        extra.append(Field("subagent", info.subagent))
+    if note.summary:
+        extra.append(Field("summary", note.summary))
+    return Step(
+        sref,
+        n,
+        Kind.TASK if agent else Kind.TOOL_CALL,
+        f"↳ answer of {_input_title(name, block.get('input'))}" + (f": {said}" if said else ""),
+        status=note.status or "answered",
+        outcome=outcome,
+        input=block.get("input"),
+        output=note.result or None,
+        error=note.result if note.failed else None,
+        pair=call,
+        stored_id=note.call,
+        tools=(name,),
+        calls=(Call(name, outcome.state),) if agent else None,
+        raw=obj,
+        detail=info,
+        fields=(*extra, *fields),
+    )
 
 
 def _system(

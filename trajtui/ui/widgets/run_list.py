@@ -22,7 +22,7 @@ from trajtui.core.model import Outcome, Problem, RunSummary
 from trajtui.core.query import elsewhere
 from trajtui.core.refs import SOURCE_SEP
 from trajtui.render import fmt
-from trajtui.render.columns import COLUMNS, DROP_ORDER, NUMBERS
+from trajtui.render.columns import COLUMNS, DROP_ORDER, NUMBERS, WORDS, cut_start
 from trajtui.ui.store import ENTRY, HEADER, OPEN_PROBLEM, RunStore
 from trajtui.ui.widgets.vlist import VirtualList
 
@@ -53,10 +53,12 @@ def columns(
     present: set[str],
     keep: str | None = None,
     elided: int | None = None,
+    words: dict[str, int] | None = None,
 ) -> dict[str, int]:
     """Column widths for a list ``width`` cells wide (0: the column is hidden).
 
-    Only columns some run has a value for are shown. References too long for their
+    Only columns some run has a value for are shown; a column of metadata values (a
+    session's project) as wide as its longest value (``words``), up to its width. References too long for their
     column give way by the start they share (``elided``: the widest of them without it,
     see :func:`ref_cell`), and the column narrows to the rest. The title gives way first,
     down to :data:`TITLE_ROOM` cells; then the reference, down to :func:`ref_floor`; then
@@ -69,6 +71,12 @@ def columns(
         "status": min(max(status_width, 8), 14),
         "ref": min(max(ref_width, 6), 28, max(12, int(width * 0.36))),
         **{c.key: c.width if c.key in present else 0 for c in NUMBERS},
+        **{
+            c.key: min(c.width, max(len(c.header), (words or {}).get(c.key, c.width)))
+            if c.key in present
+            else 0
+            for c in WORDS
+        },
     }
     if keep in DROP_ORDER and cols[keep]:
         cols[keep] += 1  # room for the sort arrow beside the name (``calls▲``, not ``call…``)
@@ -322,7 +330,13 @@ class RunList(VirtualList):
         status_width, ref_width = self.store.widths()
         elided = None if self.store.mixed else self.store.elided_ref_width()
         cols = columns(
-            width, ref_width, status_width, self.store.columns(), self.store.sort, elided
+            width,
+            ref_width,
+            status_width,
+            self.store.columns(),
+            self.store.sort,
+            elided,
+            self.store.word_widths(),
         )
         if self.store.mixed and cols["ref"] < ref_width:
             # Mixed rows name their source: the reference takes up to half the row.
@@ -349,7 +363,13 @@ class RunList(VirtualList):
             return 40
         status_width, ref_width = self.store.widths()
         elided = None if self.store.mixed or not least else self.store.elided_ref_width()
-        cols = columns(10_000, ref_floor(ref_width, elided), status_width, self.store.columns())
+        cols = columns(
+            10_000,
+            ref_floor(ref_width, elided),
+            status_width,
+            self.store.columns(),
+            words=self.store.word_widths(),
+        )
         arrow = 1
         return (
             1 + sum(w + 1 for name, w in cols.items() if w and name != "title") + arrow + TITLE_ROOM
@@ -420,6 +440,10 @@ class RunList(VirtualList):
             w = cols[column.key]
             if w and column.cell is not None:
                 text.append(column.cell(s).rjust(w) + " ", self._cell_style(column.key, s, dim))
+        for column in WORDS:
+            w = cols[column.key]
+            if w and column.cell is not None:
+                text.append(fit(cut_start(column.cell(s), w), w) + " ", dim)
         if cols["title"]:
             title = s.title
             prefix = self.store.prefix.value if self.store is not None else ""
