@@ -37,8 +37,9 @@ from trajtui.core.model import Outcome, RunSummary
 
 FORMAT_ID = "claude-code"
 MESSAGES = frozenset(("user", "assistant", "system"))
-LAST_OF_TURN = 1 << 32
-"""Added to a step row's part on the last line of an API response (its usage is final)."""
+LAST_OF_TURN = 1 << 30
+"""Added to a step row's part on the last line of an API response (its usage is final);
+below 2**31, so the part stays a 4-byte number in the session engine's columns."""
 AGENT_TOOLS = frozenset(("Task", "Agent"))
 COMPACTION_PREFIX = "agent-acompact-"
 """The file name's start of a compaction's worker (``<session>/subagents/``)."""
