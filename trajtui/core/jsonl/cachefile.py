@@ -52,7 +52,7 @@ _I64 = struct.Struct("<q")
 _F64 = struct.Struct("<d")
 _INF = float("inf")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_ITEMSIZES = {"B": 1, "I": 4, "Q": 8, "q": 8, "d": 8}
+_ITEMSIZES = {"B": 1, "i": 4, "I": 4, "Q": 8, "q": 8, "d": 8}
 _READ = 1 << 20
 
 Value = None | bool | int | float | str

@@ -58,6 +58,7 @@ from trajtui.core.jsonl.cachedir import (
 )
 from trajtui.core.jsonl.cachefile import CacheCorrupt, Unstorable
 from trajtui.core.jsonl.index import LineIndex
+from trajtui.core.jsonl.linestream import LineStream
 
 if TYPE_CHECKING:
     from trajtui.core.jsonl.source import JsonlSource
@@ -206,9 +207,9 @@ def sample_hash(pread: Any, size: int) -> str:
     return h.hexdigest()
 
 
-def identity(path: str, index: LineIndex) -> dict[str, Any] | None:
-    """What names the file ``path`` (indexed by ``index``) now: real path, size, mtime,
-    ctime, inode, device (every cache entry is checked against it)."""
+def identity(path: str, index: LineIndex | LineStream) -> dict[str, Any] | None:
+    """What names the file ``path`` (indexed or read by ``index``) now: real path, size,
+    mtime, ctime, inode, device (every cache entry is checked against it)."""
     try:
         st = index.stat()
         real = os.path.realpath(path)

@@ -3,14 +3,16 @@ log: Claude Code, Codex CLI), read at any size through the big-file engine.
 
 A format of such files gives a :class:`SessionFormat`; :class:`SessionSource` does the rest:
 
-* **Indexing and the fold.** The file is indexed in the background (:class:`LineIndex`:
-  byte offsets of lines, nothing parsed), and each line indexed is handed once, in file
-  order, to the format's :class:`SessionFold` (``fold.add(line, state)``), which decodes
-  only what it needs and keeps only small facts: counters for the run's summary, and in
-  the :class:`SessionState` the lines it will need again (``state.keep``: offset, size and
-  line number, a few bytes each), one row per step (``state.step``: the kept line it
-  starts at, a part number within that line, a linked kept line such as a tool call's
-  result), and problems (``state.problem``). No parsed line is held by the engine.
+* **Reading and the fold.** The file is read once in the background, in 4 MB chunks
+  (:class:`~trajtui.core.jsonl.linestream.LineStream`: nothing parsed, nothing kept per
+  line), and each line is handed once, in file order, as it is read, to the format's
+  :class:`SessionFold` (``fold.add(line, state)``), which decodes only what it needs and
+  keeps only small facts: counters for the run's summary, and in the
+  :class:`SessionState` the lines it will need again (``state.keep``: offset, size and
+  line number, 12 bytes), one row per step (``state.step``: the kept line it starts at,
+  a part number within that line, a linked kept line such as a tool call's result: 12
+  bytes), and problems (``state.problem``). A line the fold does not keep costs nothing
+  once it is read; no parsed line is held by the engine.
 * **The run's row.** ``len(source)`` is 0 until the fold has seen every line, then 1:
   entry 0 is ``fold.summary(ref, partial=False)`` (its ``index`` set here). While the
   scan runs, :meth:`SessionSource.partial` gives the summary so far (``partial=True``:
@@ -38,15 +40,18 @@ from __future__ import annotations
 
 import threading
 import time
-from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from trajtui.core.io.jsonutil import JsonError, loads
-from trajtui.core.jsonl.index import FileChanged, LineIndex, ScanProgress
+from trajtui.core.io.openfiles import FileChanged
+from trajtui.core.jsonl.intcolumn import IntColumn
 from trajtui.core.jsonl.lazysteps import LazySteps
+from trajtui.core.jsonl.linestream import Line as Line
+from trajtui.core.jsonl.linestream import LineStream
+from trajtui.core.jsonl.progress import ScanProgress
 from trajtui.core.jsonl.table import SummaryTable
 from trajtui.core.model import Problem, Run, RunSummary, Severity, Step
 from trajtui.core.source import Entry, FormatInfo, RunCache, Source
@@ -57,27 +62,8 @@ LINE_BYTES_KEPT = 16 << 20
 """Parsed lines kept add up to at most this many bytes (as in the file)."""
 MAX_PROBLEMS = 1000
 """Problems kept with their line; beyond them, one more says how many were not listed."""
-FOLD_SPAN = 4 << 20
-"""Bytes of lines read at a time for the fold."""
 PARTIAL_EVERY = 0.25
 """Seconds between two revisions of a partial row (:attr:`Source.partial_rows`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of the file, as the fold gets it.
-
-    Attributes:
-        index: Its position among the file's non-blank lines (0-based).
-        number: Its 1-based line number.
-        offset: Where it starts in the file.
-        data: Its bytes (no line break).
-    """
-
-    index: int
-    number: int
-    offset: int
-    data: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,15 +86,23 @@ class StepRow:
 
 class SessionState:
     """What a fold keeps of the lines it reads: the lines it needs again, one row per step,
-    and the problems (arrays of numbers: a few bytes a line kept, none for the others)."""
+    and the problems. Columns of numbers (:class:`IntColumn`, 4 bytes an item while the
+    values fit): 12 bytes a kept line (16 past 4 GB: its offset, size and line number), 12
+    a step (its line, part and link), nothing for a line not kept; no object per line or
+    step (a :class:`StepRow` is made when asked for)."""
+
+    COLUMNS = ("offsets", "sizes", "numbers", "step_line", "step_part", "step_link")
+    """The columns, in the index cache's order (:mod:`trajtui.core.jsonl.sessioncache`)."""
+    SIGNED = frozenset(("step_line", "step_part", "step_link"))
+    """The columns whose values may be negative (the others are unsigned)."""
 
     def __init__(self) -> None:
-        self.offsets = array("Q")
-        self.sizes = array("Q")
-        self.numbers = array("Q")
-        self.step_line = array("q")
-        self.step_part = array("q")
-        self.step_link = array("q")
+        self.offsets = IntColumn("I")
+        self.sizes = IntColumn("I")
+        self.numbers = IntColumn("I")
+        self.step_line = IntColumn("i")
+        self.step_part = IntColumn("i")
+        self.step_link = IntColumn("i")
         self.problems: list[Problem] = []
         self.unlisted = 0
         self.path = ""
@@ -124,7 +118,9 @@ class SessionState:
         """Make the last kept line ``line`` instead (a later one: the end of a stretch of
         lines the format keeps the two ends of)."""
         k = len(self.offsets) - 1
-        self.offsets[k], self.sizes[k], self.numbers[k] = line.offset, len(line.data), line.number
+        self.offsets[k] = line.offset
+        self.sizes[k] = len(line.data)
+        self.numbers[k] = line.number
 
     def step(self, line: int, part: int = 0, link: int = -1) -> int:
         """Add a step starting at kept line ``line``; returns its 0-based position."""
@@ -152,6 +148,10 @@ class SessionState:
             self.problems.append(Problem(self.path, number, message, severity))
         else:
             self.unlisted += 1
+
+    def nbytes(self) -> int:
+        """Bytes the columns' items take (for the benchmark)."""
+        return sum(getattr(self, name).nbytes() for name in self.COLUMNS)
 
     def row(self, position: int) -> StepRow:
         """Step row ``position``."""
@@ -227,7 +227,7 @@ class SessionSource(Source):
         self.ref = ref
         self.aliases = tuple(a for a in aliases if a != ref)
         self.alone = alone
-        self.index = LineIndex(path, key=None)
+        self.stream = LineStream(path)
         self._table = SummaryTable(lambda i: ref if i == 0 else None)
         self._runs = RunCache(2)
         self._lock = threading.Lock()
@@ -244,7 +244,6 @@ class SessionSource(Source):
         self.state.path = self.path
         self._fold = self.fmt.fold(self.path)
         self._from_cache = False
-        self._folded = 0  # lines of the index folded
         self._tail: Problem | None = None
         self._partial: RunSummary | None = None  # the row listed while folding
         self._finished = False  # the fold saw every line (its row may be None: no run)
@@ -260,46 +259,37 @@ class SessionSource(Source):
         if not self._cache_tried:
             self._cache_tried = True
             if sessioncache.restore(self):
-                size = self.index.size
+                size = self.stream.size
                 yield ScanProgress(size, size, 1, finished=True)
                 return
         if self._from_cache:
-            if self.index.stat_changed() is None:  # scanned again, unchanged: nothing to read
-                size = self.index.size
+            if self.stream.stat_changed() is None:  # scanned again, unchanged: nothing to read
+                size = self.stream.size
                 yield ScanProgress(size, size, 1, finished=True)
                 return
             # restored from the cache and changed since: read it all again
             self._reset()
-        for progress in self.index.scan():
-            self._fold_new()
+        fold, state = self._fold, self.state
+
+        def add(line: Line) -> None:
+            fold.add(line, state)
+
+        for progress in self.stream.scan(add):
+            self._list_partial()
             if progress.finished:
                 self._finish()
             yield progress
 
     def _reset(self) -> None:
         with self._lock:
-            self.index.close()
-            self.index = LineIndex(self.path, key=None)
+            self.stream.close()
+            self.stream = LineStream(self.path)
             self._start()
         self._forget()  # takes the lock itself
 
-    def _fold_new(self) -> None:
-        """Hand the lines indexed since the last call to the fold (not an unfinished last
-        line: it is read when it ends)."""
-        ix = self.index
-        stop = ix.count - (1 if ix.unterminated else 0)
-        while self._folded < stop:
-            lo = self._folded
-            datas = ix.read_span(lo, stop, FOLD_SPAN)
-            for k, data in enumerate(datas):
-                i = lo + k
-                self._fold.add(Line(i, ix.line_of(i), ix.starts[i], data), self.state)
-            self._folded = lo + len(datas)
-        self._list_partial()
-
     def _list_partial(self) -> None:
         """List the run as read so far, when the reader revises rows (throttled)."""
-        if not self.partial_rows or self._summary is not None or not self._folded:
+        if not self.partial_rows or self._summary is not None or not self.stream.count:
             return
         now = time.monotonic()
         if self._partial is not None and now - self._partial_at < PARTIAL_EVERY:
@@ -315,17 +305,16 @@ class SessionSource(Source):
             self.revision += 1
 
     def _finish(self) -> None:
-        ix = self.index
+        last = self.stream.tail
         tail = None
-        if ix.unterminated:
-            i = ix.count - 1
+        if last is not None:
             try:
-                loads(ix.read(i))
+                loads(self.stream.read_exact(last.size, last.offset))
                 message = "last line has no newline yet (still being written?): not read"
-                tail = Problem(self.path, ix.line_of(i), message, Severity.WARNING)
-            except (JsonError, OSError, FileChanged, IndexError):
+                tail = Problem(self.path, last.number, message, Severity.WARNING)
+            except (JsonError, OSError, FileChanged):
                 message = "truncated last line (no newline: still being written?): not read"
-                tail = Problem(self.path, ix.line_of(i), message)
+                tail = Problem(self.path, last.number, message)
         summary = self._fold.summary(self.ref, False)
         with self._lock:
             self._tail = tail
@@ -357,16 +346,16 @@ class SessionSource(Source):
     @property
     def complete(self) -> bool:
         done = self._summary is not None or self._finished
-        return done and (self.index.complete or self._from_cache)
+        return done and (self.stream.complete or self._from_cache)
 
     def cancel(self) -> None:
-        self.index.cancel()
+        self.stream.cancel()
 
     def close(self) -> None:
-        self.index.close()
+        self.stream.close()
 
     def changed(self) -> str | None:
-        return self.index.stat_changed()
+        return self.stream.stat_changed()
 
     def forget_cache(self) -> None:
         self._forget()
@@ -436,7 +425,7 @@ class SessionSource(Source):
             return None
         size = state.sizes[k]
         try:
-            data = self.index.pread(size, state.offsets[k])
+            data = self.stream.pread(size, state.offsets[k])
             if len(data) < size:
                 return None
             value, _ = loads(data)

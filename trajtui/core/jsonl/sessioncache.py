@@ -32,6 +32,7 @@ from trajtui.core.jsonl.cachefile import (
     to_array,
     unpack_values,
 )
+from trajtui.core.jsonl.intcolumn import WIDE_OF, IntColumn
 from trajtui.core.model import Outcome, Problem, RunSummary, Severity
 
 if TYPE_CHECKING:
@@ -41,7 +42,9 @@ _FIELDS = tuple(f.name for f in dataclasses.fields(RunSummary))
 _PAIRS = ("metadata", "file_metrics")
 _OUTCOMES = {o.value: o for o in Outcome}
 _SEVERITIES = {s.value: s for s in Severity}
-_ARRAYS = ("offsets", "sizes", "numbers", "step_line", "step_part", "step_link")
+VERSION = 2
+"""Bumped whenever what an entry's sections mean changes (2: the columns are stored as they
+are held, 4 or 8 bytes an item, each with its type code; 1 stored 8 bytes an item)."""
 
 
 def entry_path(real: str) -> Path:
@@ -55,6 +58,7 @@ def _reading(source: SessionSource) -> dict[str, Any]:
         "format": source.format.id,
         "key": "session",
         "ref": source.ref,
+        "version": VERSION,
         "code": indexcache.code_fingerprint(),
     }
 
@@ -152,7 +156,7 @@ def restore(source: SessionSource) -> bool:
 
 
 def _restore(source: SessionSource) -> bool:
-    now = indexcache.identity(source.path, source.index)
+    now = indexcache.identity(source.path, source.stream)
     if now is None or usable_dir(create=False) is None:
         return False
     path = entry_path(now["path"])
@@ -174,10 +178,10 @@ def _restore(source: SessionSource) -> bool:
         return False
     if any(data.get(k) != now[k] for k in now) or not isinstance(data.get("sample"), str):
         return False
-    if indexcache.sample_hash(source.index.pread, now["size"]) != data["sample"]:
+    if indexcache.sample_hash(source.stream.pread, now["size"]) != data["sample"]:
         return False
     try:
-        _apply(source, sections, now["size"])
+        _apply(source, sections, header.get("columns"), now["size"])
     except CacheCorrupt:
         discard(path)
         return False
@@ -189,12 +193,32 @@ def _restore(source: SessionSource) -> bool:
     return True
 
 
-def _apply(source: SessionSource, sections: dict[str, Any], size: int) -> None:
+def _columns(sections: dict[str, Any], codes: Any) -> dict[str, IntColumn]:
+    """The state's columns from their sections and type codes (``codes``: name -> code, as
+    :func:`_save` wrote them).
+
+    Raises:
+        CacheCorrupt: A column missing, of a type code it cannot have, or cut short.
+        KeyError: A section is missing.
+    """
+    from trajtui.core.jsonl.session import SessionState
+
+    if not isinstance(codes, dict):
+        raise CacheCorrupt("no type codes of the columns")
+    out = {}
+    for name in SessionState.COLUMNS:
+        code = codes.get(name)
+        narrow = "i" if name in SessionState.SIGNED else "I"
+        if code not in (narrow, WIDE_OF[narrow]):
+            raise CacheCorrupt(f"bad type code of {name}")
+        out[name] = IntColumn(code, to_array(code, sections[name]))
+    return out
+
+
+def _apply(source: SessionSource, sections: dict[str, Any], codes: Any, size: int) -> None:
     """Check every section, then put them in place (nothing changes when one is wrong)."""
     try:
-        arrays = {
-            name: to_array("Q" if name in _ARRAYS[:3] else "q", sections[name]) for name in _ARRAYS
-        }
+        arrays = _columns(sections, codes)
         summary = unpack_summary(sections["summary"])
         problems = unpack_values(sections["problems"])
     except KeyError:
@@ -203,16 +227,16 @@ def _apply(source: SessionSource, sections: dict[str, Any], size: int) -> None:
     kept = len(offsets)
     if len(sizes) != kept or len(numbers) != kept:
         raise CacheCorrupt("kept lines of unequal lengths")
-    if not ascending(offsets, strict=True) or not ascending(numbers, strict=True):
+    if not ascending(offsets.values, strict=True) or not ascending(numbers.values, strict=True):
         raise CacheCorrupt("kept lines out of order")
     if kept and offsets[-1] + sizes[-1] > size:
         raise CacheCorrupt("a kept line past the end of the file")
     lines, parts, links = arrays["step_line"], arrays["step_part"], arrays["step_link"]
     if not len(lines) == len(parts) == len(links):
         raise CacheCorrupt("step rows of unequal lengths")
-    if lines and (min(lines) < 0 or max(lines) >= kept):
+    if lines and (min(lines.values) < 0 or max(lines.values) >= kept):
         raise CacheCorrupt("a step row names no kept line")
-    if links and (min(links) < -1 or max(links) >= kept):
+    if links and (min(links.values) < -1 or max(links.values) >= kept):
         raise CacheCorrupt("a step row links no kept line")
     if summary.ref != source.ref or summary.steps not in (None, len(lines)):
         raise CacheCorrupt("the summary is not this file's")
@@ -241,7 +265,7 @@ def save(source: SessionSource) -> bool:
     last save or restore). True when written; never raises."""
     if not indexcache.enabled() or not source.complete:
         return False
-    if source.cache_mark == (source.index.size, source.state.steps):
+    if source.cache_mark == (source.stream.size, source.state.steps):
         return False
     try:
         return _save(source)
@@ -250,8 +274,8 @@ def save(source: SessionSource) -> bool:
 
 
 def _save(source: SessionSource) -> bool:
-    now = indexcache.identity(source.path, source.index)
-    ix = source.index
+    now = indexcache.identity(source.path, source.stream)
+    ix = source.stream
     summary = source.partial()
     if summary is None:
         return False  # no run in it (the format lists none): read again next time
@@ -263,7 +287,10 @@ def _save(source: SessionSource) -> bool:
     problems: list[Any] = []
     for p in state.problems:
         problems += [p.line, p.message, p.severity.value]
-    sections: dict[str, cachefile.Section] = {name: Part(getattr(state, name)) for name in _ARRAYS}
+    columns: dict[str, IntColumn] = {name: getattr(state, name) for name in state.COLUMNS}
+    sections: dict[str, cachefile.Section] = {
+        name: Part(column.values) for name, column in columns.items()
+    }
     try:
         sections["summary"] = pack_summary(summary)
         sections["problems"] = pack_values(problems)
@@ -272,6 +299,7 @@ def _save(source: SessionSource) -> bool:
     header = {
         "data": {**now, "sample": indexcache.sample_hash(ix.pread, ix.size)},
         "reading": _reading(source),
+        "columns": {name: column.code for name, column in columns.items()},
         "records": ix.count,
         "summaries": 1,
         "written": time.time(),

@@ -48,11 +48,13 @@ from trajtui.formats.claude_code.texts import (
 
 FORMAT_ID = "claude-code"
 MESSAGES = frozenset(("user", "assistant", "system"))
-LAST_OF_TURN = 1 << 32
-"""Added to a step row's part on the last line of an API response (its usage is final)."""
-PAIRED = 33
+LAST_OF_TURN = 1 << 30
+"""Added to a step row's part on the last line of an API response (its usage is final);
+below 2**31, so the part stays a 4-byte number in the session engine's columns."""
+PAIRED = 31
 """A step row's part from this bit up: 1 + the position of the step's other half, for a call
-answered later (a background agent's notification) and for that answer."""
+answered later (a background agent's notification) and for that answer (a session that has
+one keeps its part column in 8-byte numbers)."""
 AGENT_TOOLS = frozenset(("Task", "Agent"))
 COMPACTION_PREFIX = "agent-acompact-"
 """The file name's start of a compaction's worker (``<session>/subagents/``)."""
