@@ -98,11 +98,29 @@ class LineLite(msgspec.Struct):
     summary: Any = None
     lastPrompt: Any = None
     totalCostUSD: Any = None
+    toolUseResult: msgspec.Raw = msgspec.Raw(b"null")
+
+
+class Launched(msgspec.Struct):
+    isAsync: Any = None
 
 
 _LINE = msgspec.json.Decoder(LineLite)
 _BLOCKS = msgspec.json.Decoder(list[Block])
 _TEXT = msgspec.json.Decoder(str)
+_LAUNCHED = msgspec.json.Decoder(Launched)
+
+
+def launched(raw: msgspec.Raw) -> bool:
+    """Whether a result line's ``toolUseResult`` says its call runs on in the background
+    (``isAsync``: its answer is a later ``<task-notification>``)."""
+    data = bytes(raw)
+    if not data.startswith(b"{") or b'"isAsync"' not in data:
+        return False
+    try:
+        return _LAUNCHED.decode(data).isAsync is True
+    except msgspec.DecodeError:
+        return False
 
 
 def blocks_of(raw: msgspec.Raw) -> tuple[str | None, list[Block]]:
@@ -332,9 +350,6 @@ class ClaudeFold:
                     self.tools.add(block.name)
                 if isinstance(block.id, str):
                     self.pending[block.id] = at
-                    self.called[block.id] = (at, k)
-                    if len(self.called) > _RECENT_CALLS:
-                        self.called.popitem(last=False)
         self.turn_step = max(first, state.steps - 1)
 
     def _usage(self, mid: str | None, usage: Any) -> None:
@@ -373,6 +388,10 @@ class ClaudeFold:
             )
             if call is not None:
                 state.link(call, k)
+                if launched(lite.toolUseResult):  # its answer comes later: kept for it
+                    self.called[block.tool_use_id] = (call, state.step_line[call])
+                    if len(self.called) > _RECENT_CALLS:
+                        self.called.popitem(last=False)
             else:
                 state.step(k, b)
         if results and len(results) == len(blocks):
