@@ -11,17 +11,16 @@ time, the last few windows kept: what a run holds is what is shown, not the file
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, overload
+from typing import Any
 
 from trajtui.core.io import safeio
 from trajtui.core.io.jsondoc import Span, Spans, read_item, scan_document
 from trajtui.core.io.jsonutil import JsonError
 from trajtui.core.model import Field, Step
 from trajtui.core.values import integer
+from trajtui.core.windowed import WindowedSteps
 from trajtui.formats.atif.document import STEPS
 from trajtui.formats.atif.facts import Answer, Pairing, start_time
 from trajtui.formats.atif.timeline import ChildRef, build_step
@@ -104,22 +103,22 @@ def read_trajectory(path: str) -> Trajectory:
     return fold.finish(scanned.value, STEPS in scanned.spans, scanned.error, scanned.warnings, body)
 
 
-class Timeline(Sequence[Step]):
+class Timeline(WindowedSteps):
     """A trajectory's timeline built from its steps on demand, :data:`WINDOW` steps at a
     time, the last :data:`WINDOWS_KEPT` windows kept (thread-safe). The steps of a
     trajectory read whole (an embedded subagent's) are built as they are."""
 
+    WINDOW = WINDOW
+    WINDOWS_KEPT = WINDOWS_KEPT
+
     def __init__(
         self, trajectory: Trajectory, pairing: Pairing, run_ref: str, child: ChildRef
     ) -> None:
+        super().__init__(run_ref, len(trajectory.steps))
         self._t = trajectory
         self._pairing = pairing
-        self._ref = run_ref
         self._child = child
         self._t0 = start_time(trajectory.steps)
-        self._count = len(trajectory.steps)
-        self._windows: OrderedDict[int, list[Step]] = OrderedDict()
-        self._lock = threading.Lock()
 
     def _whole(self, steps: Sequence[AtifStep]) -> tuple[list[AtifStep], str | None]:
         bodies = self._t.body
@@ -130,14 +129,8 @@ class Timeline(Sequence[Step]):
         except BodyLost as err:
             return list(steps), str(err)
 
-    def _window(self, w: int) -> list[Step]:
-        with self._lock:
-            got = self._windows.get(w)
-            if got is not None:
-                self._windows.move_to_end(w)
-                return got
+    def _build(self, lo: int, hi: int) -> list[Step]:
         lean = self._t.steps
-        lo, hi = w * WINDOW, min((w + 1) * WINDOW, self._count)
         whole, lost = self._whole(lean[lo:hi])
         by_position = {s.position: s for s in whole}
 
@@ -156,39 +149,4 @@ class Timeline(Sequence[Step]):
                 note = Field("step body", f"not shown: {lost} (open it again to read it)")
                 s = replace(s, fields=(*s.fields, note))
             built.append(s)
-        with self._lock:
-            self._windows[w] = built
-            while len(self._windows) > WINDOWS_KEPT:
-                self._windows.popitem(last=False)
         return built
-
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, i: int) -> Step: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[Step, ...]: ...
-    def __getitem__(self, i: int | slice) -> Step | tuple[Step, ...]:
-        if isinstance(i, slice):
-            return tuple(self[k] for k in range(*i.indices(self._count)))
-        if i < 0:
-            i += self._count
-        if not 0 <= i < self._count:
-            raise IndexError(i)
-        return self._window(i // WINDOW)[i % WINDOW]
-
-    def __iter__(self) -> Iterator[Step]:
-        for w in range((self._count + WINDOW - 1) // WINDOW):
-            yield from self._window(w)
-
-    def __bool__(self) -> bool:
-        return self._count > 0
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    __hash__ = object.__hash__
-
-    def __repr__(self) -> str:
-        return f"<Timeline {self._ref} ({self._count} steps)>"
