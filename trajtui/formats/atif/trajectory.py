@@ -217,7 +217,7 @@ def lighten(step: AtifStep, *, keep_text: bool = False) -> AtifStep:
     message is kept (the run's title)."""
     calls = tuple(ToolCall(c.call_id, _word(c.name), None, None) for c in step.calls)
     # a result names its call by the same id: one string kept for both
-    ids = {c.call_id: c.call_id for c in calls if c.call_id is not None}
+    ids: dict[str | None, str | None] = {c.call_id: c.call_id for c in calls}
     return AtifStep(
         step.position,
         step.number,
