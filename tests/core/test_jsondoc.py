@@ -100,7 +100,7 @@ def test_nesting_too_deep_is_an_error_not_a_crash(chunk: int) -> None:
 
 
 def test_started_gets_the_members_before_the_array_before_any_item(chunk: int) -> None:
-    """A log's header is known before its samples pass (moved from the old jsonstream)."""
+    """A log's header is known before its samples pass."""
     data = json.dumps({"version": 2, "eval": {"task": "t"}, "samples": [1, 2], "end": 3})
     seen: list[tuple[str, Any]] = []
     out = scan_document(
