@@ -322,7 +322,7 @@ def scan_document(
 class DocumentScan:
     """One pass over a JSON document, as :func:`scan_document` makes it, that can be
     watched as it goes: iterating it reads the document, giving after each item of a
-    streamed array the byte offset read up to; :attr:`scanned` is what is read so far (the
+    streamed array the byte offset read up to (and at the end); :attr:`scanned` is what is read so far (the
     members decoded, the spans, the counts), and all of it once the iteration ends.
 
     Args:
@@ -402,23 +402,48 @@ class DocumentScan:
         spans = self.scanned.spans[key] if self.keep_spans else None
         counts = self.scanned.counts
         visit = self.visit
+        scan, ws = w.scan, _WS.match
         w.i += 1  # the "["
         if w.peek() == "]":
             w.i += 1
             return
         while True:
-            w.peek()
-            line = w.line(w.i)
-            first = w.base + w.i
-            item = w.value()
-            span = Span(first, w.base + w.i, line)
+            # The fast path, for the millions of items of a big array: an item that ends
+            # well inside the window, followed by "," or "]" (and blanks).
+            buf, i, last = w.buf, w.i, len(w.buf) - 1
+            if i < last and buf[i] in " \t\n\r":
+                i = ws(buf, i).end()  # type: ignore[union-attr]  # matches empty
+            try:
+                item, end = scan(buf, i)
+            except (StopIteration, ValueError, RecursionError):
+                end = last  # the careful path says what is wrong
+            sep = ""
+            after = end
+            if end < last:
+                sep = buf[end]
+                if sep in " \t\n\r":
+                    after = ws(buf, end).end()  # type: ignore[union-attr]
+                    sep = buf[after] if after <= last else ""
+            if sep == "," or sep == "]":
+                if not buf.isascii():  # (O(1): a str knows it is ASCII)
+                    item = w.decode(i, end, item)
+                span = Span(w.base + i, w.base + end, w.line(i))
+                w.i = after + 1
+            else:
+                w.peek()
+                line = w.line(w.i)
+                first = w.base + w.i
+                item = w.value()
+                span = Span(first, w.base + w.i, line)
             if spans is not None:
                 spans.append(span)
             counts[key] += 1
             if visit is not None:
                 visit(key, span, item)
             yield span.end
-            if w.expect(",]") == "]":
+            if not sep:  # (an item read whole before what follows it is looked at)
+                sep = w.expect(",]")
+            if sep == "]":
                 return
 
 
