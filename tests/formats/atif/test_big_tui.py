@@ -13,6 +13,7 @@ import pytest
 from tests.formats.atif import builders as b
 from tests.helpers.ui import screen_lines, settle
 from trajtui.core.io.jsondoc import Scanned
+from trajtui.formats.atif import source as atif_source
 from trajtui.formats.atif.lazy import TrajectoryRead
 from trajtui.ui.app import make_app
 
@@ -38,6 +39,7 @@ async def test_a_big_trajectory_is_listed_reading_and_shown_before_it_is_read_wh
         finish(self, scanned)
 
     monkeypatch.setattr(TrajectoryRead, "_finish", held)
+    monkeypatch.setattr(atif_source, "PARTIAL_EVERY", 0.0)  # however fast it is read
     app = make_app([str(path)])
     async with app.run_test(size=(200, 40)) as pilot:
         try:
@@ -63,3 +65,14 @@ async def test_a_big_trajectory_is_listed_reading_and_shown_before_it_is_read_wh
         assert whole.steps == STEPS + 1 and whole.tool_calls == STEPS
         assert f" {whole.steps:,} " in row, row
         assert len(app.screen.run.steps) == STEPS + 1  # type: ignore[attr-defined]
+
+
+def test_a_trajectory_read_in_less_than_a_revision_is_listed_once(tmp_path: Path) -> None:
+    """A job's small trajectories are never listed partial: each row is drawn and counted
+    once, not once partial and once whole."""
+    path = b.write_json(tmp_path / "trajectory.json", b.fix_bug())
+    source = atif_source.AtifSource(str(path), "file")
+    source.partial_rows = True
+    for _ in source.scan():
+        pass
+    assert len(source.run_refs()) == 1 and source.revision == 0

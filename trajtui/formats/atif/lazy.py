@@ -125,11 +125,12 @@ class TrajectoryRead:
     def watched(
         self, partial: Callable[[Trajectory], None] | None, every: float
     ) -> Generator[int, None, Trajectory]:
-        """Read the file, giving ``partial`` (when given) the trajectory so far after its
-        first step, then at most every ``every`` seconds (or four times as long as making
-        it took: each is made from every step read), yielding the bytes read after each.
-        Returns the whole trajectory."""
-        due = float("-inf")
+        """Read the file, giving ``partial`` (when given) the trajectory so far once it has
+        been read for ``every`` seconds (a file read sooner is never partial), then at most
+        every ``every`` seconds (or four times as long as making it took: each is made from
+        every step read), yielding the bytes read after each. Returns the whole
+        trajectory."""
+        due = time.monotonic() + every
         for at in self:
             if partial is not None and time.monotonic() >= due:
                 began = time.monotonic()

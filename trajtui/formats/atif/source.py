@@ -243,7 +243,8 @@ class AtifSource(StaticSource):
         self, place: Place, trial: TrialResult | None, finished: bool, problems: list[Problem]
     ) -> Iterator[int]:
         """List a run (yielding the bytes of its trajectory read now and then); when the
-        reader revises rows, listed partial as soon as a step is read, revised as read."""
+        reader revises rows, listed partial once its trajectory has been read for
+        :data:`PARTIAL_EVERY` seconds (a big one), revised as read."""
         ref = self._run_ref(place, trial)
         in_trial = place.trial_dir is not None
         listed: RunSummary | None = None
