@@ -127,8 +127,8 @@ class AtifSource(StaticSource):
         self, path: str | None, partial: Callable[[Trajectory], None] | None = None
     ) -> Generator[int, None, tuple[Trajectory | None, list[Problem]]]:
         """Read the trajectory at ``path``, yielding the bytes read now and then, and
-        giving ``partial`` the trajectory so far (at most every :data:`PARTIAL_EVERY`
-        seconds, and after its first step)."""
+        giving ``partial`` the trajectory so far (once it has been read for
+        :data:`PARTIAL_EVERY` seconds, then at most that often)."""
         if path is None:
             return None, []
         self.watch(path)
