@@ -11,7 +11,8 @@ noticed.
 A run read from one big document (a trajectory of a gigabyte) need not wait for its end to
 be listed: when the reader revises rows (:attr:`~trajtui.core.source.Source.partial_rows`,
 the TUI), the format lists it as soon as a part is read, its row the figures so far (saying
-so), and :meth:`StaticSource.revise_run` replaces that row as the reading goes on (at most
+so; a file read in less than :data:`PARTIAL_AFTER` seconds is listed once, whole), and
+:meth:`StaticSource.revise_run` replaces that row as the reading goes on (at most
 every :data:`PARTIAL_EVERY` seconds) and at its end, as a session file's row is
 (:mod:`trajtui.core.jsonl.session`); ``_load`` yields progress meanwhile, so the reader sees
 each revision. Left off (``ls``), only final rows are listed.
@@ -32,6 +33,9 @@ from trajtui.core.source import Entry, FormatInfo, LoadError, RunCache, Source, 
 
 PARTIAL_EVERY = 0.25
 """Seconds between two revisions of a partial row (:meth:`StaticSource.revise_run`)."""
+PARTIAL_AFTER = 0.1
+"""Seconds a run's file is read before the run is listed partial: a file read sooner (a
+job's many small ones) is listed once, whole."""
 
 RunLoader = Callable[[str], Run]
 """Builds a run whole, given the reference it was listed under."""

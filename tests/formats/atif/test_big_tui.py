@@ -39,7 +39,7 @@ async def test_a_big_trajectory_is_listed_reading_and_shown_before_it_is_read_wh
         finish(self, scanned)
 
     monkeypatch.setattr(TrajectoryRead, "_finish", held)
-    monkeypatch.setattr(atif_source, "PARTIAL_EVERY", 0.0)  # however fast it is read
+    monkeypatch.setattr(atif_source, "PARTIAL_AFTER", 0.0)  # however fast it is read
     app = make_app([str(path)])
     async with app.run_test(size=(200, 40)) as pilot:
         try:

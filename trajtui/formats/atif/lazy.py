@@ -123,14 +123,14 @@ class TrajectoryRead:
         )
 
     def watched(
-        self, partial: Callable[[Trajectory], None] | None, every: float
+        self, partial: Callable[[Trajectory], None] | None, every: float, after: float = 0.0
     ) -> Generator[int, None, Trajectory]:
         """Read the file, giving ``partial`` (when given) the trajectory so far once it has
-        been read for ``every`` seconds (a file read sooner is never partial), then at most
+        been read for ``after`` seconds (a file read sooner is never partial), then at most
         every ``every`` seconds (or four times as long as making it took: each is made from
         every step read), yielding the bytes read after each. Returns the whole
         trajectory."""
-        due = time.monotonic() + every
+        due = time.monotonic() + after
         for at in self:
             if partial is not None and time.monotonic() >= due:
                 began = time.monotonic()

@@ -25,7 +25,7 @@ from trajtui.core.io.discover import inside
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Field, Outcome, Problem, Run, RunSummary, Severity, Step
 from trajtui.core.source import FormatInfo
-from trajtui.core.static_source import PARTIAL_EVERY, StaticSource
+from trajtui.core.static_source import PARTIAL_AFTER, PARTIAL_EVERY, StaticSource
 from trajtui.core.stats.tasks import OwnFigures, TaskAttempt
 from trajtui.formats.atif import layout
 from trajtui.formats.atif.children import Child, child_keys, find_children
@@ -58,8 +58,7 @@ from trajtui.formats.atif.usage import run_tokens
 from trajtui.formats.atif.verifier import STDOUT, VERIFIER, Report, read_reports, stdout_tail
 
 FORMAT = FormatInfo(FORMAT_ID, "Harbor ATIF trajectories")
-READING = "reading"
-"""A partial row's status (the trajectory is still being read), as session formats say it."""
+READING = "reading"  # a partial row's status (still being read), as session formats say it
 HARBOR_COUNTS = "Harbor counts an attempt without a reward as failed (as 0 in its mean)"
 """How a job's own figures count what trajtui leaves out."""
 
@@ -128,7 +127,7 @@ class AtifSource(StaticSource):
     ) -> Generator[int, None, tuple[Trajectory | None, list[Problem]]]:
         """Read the trajectory at ``path``, yielding the bytes read now and then, and
         giving ``partial`` the trajectory so far (once it has been read for
-        :data:`PARTIAL_EVERY` seconds, then at most that often)."""
+        :data:`PARTIAL_AFTER` seconds, then at most every :data:`PARTIAL_EVERY`)."""
         if path is None:
             return None, []
         self.watch(path)
@@ -140,7 +139,8 @@ class AtifSource(StaticSource):
             last = self._last
             if last is not None and last[0] == key:
                 return last[1], []  # listed, now shown: one pass over a big file, not two
-            trajectory = yield from TrajectoryRead(path).watched(partial, PARTIAL_EVERY)
+            reading = TrajectoryRead(path)
+            trajectory = yield from reading.watched(partial, PARTIAL_EVERY, PARTIAL_AFTER)
             self._last = (key, trajectory)
             return trajectory, []
         except NotATrajectory as err:
@@ -244,7 +244,7 @@ class AtifSource(StaticSource):
     ) -> Iterator[int]:
         """List a run (yielding the bytes of its trajectory read now and then); when the
         reader revises rows, listed partial once its trajectory has been read for
-        :data:`PARTIAL_EVERY` seconds (a big one), revised as read."""
+        :data:`PARTIAL_AFTER` seconds (a big one), revised as read."""
         ref = self._run_ref(place, trial)
         in_trial = place.trial_dir is not None
         listed: RunSummary | None = None
