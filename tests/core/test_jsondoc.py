@@ -97,3 +97,31 @@ def test_nesting_too_deep_is_an_error_not_a_crash(chunk: int) -> None:
     out, seen = scan(b'{"steps": [{"a": 1}, ' + deep + b"]}")
     assert [item for _, _, item in seen] == [{"a": 1}]
     assert out.error is not None and "nested too deeply" in out.error[1]
+
+
+def test_started_gets_the_members_before_the_array_before_any_item(chunk: int) -> None:
+    """A log's header is known before its samples pass."""
+    data = json.dumps({"version": 2, "eval": {"task": "t"}, "samples": [1, 2], "end": 3})
+    seen: list[tuple[str, Any]] = []
+    out = scan_document(
+        BytesFile(data.encode()),
+        arrays=frozenset({"samples"}),
+        visit=lambda key, span, item: seen.append(("item", item)),
+        started=lambda key, members: seen.append((key, dict(members))),
+        spans=False,
+    )
+    assert seen == [("samples", {"version": 2, "eval": {"task": "t"}}), ("item", 1), ("item", 2)]
+    assert out.value["end"] == 3 and out.counts == {"samples": 2}
+    assert "samples" in out.spans and not len(out.spans["samples"])  # spans not kept
+
+
+def test_a_scan_watched_as_it_goes_has_the_members_and_items_read_so_far(chunk: int) -> None:
+    data = json.dumps({"head": 1, "steps": [{"a": 1}, {"a": 2}, {"a": 3}], "tail": 2}).encode()
+    doc = jsondoc.DocumentScan(BytesFile(data), arrays=frozenset({"steps"}))
+    seen = []
+    for at in doc:
+        seen.append((at, doc.scanned.counts.get("steps"), "tail" in doc.scanned.value))
+    spans = list(doc.scanned.spans["steps"])
+    # after each item: the bytes read up to its end, the items so far, the later member not yet
+    assert seen[:3] == [(spans[k].end, k + 1, False) for k in range(3)]
+    assert seen[-1] == (len(data), 3, True) and doc.scanned.error is None

@@ -152,9 +152,9 @@ class Source(ABC):
 
     partial_rows: bool = False
     """Set by a reader that revises the rows it shows (the TUI) before the scan: a source
-    whose run is read whole before its row is known (a session file) then lists it at once,
-    its row the figures so far (the row says it is partial), replaced as the reading goes
-    on. Left off, only final rows are listed (``ls`` prints each row once)."""
+    whose run is read whole before its row is known (a session file, a big JSON document)
+    then lists it at once, its row the figures so far (the row says it is partial),
+    replaced as the reading goes on. Left off, only final rows are listed (``ls`` prints each row once)."""
 
     started: float | None = None
     """When the run the source holds started (epoch seconds), where its format knows it at

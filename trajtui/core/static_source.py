@@ -7,6 +7,15 @@ sorting, filtering and drawing read both the same way.
 A format subclasses :class:`StaticSource`, lists its runs in ``_load`` (adding each with a
 loader that builds the whole run on demand) and may watch the files it read so a change is
 noticed.
+
+A run read from one big document (a trajectory of a gigabyte) need not wait for its end to
+be listed: when the reader revises rows (:attr:`~trajtui.core.source.Source.partial_rows`,
+the TUI), the format lists it as soon as a part is read, its row the figures so far (saying
+so; a file read in less than :data:`PARTIAL_AFTER` seconds is listed once, whole), and
+:meth:`StaticSource.revise_run` replaces that row as the reading goes on (at most
+every :data:`PARTIAL_EVERY` seconds) and at its end, as a session file's row is
+(:mod:`trajtui.core.jsonl.session`); ``_load`` yields progress meanwhile, so the reader sees
+each revision. Left off (``ls``), only final rows are listed.
 """
 
 from __future__ import annotations
@@ -21,6 +30,12 @@ from trajtui.core.jsonl.table import SummaryTable
 from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.refs import DuplicateNamer
 from trajtui.core.source import Entry, FormatInfo, LoadError, RunCache, Source, Target
+
+PARTIAL_EVERY = 0.25
+"""Seconds between two revisions of a partial row (:meth:`StaticSource.revise_run`)."""
+PARTIAL_AFTER = 0.1
+"""Seconds a run's file is read before the run is listed partial: a file read sooner (a
+job's many small ones) is listed once, whole."""
 
 RunLoader = Callable[[str], Run]
 """Builds a run whole, given the reference it was listed under."""
@@ -72,6 +87,20 @@ class StaticSource(Source):
         self._loaders.append(loader)
         self._refs.append(ref)
         self._table.put(i, listed)
+        return listed
+
+    def revise_run(self, i: int, summary: RunSummary) -> RunSummary:
+        """Replace the row of run ``i``, listed before its file was read whole (a partial
+        row: the figures so far, the row saying so) as the reading goes on, and at its end
+        with the whole run's; its ref stays. A run built from the old row is forgotten and
+        :attr:`~trajtui.core.source.Source.revision` bumped: a reader that counted or drew
+        the row does so again. Returns the summary as listed."""
+        ref = self._refs[i]
+        assert ref is not None  # a run's entry, not a problem's
+        listed = replace(summary, ref=ref, index=i)
+        self._table.put(i, listed)
+        self._runs.forget()
+        self.revision += 1
         return listed
 
     def add_problem(self, problem: Problem, *, row: bool = False) -> None:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from tests.formats.atif import builders as b
 from tests.formats.atif.test_atif import cli_run, show
+from trajtui.formats.atif.facts import pair_results
+from trajtui.formats.atif.lazy import read_trajectory
 
 STEPS = 800
 OUTPUT = "drwxr-xr-x 2 root root 4096 Mar  1 10:00 some-directory\n" * 800  # 46 KB a step
@@ -45,3 +47,30 @@ def test_a_step_of_a_big_trajectory_is_shown_whole(tmp_path: Path) -> None:
     assert "make test-250" in out.stdout
     assert "output of step 250" in out.stdout and "ok 🚀 é" in out.stdout
     assert "output of step 249" not in out.stdout
+
+
+def test_pairing_a_run_of_many_tool_calls_holds_a_few_bytes_a_call(tmp_path: Path) -> None:
+    """The pairing of calls and results stays while the run is shown: a 1 GB trajectory
+    has some 300,000 calls, so it is arrays of numbers, not objects per call."""
+    calls = 30_000
+    steps = [b.user(1, "go")]
+    for n in range(2, calls // 2 + 2):  # two calls a step, one answered in the next step
+        steps.append(
+            b.agent(
+                n,
+                "t",
+                calls=[b.call(f"a{n}", "bash"), b.call(f"b{n}", "bash")],
+                results=[b.result(f"a{n}", "ok"), b.result(f"b{n - 1}", "late")],
+            )
+        )
+    path = b.write_json(tmp_path / "t.json", b.trajectory(steps), indent=None)
+    trajectory = read_trajectory(str(path))
+    tracemalloc.start()
+    try:
+        pairing = pair_results(trajectory.steps)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert pairing.call_of(3, 1) == (2, 1)  # a result answering the step before's call
+    assert [a.step for a in pairing.results_of(2, 1)] == [3]
+    assert held < 64 * calls, f"{held / calls:.0f} bytes a call"

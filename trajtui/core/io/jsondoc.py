@@ -45,6 +45,7 @@ from trajtui.core.io.jsonutil import BOM, JsonError, _parse_float, _parse_int, l
 __all__ = [
     "CHUNK",
     "BytesFile",
+    "DocumentScan",
     "Pread",
     "Scanned",
     "Span",
@@ -133,7 +134,9 @@ class Scanned:
     Attributes:
         value: The top-level value; for an object, its members in file order, each streamed
             array as an empty list (its items went to the visitor).
-        spans: Each streamed array's items' spans, by key (only arrays the document has).
+        spans: Each streamed array's items' spans, by key (only arrays the document has;
+            empty when they are not kept).
+        counts: How many items each streamed array has (read so far), by key.
         error: ``(line, message)`` where the document stops being JSON, or None; everything
             before it was read.
         warnings: Things tolerated (invalid UTF-8, NaN or Infinity), one line each.
@@ -141,6 +144,7 @@ class Scanned:
 
     value: Any = None
     spans: dict[str, Spans] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
     error: tuple[int, str] | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -289,75 +293,158 @@ class _Window:
         return self.line(len(self.buf.rstrip(_TRAILING)))
 
 
+Started = Callable[[str, dict[str, Any]], None]
+"""Called when a streamed array starts, with its key and the members read before it (a
+log's header, before its samples pass)."""
+
+
 def scan_document(
-    f: Pread, *, arrays: frozenset[str] = frozenset(), visit: Visitor | None = None
+    f: Pread,
+    *,
+    arrays: frozenset[str] = frozenset(),
+    visit: Visitor | None = None,
+    started: Started | None = None,
+    spans: bool = True,
 ) -> Scanned:
     """Read the JSON document in ``f`` once, streaming the top-level arrays named in
-    ``arrays``: each of their items goes to ``visit`` with its :class:`Span`.
+    ``arrays``: each of their items goes to ``visit`` with its :class:`Span`
+    (:class:`DocumentScan`, read to its end).
 
     Never raises for what the file holds: an error is in :attr:`Scanned.error`, with what
     was read before it (items visited, members decoded). OSError from reading passes.
     """
-    out = Scanned()
-    start = 3 if f.pread(3, 0) == BOM else 0
-    w = _Window(f, start, out.warnings)
-    try:
-        if w.peek() != "{":
-            out.value = w.value()
-        else:
-            _read_object(w, out, arrays, visit)
-        if w.peek():
-            raise _Broken(w.i, "extra data after the document")
-    except _Broken as err:
-        if err.message == _ENDS_EARLY:
-            out.error = (w.end_line(), f"invalid JSON: {_ENDS_EARLY}")
-        else:
-            at = min(err.at, len(w.buf))
-            out.error = (w.line(at), f"invalid JSON at column {w.column(at)}: {err.message}")
-    return out
+    scan = DocumentScan(f, arrays=arrays, visit=visit, started=started, spans=spans)
+    for _ in scan:
+        pass
+    return scan.scanned
 
 
-def _read_object(w: _Window, out: Scanned, arrays: frozenset[str], visit: Visitor | None) -> None:
-    obj: dict[str, Any] = {}
-    out.value = obj
-    w.i += 1
-    if w.peek() == "}":
+class DocumentScan:
+    """One pass over a JSON document, as :func:`scan_document` makes it, that can be
+    watched as it goes: iterating it reads the document, giving after each item of a
+    streamed array the byte offset read up to (and at the end); :attr:`scanned` is what is read so far (the
+    members decoded, the spans, the counts), and all of it once the iteration ends.
+
+    Args:
+        arrays: Top-level keys whose array values are streamed item by item.
+        visit: Called with each streamed item (:data:`Visitor`).
+        started: Called when a streamed array starts (:data:`Started`).
+        spans: Keep every item's span in :attr:`Scanned.spans` (a reader that keeps only
+            a few items, or its own spans, leaves it off: 24 bytes an item).
+    """
+
+    def __init__(
+        self,
+        f: Pread,
+        *,
+        arrays: frozenset[str] = frozenset(),
+        visit: Visitor | None = None,
+        started: Started | None = None,
+        spans: bool = True,
+    ) -> None:
+        self.f = f
+        self.arrays = arrays
+        self.visit = visit
+        self.started = started
+        self.keep_spans = spans
+        self.scanned = Scanned()
+
+    def __iter__(self) -> Iterator[int]:
+        out = self.scanned
+        f = self.f
+        start = 3 if f.pread(3, 0) == BOM else 0
+        w = _Window(f, start, out.warnings)
+        try:
+            if w.peek() != "{":
+                out.value = w.value()
+            else:
+                yield from self._read_object(w)
+            if w.peek():
+                raise _Broken(w.i, "extra data after the document")
+        except _Broken as err:
+            if err.message == _ENDS_EARLY:
+                out.error = (w.end_line(), f"invalid JSON: {_ENDS_EARLY}")
+            else:
+                at = min(err.at, len(w.buf))
+                out.error = (w.line(at), f"invalid JSON at column {w.column(at)}: {err.message}")
+        yield w.base + w.i
+
+    def _read_object(self, w: _Window) -> Iterator[int]:
+        out = self.scanned
+        obj: dict[str, Any] = {}
+        out.value = obj
         w.i += 1
-        return
-    while True:
-        if w.peek() != '"':
-            if not w.peek():
-                raise _Broken(w.i, _ENDS_EARLY)
-            raise _Broken(w.i, "expecting a key in double quotes")
-        key = w.value()
-        w.expect(":")
-        if key in arrays and w.peek() == "[":
-            obj[key] = []
-            out.spans[key] = Spans()
-            _stream(w, key, out.spans[key], visit)
-        else:
-            out.spans.pop(key, None)  # a later member of the same name replaces the array
-            obj[key] = w.value()
-        if w.expect(",}") == "}":
+        if w.peek() == "}":
+            w.i += 1
             return
+        while True:
+            if w.peek() != '"':
+                if not w.peek():
+                    raise _Broken(w.i, _ENDS_EARLY)
+                raise _Broken(w.i, "expecting a key in double quotes")
+            key = w.value()
+            w.expect(":")
+            if key in self.arrays and w.peek() == "[":
+                if self.started is not None:
+                    self.started(key, obj)
+                obj[key] = []
+                out.spans[key] = Spans()
+                out.counts[key] = 0
+                yield from self._stream(w, key)
+            else:
+                out.spans.pop(key, None)  # a later member of the same name replaces the array
+                out.counts.pop(key, None)
+                obj[key] = w.value()
+            if w.expect(",}") == "}":
+                return
 
-
-def _stream(w: _Window, key: str, spans: Spans, visit: Visitor | None) -> None:
-    w.i += 1  # the "["
-    if w.peek() == "]":
-        w.i += 1
-        return
-    while True:
-        w.peek()
-        line = w.line(w.i)
-        first = w.base + w.i
-        item = w.value()
-        span = Span(first, w.base + w.i, line)
-        spans.append(span)
-        if visit is not None:
-            visit(key, span, item)
-        if w.expect(",]") == "]":
+    def _stream(self, w: _Window, key: str) -> Iterator[int]:
+        spans = self.scanned.spans[key] if self.keep_spans else None
+        counts = self.scanned.counts
+        visit = self.visit
+        scan, ws = w.scan, _WS.match
+        w.i += 1  # the "["
+        if w.peek() == "]":
+            w.i += 1
             return
+        while True:
+            # The fast path, for the millions of items of a big array: an item that ends
+            # well inside the window, followed by "," or "]" (and blanks).
+            buf, i, last = w.buf, w.i, len(w.buf) - 1
+            if i < last and buf[i] in " \t\n\r":
+                i = ws(buf, i).end()  # type: ignore[union-attr]  # matches empty
+            try:
+                item, end = scan(buf, i)
+            except (StopIteration, ValueError, RecursionError):
+                end = last  # the careful path says what is wrong
+            sep = ""
+            after = end
+            if end < last:
+                sep = buf[end]
+                if sep in " \t\n\r":
+                    after = ws(buf, end).end()  # type: ignore[union-attr]
+                    sep = buf[after] if after <= last else ""
+            if sep == "," or sep == "]":
+                if not buf.isascii():  # (O(1): a str knows it is ASCII)
+                    item = w.decode(i, end, item)
+                span = Span(w.base + i, w.base + end, w.line(i))
+                w.i = after + 1
+            else:
+                w.peek()
+                line = w.line(w.i)
+                first = w.base + w.i
+                item = w.value()
+                span = Span(first, w.base + w.i, line)
+            if spans is not None:
+                spans.append(span)
+            counts[key] += 1
+            if visit is not None:
+                visit(key, span, item)
+            yield span.end
+            if not sep:  # (an item read whole before what follows it is looked at)
+                sep = w.expect(",]")
+            if sep == "]":
+                return
 
 
 def read_item(f: Pread, span: Span) -> Any:

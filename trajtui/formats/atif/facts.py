@@ -19,6 +19,8 @@ of counts, sums and spans.
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -41,56 +43,118 @@ class Answer:
     result: ToolResult
 
 
-@dataclass(frozen=True, slots=True)
 class Pairing:
-    """Calls and results paired.
+    """Calls and results paired, kept compactly: a run of hundreds of thousands of calls
+    holds a few arrays of integers (calls and results numbered across the run), not an
+    object per call; :class:`Answer` objects are made when asked for.
 
-    Attributes:
-        answers: ``(step position, call index)`` to the results answering that call.
-        calls: ``(step position, result index)`` to the call the result answers.
+    Args:
+        steps: The steps paired (lightened or whole), in order.
+        target: For each result, numbered across the run, the call it answers, numbered
+            across the run (-1: none).
     """
 
-    answers: dict[tuple[int, int], list[Answer]]
-    calls: dict[tuple[int, int], tuple[int, int]]
+    __slots__ = (
+        "_answers",
+        "_call_base",
+        "_call_step",
+        "_from",
+        "_result_base",
+        "_steps",
+        "_target",
+    )
+
+    def __init__(self, steps: Sequence[AtifStep], target: array[int]) -> None:
+        self._steps = steps
+        self._call_base = array("q")  # by step index: its first call's number
+        self._result_base = array("q")
+        self._call_step = array("q")  # by call number: the index of its step
+        calls = results = 0
+        for i, step in enumerate(steps):
+            self._call_base.append(calls)
+            self._result_base.append(results)
+            self._call_step.extend([i] * len(step.calls))
+            calls += len(step.calls)
+            results += len(step.results)
+        self._call_base.append(calls)
+        self._result_base.append(results)
+        # results answering each call, by call number: _answers[_from[c]:_from[c + 1]]
+        counts = array("q", bytes(8 * (calls + 1)))
+        for c in target:
+            if c >= 0:
+                counts[c + 1] += 1
+        for c in range(calls):
+            counts[c + 1] += counts[c]
+        self._from = counts
+        filled = array("q", counts)
+        self._answers = array("q", bytes(8 * counts[calls]))
+        for r, c in enumerate(target):
+            if c >= 0:
+                self._answers[filled[c]] = r
+                filled[c] += 1
+        self._target = target
+
+    def _step_index(self, position: int) -> int:
+        """The index among :attr:`_steps` of the step at ``position`` (-1: none)."""
+        i = position - 1
+        if 0 <= i < len(self._steps) and self._steps[i].position == position:
+            return i
+        return next((k for k, s in enumerate(self._steps) if s.position == position), -1)
+
+    def _result_at(self, r: int) -> Answer:
+        i = bisect_right(self._result_base, r) - 1  # the last step starting at or before r
+        step = self._steps[i]
+        index = r - self._result_base[i]
+        return Answer(step.position, index, step.results[index])
 
     def results_of(self, step: int, call: int) -> list[Answer]:
         """The results answering call ``call`` of the step at ``step``."""
-        return self.answers.get((step, call), [])
+        i = self._step_index(step)
+        if i < 0 or not 0 <= call < len(self._steps[i].calls):
+            return []
+        c = self._call_base[i] + call
+        return [self._result_at(r) for r in self._answers[self._from[c] : self._from[c + 1]]]
 
     def call_of(self, step: int, result: int) -> tuple[int, int] | None:
         """The call result ``result`` of the step at ``step`` answers, if any."""
-        return self.calls.get((step, result))
+        i = self._step_index(step)
+        if i < 0 or not 0 <= result < len(self._steps[i].results):
+            return None
+        c = self._target[self._result_base[i] + result]
+        if c < 0:
+            return None
+        k = self._call_step[c]
+        return self._steps[k].position, c - self._call_base[k]
 
 
 def pair_results(steps: Sequence[AtifStep]) -> Pairing:
     """Pair every result with the call it answers (linear in calls and results)."""
-    first: dict[str, tuple[int, int]] = {}
+    first: dict[str, int] = {}  # a call id to the first call of that id, numbered
+    number = 0
     for step in steps:
-        for ci, call in enumerate(step.calls):
+        for call in step.calls:
             if call.call_id is not None and call.call_id not in first:
-                first[call.call_id] = (step.position, ci)
-    answers: dict[tuple[int, int], list[Answer]] = {}
-    calls: dict[tuple[int, int], tuple[int, int]] = {}
+                first[call.call_id] = number
+            number += 1
+    target = array("q")
+    number = 0  # the number of the step's first call
     for step in steps:
-        if not step.results:
-            continue
-        local: dict[str, int] = {}
-        for ci, call in enumerate(step.calls):
-            if call.call_id is not None:
-                local.setdefault(call.call_id, ci)
-        for ri, result in enumerate(step.results):
-            target: tuple[int, int] | None = None
-            if result.call_id is not None:
-                if result.call_id in local:
-                    target = (step.position, local[result.call_id])
+        if step.results:
+            local: dict[str, int] = {}
+            for ci, call in enumerate(step.calls):
+                if call.call_id is not None:
+                    local.setdefault(call.call_id, number + ci)
+            for result in step.results:
+                if result.call_id is not None:
+                    got = local.get(result.call_id)
+                    target.append(got if got is not None else first.get(result.call_id, -1))
+                elif len(step.calls) == 1:
+                    target.append(number)
                 else:
-                    target = first.get(result.call_id)
-            elif len(step.calls) == 1:
-                target = (step.position, 0)
-            if target is not None:
-                answers.setdefault(target, []).append(Answer(step.position, ri, result))
-                calls[(step.position, ri)] = target
-    return Pairing(answers, calls)
+                    target.append(-1)
+        number += len(step.calls)
+    first.clear()
+    return Pairing(steps, target)
 
 
 def call_failed(answers: Sequence[Answer]) -> bool | None:

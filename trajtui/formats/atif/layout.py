@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from trajtui.core.format_api import Reach, Scope
@@ -167,3 +168,16 @@ class AgentScope(Scope):
         at_root = os.path.normpath(place.path) == self.root
         ours = name == TRAJECTORY or (name.startswith("trajectory.") and name.endswith(".json"))
         return Reach.ALL if at_root and ours else Reach.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where one run's files are.
+
+    Attributes:
+        trajectory: The ATIF file (None: a trial without one).
+        trial_dir: The trial directory, or None for a trajectory on its own.
+    """
+
+    trajectory: str | None
+    trial_dir: str | None = None

@@ -1,7 +1,8 @@
 """A trajectory file read in bounded memory: listed from one pass, its steps read when shown.
 
 :func:`read_trajectory` streams the file through the core engine for big JSON documents
-(:func:`~trajtui.core.io.jsondoc.scan_document`): every top-level member but ``steps`` is
+(:class:`~trajtui.core.io.jsondoc.DocumentScan`; :class:`TrajectoryRead` when the run is
+listed as it is read, its partial trajectory watched): every top-level member but ``steps`` is
 decoded, each step is folded into the run's figures and kept :func:`lightened
 <trajtui.formats.atif.trajectory.lighten>` (ids, names, flags, numbers: no message, no
 arguments, no tool output) with its byte span. :class:`Bodies` reads one step whole again by
@@ -11,17 +12,17 @@ time, the last few windows kept: what a run holds is what is shown, not the file
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import replace
-from typing import Any, overload
+from typing import Any
 
 from trajtui.core.io import safeio
-from trajtui.core.io.jsondoc import Span, Spans, read_item, scan_document
+from trajtui.core.io.jsondoc import DocumentScan, Scanned, Span, Spans, read_item
 from trajtui.core.io.jsonutil import JsonError
 from trajtui.core.model import Field, Step
 from trajtui.core.values import integer
+from trajtui.core.windowed import WindowedSteps
 from trajtui.formats.atif.document import STEPS
 from trajtui.formats.atif.facts import Answer, Pairing, start_time
 from trajtui.formats.atif.timeline import ChildRef, build_step
@@ -77,6 +78,81 @@ class Bodies:
         return self.read([step])[0]
 
 
+class TrajectoryRead:
+    """A trajectory file read in one pass, watched as it goes: iterating it reads the file,
+    giving after each step the byte offset read up to; :meth:`partial` is the trajectory
+    of the steps read so far, :attr:`trajectory` the whole one once the iteration ends.
+
+    Raises (iterating):
+        NotATrajectory: It is JSON, but not an object.
+        OSError: It cannot be opened or read (:class:`~trajtui.core.io.safeio.Refused`
+            when it is not a regular file).
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.size = 0
+        self.trajectory: Trajectory | None = None
+        self._fold = StepFold(path, lean=True)
+        self._kept = Spans()  # the spans of the steps (items that are objects), by position
+        self._scan: DocumentScan | None = None
+        self._body: Bodies | None = None
+
+    def __iter__(self) -> Iterator[int]:
+        fold, kept = self._fold, self._kept
+
+        def visit(key: str, span: Span, item: Any) -> None:
+            if fold.add(span.line, item):
+                kept.append(span)
+
+        with safeio.open_regular(self.path) as f:
+            self.size = f.size
+            self._body = Bodies(self.path, kept, f.ident, f.size)
+            self._scan = DocumentScan(f, arrays=frozenset({STEPS}), visit=visit)
+            yield from self._scan
+        self._finish(self._scan.scanned)
+
+    def _finish(self, scanned: Scanned) -> None:
+        if scanned.error is None and not isinstance(scanned.value, dict):
+            raise NotATrajectory(
+                "a JSON array" if isinstance(scanned.value, list) else "not a JSON object"
+            )
+        has_steps = STEPS in scanned.spans
+        self.trajectory = self._fold.finish(
+            scanned.value, has_steps, scanned.error, scanned.warnings, self._body
+        )
+
+    def watched(
+        self, partial: Callable[[Trajectory], None] | None, every: float, after: float = 0.0
+    ) -> Generator[int, None, Trajectory]:
+        """Read the file, giving ``partial`` (when given) the trajectory so far once it has
+        been read for ``after`` seconds (a file read sooner is never partial), then at most
+        every ``every`` seconds (or four times as long as making it took: each is made from
+        every step read), yielding the bytes read after each. Returns the whole
+        trajectory."""
+        due = time.monotonic() + after
+        for at in self:
+            if partial is not None and time.monotonic() >= due:
+                began = time.monotonic()
+                so_far = self.partial()
+                if so_far is not None and so_far.steps:
+                    partial(so_far)
+                    now = time.monotonic()
+                    due = now + max(every, 4 * (now - began))
+                    yield at
+        assert self.trajectory is not None
+        return self.trajectory
+
+    def partial(self) -> Trajectory | None:
+        """The trajectory of the steps read so far (None before its document starts, or
+        when it is no object); call it between two steps of the iteration."""
+        scanned = self._scan.scanned if self._scan is not None else None
+        if scanned is None or not isinstance(scanned.value, dict):
+            return None
+        value = {k: v for k, v in scanned.value.items() if k != STEPS}
+        return self._fold.finish(value, True, None, list(scanned.warnings), self._body)
+
+
 def read_trajectory(path: str) -> Trajectory:
     """The trajectory in the file at ``path``, read in one pass in bounded memory (its steps
     lightened, their bodies read again by :class:`Bodies`).
@@ -86,40 +162,29 @@ def read_trajectory(path: str) -> Trajectory:
         OSError: It cannot be opened or read (:class:`~trajtui.core.io.safeio.Refused`
             when it is not a regular file).
     """
-    fold = StepFold(path, lean=True)
-    kept = Spans()  # the spans of the steps (items that are objects), by position
-
-    def visit(key: str, span: Span, item: Any) -> None:
-        if fold.add(span.line, item):
-            kept.append(span)
-
-    with safeio.open_regular(path) as f:
-        scanned = scan_document(f, arrays=frozenset({STEPS}), visit=visit)
-        ident, size = f.ident, f.size
-    if scanned.error is None and not isinstance(scanned.value, dict):
-        raise NotATrajectory(
-            "a JSON array" if isinstance(scanned.value, list) else "not a JSON object"
-        )
-    body = Bodies(path, kept, ident, size)
-    return fold.finish(scanned.value, STEPS in scanned.spans, scanned.error, scanned.warnings, body)
+    reading = TrajectoryRead(path)
+    for _ in reading:
+        pass
+    assert reading.trajectory is not None
+    return reading.trajectory
 
 
-class Timeline(Sequence[Step]):
+class Timeline(WindowedSteps):
     """A trajectory's timeline built from its steps on demand, :data:`WINDOW` steps at a
     time, the last :data:`WINDOWS_KEPT` windows kept (thread-safe). The steps of a
     trajectory read whole (an embedded subagent's) are built as they are."""
 
+    WINDOW = WINDOW
+    WINDOWS_KEPT = WINDOWS_KEPT
+
     def __init__(
         self, trajectory: Trajectory, pairing: Pairing, run_ref: str, child: ChildRef
     ) -> None:
+        super().__init__(run_ref, len(trajectory.steps))
         self._t = trajectory
         self._pairing = pairing
-        self._ref = run_ref
         self._child = child
         self._t0 = start_time(trajectory.steps)
-        self._count = len(trajectory.steps)
-        self._windows: OrderedDict[int, list[Step]] = OrderedDict()
-        self._lock = threading.Lock()
 
     def _whole(self, steps: Sequence[AtifStep]) -> tuple[list[AtifStep], str | None]:
         bodies = self._t.body
@@ -130,14 +195,8 @@ class Timeline(Sequence[Step]):
         except BodyLost as err:
             return list(steps), str(err)
 
-    def _window(self, w: int) -> list[Step]:
-        with self._lock:
-            got = self._windows.get(w)
-            if got is not None:
-                self._windows.move_to_end(w)
-                return got
+    def _build(self, lo: int, hi: int) -> list[Step]:
         lean = self._t.steps
-        lo, hi = w * WINDOW, min((w + 1) * WINDOW, self._count)
         whole, lost = self._whole(lean[lo:hi])
         by_position = {s.position: s for s in whole}
 
@@ -156,39 +215,4 @@ class Timeline(Sequence[Step]):
                 note = Field("step body", f"not shown: {lost} (open it again to read it)")
                 s = replace(s, fields=(*s.fields, note))
             built.append(s)
-        with self._lock:
-            self._windows[w] = built
-            while len(self._windows) > WINDOWS_KEPT:
-                self._windows.popitem(last=False)
         return built
-
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, i: int) -> Step: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[Step, ...]: ...
-    def __getitem__(self, i: int | slice) -> Step | tuple[Step, ...]:
-        if isinstance(i, slice):
-            return tuple(self[k] for k in range(*i.indices(self._count)))
-        if i < 0:
-            i += self._count
-        if not 0 <= i < self._count:
-            raise IndexError(i)
-        return self._window(i // WINDOW)[i % WINDOW]
-
-    def __iter__(self) -> Iterator[Step]:
-        for w in range((self._count + WINDOW - 1) // WINDOW):
-            yield from self._window(w)
-
-    def __bool__(self) -> bool:
-        return self._count > 0
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    __hash__ = object.__hash__
-
-    def __repr__(self) -> str:
-        return f"<Timeline {self._ref} ({self._count} steps)>"

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import replace
 from functools import partial
 
 from trajtui.core.io import safeio
@@ -25,7 +25,7 @@ from trajtui.core.io.discover import inside
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Field, Outcome, Problem, Run, RunSummary, Severity, Step
 from trajtui.core.source import FormatInfo
-from trajtui.core.static_source import StaticSource
+from trajtui.core.static_source import PARTIAL_AFTER, PARTIAL_EVERY, StaticSource
 from trajtui.core.stats.tasks import OwnFigures, TaskAttempt
 from trajtui.formats.atif import layout
 from trajtui.formats.atif.children import Child, child_keys, find_children
@@ -33,7 +33,8 @@ from trajtui.formats.atif.detail import AtifRun, Sibling
 from trajtui.formats.atif.document import read_document
 from trajtui.formats.atif.facts import pair_results
 from trajtui.formats.atif.job import JobResult, is_job_result, read_job_result
-from trajtui.formats.atif.lazy import NotATrajectory, Timeline, read_trajectory
+from trajtui.formats.atif.layout import Place
+from trajtui.formats.atif.lazy import NotATrajectory, Timeline, TrajectoryRead
 from trajtui.formats.atif.timeline import (
     FORMAT_ID,
     run_metadata,
@@ -57,21 +58,9 @@ from trajtui.formats.atif.usage import run_tokens
 from trajtui.formats.atif.verifier import STDOUT, VERIFIER, Report, read_reports, stdout_tail
 
 FORMAT = FormatInfo(FORMAT_ID, "Harbor ATIF trajectories")
+READING = "reading"  # a partial row's status (still being read), as session formats say it
 HARBOR_COUNTS = "Harbor counts an attempt without a reward as failed (as 0 in its mean)"
 """How a job's own figures count what trajtui leaves out."""
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Where one run's files are.
-
-    Attributes:
-        trajectory: The ATIF file (None: a trial without one).
-        trial_dir: The trial directory, or None for a trajectory on its own.
-    """
-
-    trajectory: str | None
-    trial_dir: str | None = None
 
 
 class AtifSource(StaticSource):
@@ -94,6 +83,8 @@ class AtifSource(StaticSource):
         self._last: tuple[tuple[str, int, int, int, int], Trajectory] | None = None
         """The trajectory read last (the one listed is read again when shown), by its
         file's path, device, inode, size and modification time."""
+        self._reading: tuple[str | None, Trajectory] | None = None
+        """The trajectory being listed, by its path, as read so far (a partial row's)."""
 
     # -- reading -------------------------------------------------------------------------
 
@@ -103,12 +94,8 @@ class AtifSource(StaticSource):
             return None, [Problem(path, None, "outside the opened directory (not read)", ref=ref)]
         try:
             return safeio.read_bytes(path), []
-        except safeio.Refused as err:
-            return None, [Problem(path, None, err.strerror or str(err), ref=ref)]
-        except FileNotFoundError:
-            return None, [Problem(path, None, "does not exist", ref=ref)]
         except OSError as err:
-            return None, [Problem(path, None, f"cannot read: {err.strerror or err}", ref=ref)]
+            return None, [_unreadable(path, err, ref)]
 
     def _tail(self, path: str, size: int) -> tuple[bytes | None, list[Problem]]:
         """The last ``size`` bytes of a file (a log of any size)."""
@@ -123,7 +110,24 @@ class AtifSource(StaticSource):
             return None, [Problem(path, None, f"cannot read: {err.strerror or err}")]
 
     def _trajectory(self, path: str | None) -> tuple[Trajectory | None, list[Problem]]:
-        """The trajectory at ``path``, read in bounded memory (:mod:`~.lazy`)."""
+        """The trajectory at ``path``, read in bounded memory (:mod:`~.lazy`); while the
+        scan lists it partial, the steps read so far."""
+        reading = self._reading
+        if path is not None and reading is not None and reading[0] == path:
+            return reading[1], []
+        read = self._read_trajectory(path)
+        while True:
+            try:
+                next(read)
+            except StopIteration as done:
+                return done.value
+
+    def _read_trajectory(
+        self, path: str | None, partial: Callable[[Trajectory], None] | None = None
+    ) -> Generator[int, None, tuple[Trajectory | None, list[Problem]]]:
+        """Read the trajectory at ``path``, yielding the bytes read now and then, and
+        giving ``partial`` the trajectory so far (once it has been read for
+        :data:`PARTIAL_AFTER` seconds, then at most every :data:`PARTIAL_EVERY`)."""
         if path is None:
             return None, []
         self.watch(path)
@@ -135,17 +139,14 @@ class AtifSource(StaticSource):
             last = self._last
             if last is not None and last[0] == key:
                 return last[1], []  # listed, now shown: one pass over a big file, not two
-            trajectory = read_trajectory(path)
+            reading = TrajectoryRead(path)
+            trajectory = yield from reading.watched(partial, PARTIAL_EVERY, PARTIAL_AFTER)
             self._last = (key, trajectory)
             return trajectory, []
         except NotATrajectory as err:
             return None, [Problem(path, 1, f"{err}, not an ATIF trajectory (no steps read)")]
-        except safeio.Refused as err:
-            return None, [Problem(path, None, err.strerror or str(err))]
-        except FileNotFoundError:
-            return None, [Problem(path, None, "does not exist")]
         except OSError as err:
-            return None, [Problem(path, None, f"cannot read: {err.strerror or err}")]
+            return None, [_unreadable(path, err)]
 
     def _trial(self, trial_dir: str) -> tuple[TrialResult | None, bool, list[Problem]]:
         """The trial's result, whether it finished (it has a ``result.json``, or it has
@@ -234,22 +235,42 @@ class AtifSource(StaticSource):
         for done, (place, (trial, finished, problems)) in enumerate(
             zip(places, read, strict=True), 1
         ):
-            self._add(place, trial, finished, problems)
+            for _ in self._add(place, trial, finished, problems):
+                yield ScanProgress(len(places) + done - 1, total, len(self))
             yield ScanProgress(len(places) + done, total, len(self))
 
     def _add(
         self, place: Place, trial: TrialResult | None, finished: bool, problems: list[Problem]
-    ) -> None:
-        trajectory, found = self._trajectory(place.trajectory)
+    ) -> Iterator[int]:
+        """List a run (yielding the bytes of its trajectory read now and then); when the
+        reader revises rows, listed partial once its trajectory has been read for
+        :data:`PARTIAL_AFTER` seconds (a big one), revised as read."""
+        ref = self._run_ref(place, trial)
+        in_trial = place.trial_dir is not None
+        listed: RunSummary | None = None
+
+        def revise(so_far: Trajectory) -> None:
+            nonlocal listed
+            row = summarize(ref, so_far, pair_results(so_far.steps), trial, in_trial=in_trial)
+            row = replace(row, status=READING, outcome=Outcome.RUNNING)
+            self._reading = (place.trajectory, so_far)
+            if listed is None:
+                listed = self.add_run(row, partial(self._build, place))
+            else:
+                listed = self.revise_run(listed.index, row)
+
+        read = self._read_trajectory(place.trajectory, revise if self.partial_rows else None)
+        trajectory, found = yield from read
+        self._reading = None
         problems = [*problems, *found]
         if trajectory is not None:
             problems.extend(trajectory.problems)
-        ref = self._run_ref(place, trial)
         pairing = pair_results(trajectory.steps) if trajectory is not None else None
-        summary = summarize(
-            ref, trajectory, pairing, trial, in_trial=place.trial_dir is not None, finished=finished
-        )
-        listed = self.add_run(summary, partial(self._build, place))
+        summary = summarize(ref, trajectory, pairing, trial, in_trial=in_trial, finished=finished)
+        if listed is None:
+            listed = self.add_run(summary, partial(self._build, place))
+        else:
+            listed = self.revise_run(listed.index, summary)
         for p in problems:
             self.add_problem(replace(p, ref=listed.ref))
         if trajectory is not None:
@@ -467,3 +488,12 @@ class AtifSource(StaticSource):
                 if key not in self._reported:
                     self._reported.add(key)
                     self.add_problem(p)
+
+
+def _unreadable(path: str, err: OSError, ref: str | None = None) -> Problem:
+    """A file that cannot be read, said in one line."""
+    if isinstance(err, safeio.Refused):
+        return Problem(path, None, err.strerror or str(err), ref=ref)
+    if isinstance(err, FileNotFoundError):
+        return Problem(path, None, "does not exist", ref=ref)
+    return Problem(path, None, f"cannot read: {err.strerror or err}", ref=ref)

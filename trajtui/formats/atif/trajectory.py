@@ -215,6 +215,9 @@ def lighten(step: AtifStep, *, keep_text: bool = False) -> AtifStep:
     (message, reasoning, arguments, results' content, the step as in the file), which are
     read again when the step is shown; the timestamp as its time only). ``keep_text``: the
     message is kept (the run's title)."""
+    calls = tuple(ToolCall(c.call_id, _word(c.name), None, None) for c in step.calls)
+    # a result names its call by the same id: one string kept for both
+    ids: dict[str | None, str | None] = {c.call_id: c.call_id for c in calls}
     return AtifStep(
         step.position,
         step.number,
@@ -226,8 +229,11 @@ def lighten(step: AtifStep, *, keep_text: bool = False) -> AtifStep:
         step.text if keep_text else None,
         None,
         _word(step.model_name),
-        tuple(ToolCall(c.call_id, _word(c.name), None, None) for c in step.calls),
-        tuple(ToolResult(r.call_id, None, r.failed, r.subagents, None) for r in step.results),
+        calls,
+        tuple(
+            ToolResult(ids.get(r.call_id, r.call_id), None, r.failed, r.subagents, None)
+            for r in step.results
+        ),
         step.metrics,
         step.copied,
         _NO_RAW,

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from trajtui.core.io import safeio
-from trajtui.core.io.jsonstream import MAX_VALUE, StreamError, load_object
+from trajtui.core.io.jsondoc import Span, scan_document
 from trajtui.core.io.jsonutil import BOM, JsonError, loads
 from trajtui.core.io.safeio import SafeFile
 from trajtui.core.model import Problem, Severity
@@ -32,6 +32,9 @@ MAX_SAMPLES = 50_000
 """Samples read from one results file. A file with more (an eval of 10 million samples)
 lists and shows its first ones, with a warning saying how many it holds: memory stays
 bounded (every sample becomes a step when the run is opened)."""
+MAX_VALUE = 64 << 20
+"""The longest line of a JSON Lines results file read, in bytes (a longer one is one
+problem line)."""
 SAMPLE_ARRAYS = frozenset({"results", "per_sample_results"})
 """Keys of the sample arrays of a results document, read item by item."""
 
@@ -52,7 +55,7 @@ def file_lines(
 ) -> Iterator[tuple[int, bytes]]:
     """Non-blank lines of an open file with their 1-based numbers (BOM and CR removed), one
     at a time (from the first ``max_bytes`` bytes, when given); a line over
-    :data:`~trajtui.core.io.jsonstream.MAX_VALUE` bytes is passed over (and added to
+    :data:`MAX_VALUE` bytes is passed over (and added to
     ``problems`` when given)."""
     for number, line in safeio.iter_lines(f, limit=MAX_VALUE, max_bytes=max_bytes):
         if line is None:
@@ -155,7 +158,7 @@ def read_file(path: str, keep: int = MAX_SAMPLES) -> ResultsFile | Problem | Non
     is valid JSON of some other kind. An empty JSON Lines file is a run with no samples.
 
     Memory stays bounded whatever the file's size: a document is decoded member by member
-    (:mod:`trajtui.core.io.jsonstream`) and JSON Lines line by line, and only the first
+    (:mod:`trajtui.core.io.jsondoc`) and JSON Lines line by line, and only the first
     ``keep`` samples are kept (a warning says how many the file has).
 
     Raises:
@@ -175,18 +178,29 @@ def read_file(path: str, keep: int = MAX_SAMPLES) -> ResultsFile | Problem | Non
             else:
                 passed.add(result_sample(item, light=True))
 
-        try:
-            streamed = load_object(f, arrays=SAMPLE_ARRAYS, keep=keep, passed=count_passed)
-        except StreamError as err:
+        kept: dict[str, list[Any]] = {key: [] for key in SAMPLE_ARRAYS}
+
+        def visit(key: str, span: Span, item: Any) -> None:
+            if len(kept[key]) < keep:
+                kept[key].append(item)
+            else:
+                count_passed(key, item)
+
+        scanned = scan_document(f, arrays=SAMPLE_ARRAYS, visit=visit, spans=False)
+        if scanned.error is not None:
             records = _jsonl_records(f, path, keep)
-            return records if records is not None else Problem(path, err.line, err.message)
-        shape = object_shape(streamed.value)
-        if shape == RECORD or (jsonl and _is_metrics(streamed.value)):
+            return records if records is not None else Problem(path, *scanned.error)
+        value = scanned.value
+        if isinstance(value, dict):
+            for key in scanned.counts:
+                value[key] = kept[key]
+        shape = object_shape(value)
+        if shape == RECORD or (jsonl and _is_metrics(value)):
             return _jsonl_records(f, path, keep)
     if shape is None:
         return None
-    file = _document(streamed.value, shape, path, "; ".join(streamed.warnings) or None)
-    count = streamed.counts.get("per_sample_results" if shape == PER_SAMPLE else "results", 0)
+    file = _document(value, shape, path, "; ".join(scanned.warnings) or None)
+    count = scanned.counts.get("per_sample_results" if shape == PER_SAMPLE else "results", 0)
     if count > keep:
         file = replace(file, problems=(*file.problems, _too_many(path, count, keep)), passed=passed)
     return file

@@ -6,16 +6,15 @@ and its summaries (``summaries.json``; while the eval runs, or when it was kille
 reading no sample; a sample is read when its run is opened or searched, one member (or, in
 the chunked layout, one folder of members) at a time.
 
-:class:`JsonSource` streams a ``.json`` log with :mod:`trajtui.core.io.jsonstream`: every
-member but ``samples`` is kept (the header), each sample is decoded on its own, counted and
-let go; opening one streams the document again up to it. So memory holds one sample at a
-time whatever the size of the log (a single value, a sample, of more than
-:data:`~trajtui.core.io.jsonstream.MAX_VALUE` characters is one problem line).
+:class:`JsonSource` reads a ``.json`` log in one pass with the core engine for big JSON
+documents (:mod:`trajtui.core.io.jsondoc`): every member but ``samples`` is kept (the
+header), each sample is decoded on its own, folded into its row and let go, its byte span
+kept; opening one reads that span again, nothing else. So memory holds one sample at a
+time whatever the size of the log.
 """
 
 from __future__ import annotations
 
-import queue
 import re
 import threading
 import time
@@ -24,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from trajtui.core.io import safeio
-from trajtui.core.io.jsonstream import StreamError
+from trajtui.core.io.jsondoc import DocumentScan, Span, read_item
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.io.text import one_line
 from trajtui.core.jsonl.index import ScanProgress
@@ -42,12 +41,13 @@ from trajtui.formats.inspect.log import (
 )
 from trajtui.formats.inspect.sample import input_text, timeline
 from trajtui.formats.inspect.scores import error_text
-from trajtui.formats.inspect.stream import Counted, Cursor, stream_rows
 
 FORMAT = FormatInfo(FORMAT_ID, "Inspect AI logs")
 _SAMPLE = re.compile(
     r"\Asamples/(?P<id>.+)_epoch_(?P<epoch>\d+)(?:\.json|/sample\.json)\Z", re.DOTALL
 )
+SAMPLE_KEY = "samples"
+SAMPLES = frozenset({SAMPLE_KEY})
 _CHUNK = re.compile(r"\A(?P<n>\d+)\.json\Z")
 
 
@@ -246,82 +246,69 @@ def read_sample(archive: Archive, name: str) -> Any:
 
 
 class JsonSource(_InspectSource):
-    """A ``.json`` log (one EvalLog document), streamed sample by sample.
-
-    Samples are read with a :class:`~.stream.Cursor`: one stream of the document kept
-    paused after the last sample read, so reading every sample in order (a search, the
-    statistics) streams the document once; a sample before it starts a new stream."""
+    """A ``.json`` log (one EvalLog document), read in one pass sample by sample, each
+    sample's span kept (:class:`~trajtui.core.io.jsondoc.Spans`, 24 bytes): a sample opened is read
+    again by its span alone (``pread`` and decode), from the file the listing read."""
 
     def __init__(self, path: str, label: str | None = None) -> None:
         super().__init__(path, label)
-        self._cursor: Cursor | None = None
-        self._cursor_lock = threading.Lock()
+        self._scan: DocumentScan | None = None  # the listing's: the samples' spans
+        self._ident: tuple[int, int] | None = None
+        self._size = 0
+        self._file: safeio.SafeFile | None = None  # the file samples are read from
+        self._file_lock = threading.Lock()
 
     def _load(self) -> Iterator[ScanProgress]:
-        """Stream the document in a thread: the header (the members before ``samples``, in
-        the writer's order) as soon as it is read, then each sample as a compact row, so
-        rows are listed while a big log is still being read; what precedes a break in the
-        document is listed, the break one problem line."""
+        """Read the document: the header (the members before ``samples``, in the writer's
+        order) as soon as it is read, then each sample as a compact row, so rows are listed
+        while a big log is still being read; what precedes a break in the document is
+        listed, the break one problem line."""
         self.watch(self.path)
-        try:
-            fd, st = safeio.open_fd(self.path)
-        except OSError as err:
-            self.add_problem(
-                Problem(self.path, None, f"cannot read: {err.strerror or err}"), row=True
-            )
-            return
-        f = Counted(self.path, fd, st)
-        feed: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=64)
-        stop = threading.Event()
-        worker = threading.Thread(target=stream_rows, args=(f, feed, stop, _compact), daemon=True)
-        worker.start()
+        self.close()
         waiting: list[dict[str, Any] | None] = []  # samples before the header (another order)
         position = 0
-        last = time.monotonic()
+
+        def started(key: str, members: dict[str, Any]) -> None:
+            self.log = log_info(dict(members))
+
+        def visit(key: str, span: Span, item: Any) -> None:
+            waiting.append(_compact(item) if isinstance(item, dict) else None)
+
         try:
-            while True:
-                what, value = feed.get()
-                if what == "head":
-                    self.log = log_info(value)
-                elif what == "item":
-                    waiting.append(value)
+            with safeio.open_regular(self.path) as f:
+                self._ident, self._size = f.ident, f.size
+                scan = DocumentScan(f, arrays=SAMPLES, visit=visit, started=started)
+                self._scan = scan
+                last = time.monotonic()
+                for at in scan:
                     if self.log is not None:
                         position = self._list_rows(waiting, position)
                     if time.monotonic() - last > 0.1:
                         last = time.monotonic()
-                        yield ScanProgress(f.read_to, f.size, len(self))
-                elif what == "done":
-                    header = value.value if isinstance(value.value, dict) else {}
-                    results = header.get("results")
-                    self.reduced = reductions(
-                        header.get("reductions")
-                        or (results.get("sample_reductions") if isinstance(results, dict) else None)
-                    )
-                    if self.log is None:
-                        self.log = log_info(header)
-                    self._list_rows(waiting, position)
-                    for note in value.warnings:
-                        self.add_problem(Problem(self.path, None, note, Severity.WARNING))
-                    break
-                else:  # the document breaks (or cannot be read) here
-                    if self.log is not None:
-                        self._list_rows(waiting, position)
-                    line = value.line if isinstance(value, StreamError) else None
-                    message = (
-                        value.message
-                        if isinstance(value, StreamError)
-                        else f"cannot read: {getattr(value, 'strerror', None) or value}"
-                    )
-                    self.add_problem(Problem(self.path, line, message), row=True)
-                    return
-        finally:
-            stop.set()
-            while worker.is_alive():  # let it see the stop: it may wait to put an item
-                try:
-                    feed.get(timeout=0.05)
-                except queue.Empty:
-                    pass
-            f.close()
+                        yield ScanProgress(at, f.size, len(self))
+        except OSError as err:
+            if self.log is not None:
+                self._list_rows(waiting, position)
+            message = f"cannot read: {err.strerror or err}"
+            self.add_problem(Problem(self.path, None, message), row=True)
+            return
+        scanned = scan.scanned
+        if scanned.error is not None:
+            if self.log is not None:
+                self._list_rows(waiting, position)
+            self.add_problem(Problem(self.path, *scanned.error), row=True)
+            return
+        header = scanned.value if isinstance(scanned.value, dict) else {}
+        results = header.get("results")
+        self.reduced = reductions(
+            header.get("reductions")
+            or (results.get("sample_reductions") if isinstance(results, dict) else None)
+        )
+        if self.log is None:
+            self.log = log_info(header)
+        self._list_rows(waiting, position)
+        for note in scanned.warnings:
+            self.add_problem(Problem(self.path, None, note, Severity.WARNING))
         self._say_empty()
 
     def _list_rows(self, waiting: list[dict[str, Any] | None], position: int) -> int:
@@ -343,23 +330,41 @@ class JsonSource(_InspectSource):
         waiting.clear()
         return position
 
+    def _sample(self, position: int) -> Any:
+        """The sample at ``position``, read again by its span (one file kept open for it).
+
+        Raises:
+            IndexError: The listing kept no span there.
+            JsonError: It is no longer JSON (the file changed since it was read).
+            OSError: The file cannot be read, or is no longer the one read.
+        """
+        scan = self._scan
+        spans = scan.scanned.spans.get(SAMPLE_KEY) if scan is not None else None
+        if spans is None:
+            raise IndexError(position)
+        span = spans[position]
+        with self._file_lock:
+            f = self._file
+            if f is None:
+                f = safeio.open_regular(self.path)
+                if f.ident != self._ident or f.size != self._size:
+                    f.close()
+                    raise OSError("the file changed since it was read (open it again)")
+                self._file = f
+            return read_item(f, span)
+
     def _loader(self, position: int) -> Any:
         def load(ref: str) -> Run:
             assert self.log is not None
-            with self._cursor_lock:
-                cursor = self._cursor
-                if cursor is None or cursor.next > position:
-                    if cursor is not None:
-                        cursor.close()
-                    cursor = self._cursor = Cursor(self.path)
-                try:
-                    item = cursor.take(position)
-                except StreamError as err:
-                    raise LoadError(Problem(self.path, err.line, err.message, ref=ref)) from None
-                except IndexError:
-                    raise LoadError(
-                        Problem(self.path, None, f"{ref}: no longer in the file", ref=ref)
-                    ) from None
+            try:
+                item = self._sample(position)
+            except (JsonError, OSError) as err:
+                what = getattr(err, "strerror", None) or err
+                raise LoadError(Problem(self.path, None, f"{ref}: {what}", ref=ref)) from None
+            except IndexError:
+                raise LoadError(
+                    Problem(self.path, None, f"{ref}: no longer in the file", ref=ref)
+                ) from None
             if not isinstance(item, dict):
                 raise LoadError(
                     Problem(self.path, None, f"{ref}: not a sample (a JSON object)", ref=ref)
@@ -369,10 +374,10 @@ class JsonSource(_InspectSource):
         return load
 
     def close(self) -> None:
-        with self._cursor_lock:
-            if self._cursor is not None:
-                self._cursor.close()
-                self._cursor = None
+        with self._file_lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
 
 
 def _compact(sample: dict[str, Any]) -> dict[str, Any]:
