@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.contract.test_fuzz_readers import render_everything
@@ -264,6 +264,8 @@ def check_problem(problem: Problem) -> None:
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 @FUZZ
 @given(mutations=mutations)
+# two results files renamed info.json: the same step reference in two sources
+@example(mutations=[("rename", 0, "info.json"), ("rename", 13, "info.json")])
 def test_every_layout_survives_mutated_names_and_files(
     layout: str, mutations: list[tuple[str, int, str]]
 ) -> None:

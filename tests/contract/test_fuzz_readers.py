@@ -124,8 +124,9 @@ def render_everything(ws: Any) -> None:
             for steps in [run.steps, *(a.steps for a in run.attempts)]:
                 for step in steps:
                     console.print(show.render_step(step, steps))
-                    # a step's own reference always leads back to it
-                    target = ws.resolve(step.ref)
+                    # a step's own reference, as shown (with its source's label where
+                    # another source has the same one), always leads back to it
+                    target = ws.resolve(ws.ref(source, step.ref))
                     assert (target.ref, target.step) == (step.ref, step.number), step.ref
         for problem in source.problems():
             assert str(problem)
