@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from rich.text import Text
 
@@ -63,7 +64,31 @@ StepTest = Callable[[Step], bool]
 """Which steps a timeline shows (its filter)."""
 
 
-def build_rows(run: Run, merge: bool, keep: StepTest | None = None) -> list[TimelineRow]:
+class StepRows(Sequence[TimelineRow]):
+    """A row a step, each made as it is asked for: the timeline of a run of hundreds of
+    thousands of steps (a session's, read on demand) held an object and a number for each
+    (about 100 bytes a step)."""
+
+    def __init__(self, count: int) -> None:
+        self._n = count
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, index: int) -> TimelineRow: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[TimelineRow]: ...
+    def __getitem__(self, index: int | slice) -> TimelineRow | Sequence[TimelineRow]:
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(self._n))]
+        if not -self._n <= index < self._n:
+            raise IndexError(index)
+        k = index % self._n
+        return TimelineRow(None, k, k)
+
+
+def build_rows(run: Run, merge: bool, keep: StepTest | None = None) -> Sequence[TimelineRow]:
     """The timeline's rows for a run (``keep``: only the steps it accepts; a merged group
     of chunks when any of them is, a trial's header when any of its steps is)."""
     rows: list[TimelineRow] = []
@@ -71,6 +96,8 @@ def build_rows(run: Run, merge: bool, keep: StepTest | None = None) -> list[Time
     if run.attempts and not run.steps:
         groups = [(a, a.steps) for a in run.attempts]
     else:
+        if not merge and keep is None:
+            return StepRows(len(run.steps))
         groups = [(None, run.steps)]
     for attempt, steps in groups:
         if merge:
@@ -121,7 +148,7 @@ class Timeline(VirtualList):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.run: Run | None = None
-        self.rows: list[TimelineRow] = []
+        self.rows: Sequence[TimelineRow] = []
         self.step_marks: dict[str, str] = {}
         """Reference of a trial or step -> the mark drawn on its row (★ ✎)."""
         self.merge = False
@@ -180,7 +207,7 @@ class Timeline(VirtualList):
             found = self._facts[id(step)] = facts_of_step(step)
         return found
 
-    def _build(self) -> list[TimelineRow]:
+    def _build(self) -> Sequence[TimelineRow]:
         run = self.run
         if run is None:
             self.kept = self.step_count = 0
@@ -216,6 +243,9 @@ class Timeline(VirtualList):
         target = 0
         if step is not None:
             attempt, pos = step
+            if isinstance(self.rows, StepRows):
+                self.reset(cursor=min(pos, max(0, len(self.rows) - 1)))
+                return
             for k, row in enumerate(self.rows):
                 if row.attempt is attempt and row.last >= pos:
                     target = k
@@ -258,6 +288,9 @@ class Timeline(VirtualList):
 
     def row_of_step(self, attempt_number: int | None, number: int) -> int | None:
         """Row showing step ``number`` (1-based) of trial ``attempt_number``."""
+        if isinstance(self.rows, StepRows):  # a row a step, in order
+            found = attempt_number is None and 0 < number <= len(self.rows)
+            return number - 1 if found else None
         for k, row in enumerate(self.rows):
             if row.is_attempt:
                 if number == 0 and row.attempt is not None and row.attempt.number == attempt_number:
