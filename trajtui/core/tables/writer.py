@@ -41,7 +41,7 @@ from trajtui.core.tables.schema import SCHEMAS
 MANIFEST = "manifest.json"
 GROUP_ROWS = 65_536
 """Rows of a row group (at most)."""
-GROUP_BYTES = 64 << 20
+GROUP_BYTES = 16 << 20
 """Text buffered before a row group is flushed, whatever its rows (steps hold long text)."""
 
 Progress = Callable[[str, int, int], None]
@@ -185,7 +185,9 @@ class _TableFile:
 
     def flush(self) -> None:
         if self.rows:
-            self.writer.write_table(pa.Table.from_pylist(self.rows, schema=self.schema))
+            rows = self.rows
+            columns = {name: [r[name] for r in rows] for name in self.schema.names}
+            self.writer.write_table(pa.table(columns, schema=self.schema))
             self.count += len(self.rows)
             self.rows = []
             self.size = 0
@@ -224,17 +226,16 @@ def _write_source(
             return
         if progress is not None and not i % 256:
             progress(source.path, i, total)
-        entry = source.entry(i, keep=False)
-        if not isinstance(entry, RunSummary):
-            continue
-        place = place_of(entry, i)
         try:
-            run = source.run(i)
+            run = source.run(i)  # its row is read once, by the run
         except LoadError as err:
-            problems.append(err.problem)
-            files["runs"].add(run_row(place, entry, None, started=started))
+            entry = source.entry(i, keep=False)
+            if isinstance(entry, RunSummary):  # a run no longer readable: its row alone
+                problems.append(err.problem)
+                files["runs"].add(run_row(place_of(entry, i), entry, None, started=started))
             continue
-        files["runs"].add(run_row(place, entry, run, path=run.path, started=started))
+        place = place_of(run.summary, i)
+        files["runs"].add(run_row(place, run.summary, run, path=run.path, started=started))
         for row in step_rows(place, run):
             files["steps"].add(row, _text_size(row))
         for row in tool_call_rows(place, run):
