@@ -7,6 +7,7 @@ terminal as a control; the README's questions answered; pyarrow and DuckDB never
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -159,3 +160,14 @@ def test_help_ls_and_the_tui_do_not_import_pyarrow_or_duckdb(tmp_path: Path) -> 
         [sys.executable, "-c", code, path], capture_output=True, text=True, timeout=120
     )
     assert "LOADED []" in done.stdout, done.stdout + done.stderr
+
+
+def test_cache_clear_removes_the_tables_sql_keeps(tmp_path: Path) -> None:
+    path = str(capture_fixture(tmp_path))
+    assert sql("SELECT count(*) FROM runs", path)[0] == 0
+    kept = Path(os.environ["XDG_CACHE_HOME"]) / "trajtui" / "tables"
+    assert any(kept.iterdir())
+    result = CliRunner().invoke(cli, ["cache", "clear"])
+    assert result.exit_code == 0
+    assert "removed the tables of 1 sql queries' paths" in result.stdout
+    assert not any(kept.iterdir())

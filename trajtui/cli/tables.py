@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -80,3 +81,20 @@ def cache_dir(paths: Sequence[str]) -> Path | None:
     if top is None:
         return None
     return private_dir(top / name.hexdigest(), True)
+
+
+def clear_cache() -> tuple[int, int]:
+    """Remove every set of tables ``sql`` keeps (``cache clear``): how many, and their bytes."""
+    top = user_cache_path("trajtui") / "tables"
+    removed = freed = 0
+    try:
+        sets = [d for d in top.iterdir() if d.is_dir() and not d.is_symlink()]
+    except OSError:
+        return 0, 0
+    for d in sets:
+        size = sum(p.stat().st_size for p in d.rglob("*") if p.is_file() and not p.is_symlink())
+        shutil.rmtree(d, ignore_errors=True)
+        if not d.exists():
+            removed += 1
+            freed += size
+    return removed, freed
