@@ -112,3 +112,17 @@ def test_unknown_is_null_never_zero(tmp_path: Path) -> None:
     assert row["ref"] == "no-score"
     assert row["score"] is None and row["cost"] is None and row["tool_errors_flag"] is None
     assert row["grade"] is None
+
+
+def test_a_file_read_as_two_sources_is_two_sets_of_files(tmp_path: Path) -> None:
+    """A Claude Code 1.0 session file is two sources (the session, and its subagents'
+    lines, ``SESSION/sidechain``): both are in the tables, as ``ls`` lists them."""
+    from tests.cli.tables_check import check_agree
+    from tests.formats.claude_code import builders as bcc
+
+    path = bcc.write_lines(
+        tmp_path / "-home-u-app" / f"{bcc.SIDE}.jsonl", bcc.session_10_sidechain()
+    )
+    counts = check_agree(tmp_path / "out", str(path.parent))
+    assert counts["runs"] == 2
+    assert len(list((tmp_path / "out" / "runs").glob("*.parquet"))) == 2

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,8 +110,11 @@ def identity(path: str) -> dict[str, Any] | None:
     return out
 
 
-def _key(real: str, format_id: str) -> str:
-    data = f"{format_id}\0{real}".encode("utf-8", "surrogateescape")
+def _key(real: str, format_id: str, nth: int) -> str:
+    """The name of a source's files: its real path and format, and which of the sources
+    read from that path with that format it is (a Claude Code 1.0 session file is two:
+    the session and its subagents' lines), in the workspace's order."""
+    data = f"{format_id}\0{real}\0{nth}".encode("utf-8", "surrogateescape")
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
@@ -282,10 +285,12 @@ def write_tables(
     code = indexcache.code_fingerprint()
     done = Written()
     entries: dict[str, dict[str, Any]] = {}
-    for source in _unique_sources(sources):
+    seen: dict[tuple[str, str], int] = {}
+    for source in sources:
         ident = identity(source.path)
         real = ident["path"] if ident else os.path.realpath(source.path)
-        key = _key(real, source.format.id)
+        nth = seen[real, source.format.id] = seen.get((real, source.format.id), -1) + 1
+        key = _key(real, source.format.id, nth)
         prefix = ref_of(source, "")
         entry = {
             "key": key,
@@ -329,15 +334,6 @@ def write_tables(
         for table in TABLES:
             done.rows[table] += int((e.get("rows") or {}).get(table, 0))
     return done
-
-
-def _unique_sources(sources: Sequence[Source]) -> Iterator[Source]:
-    seen: set[tuple[str, str]] = set()
-    for s in sources:
-        k = (os.path.realpath(s.path), s.format.id)
-        if k not in seen:
-            seen.add(k)
-            yield s
 
 
 def _write_one(
