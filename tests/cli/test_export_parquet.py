@@ -126,3 +126,21 @@ def test_a_file_read_as_two_sources_is_two_sets_of_files(tmp_path: Path) -> None
     counts = check_agree(tmp_path / "out", str(path.parent))
     assert counts["runs"] == 2
     assert len(list((tmp_path / "out" / "runs").glob("*.parquet"))) == 2
+
+
+def test_started_is_the_time_the_file_gives(tmp_path: Path) -> None:
+    """A session's start is its first line's time, a subagent's its own first line's (never
+    the order its folder lists it in); a run whose file gives none has null."""
+    from datetime import datetime
+
+    from tests.formats.claude_code import builders as bcc
+
+    root = bcc.projects(tmp_path / "in")
+    capture_path = capture_fixture(tmp_path)
+    out = tmp_path / "out"
+    assert export(out, str(root), str(capture_path))[0] == 0
+    started = {r["run_ref"]: r["started"] for r in pq.read_table(out / "runs").to_pylist()}
+    first = next(o["timestamp"] for o in bcc.subagent_21() if "timestamp" in o)
+    sub = next(v for k, v in started.items() if k.endswith("/agent-a5f00d1"))
+    assert sub == datetime.fromisoformat(first.replace("Z", "+00:00"))
+    assert started["websearch-1"] is None

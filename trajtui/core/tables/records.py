@@ -81,13 +81,18 @@ def _unique(pairs: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
     return out
 
 
-def _started(epoch: float | None) -> datetime | None:
-    if epoch is None:
-        return None
-    try:
-        return datetime.fromtimestamp(epoch, tz=UTC)
-    except (OverflowError, OSError, ValueError):
-        return None
+def _started(metadata: Sequence[tuple[str, str]]) -> datetime | None:
+    """When the run started, where its metadata says so as a time (``started``, ISO 8601
+    with its offset, as the file wrote it), in UTC; None otherwise (never a time made up
+    from a file name or a sort order)."""
+    for key, value in metadata:
+        if key == "started":
+            try:
+                when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError:
+                return None
+            return when.astimezone(UTC) if when.tzinfo is not None else None
+    return None
 
 
 def run_row(
@@ -96,7 +101,6 @@ def run_row(
     run: Run | None,
     *,
     path: str | None = None,
-    started: float | None = None,
 ) -> Row:
     """The ``runs`` row of a run: the figures of the run read whole (``run``, as ``stats``
     counts them; a format that lists runs before reading them, an Inspect log, knows its
@@ -145,7 +149,7 @@ def run_row(
         "tokens_out": tokens_out,
         "title": s.title,
         "tools": list(s.tools),
-        "started": _started(started),
+        "started": _started(metadata),
         "task": None if task is None else task.task,
         "task_group": None if task is None else task.group,
         "loaded": run is not None,

@@ -223,7 +223,6 @@ def _write_source(
     stopped: Callable[[], bool],
 ) -> None:
     total = len(source)
-    started = source.started if total == 1 else None
     for i in range(total):
         if stopped():
             return
@@ -235,10 +234,10 @@ def _write_source(
             entry = source.entry(i, keep=False)
             if isinstance(entry, RunSummary):  # a run no longer readable: its row alone
                 problems.append(err.problem)
-                files["runs"].add(run_row(place_of(entry, i), entry, None, started=started))
+                files["runs"].add(run_row(place_of(entry, i), entry, None))
             continue
         place = place_of(run.summary, i)
-        files["runs"].add(run_row(place, run.summary, run, path=run.path, started=started))
+        files["runs"].add(run_row(place, run.summary, run, path=run.path))
         for row in step_rows(place, run):
             files["steps"].add(row, _text_size(row))
         for row in tool_call_rows(place, run):
