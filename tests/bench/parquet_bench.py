@@ -7,7 +7,9 @@ a fresh process with its own cache directory:
   over the process and its workers), the first time, then again with the file unchanged
   (only the manifest is checked: nothing is written);
 * ``trajtui sql "<count and pass share>" --from OUT`` (the tables made), and ``trajtui sql``
-  of the same query on FILE itself a second time (its tables kept in the cache);
+  of the same query on FILE itself, a first time (its tables built into the cache) and a
+  second (kept);
+* beside the first export, ``trajtui stats --json FILE``, which reads every run whole too;
 * beside them, the floor: DuckDB's ``read_json`` of the same file computing the same
   figures (count, graded, passes) in one process, and the figures each gives, which must
   agree.
@@ -106,8 +108,18 @@ def main(argv: list[str] | None = None) -> None:
         )
         verdict = "agree" if mine == floor["row"] else "DIFFER"
         print(f"  figures: trajtui {mine}, DuckDB read_json {floor['row']} ({verdict})", flush=True)
+        stats_s, stats_kb = run_command([TRAJTUI, "stats", "--json", path])
+        print(
+            f"  peer: stats --json FILE       {stats_s:8.2f} s  peak {stats_kb / 1024:8.1f} MB"
+            "  (reads every run whole too)",
+            flush=True,
+        )
         sql_file = [TRAJTUI, "sql", QUERY, path, "--json"]
-        run_command(sql_file)  # the first builds its tables in the cache (as export did)
+        build_s, build_kb = run_command(sql_file)  # builds its tables in the cache
+        print(
+            f"  sql count/pass FILE, first    {build_s:8.2f} s  peak {build_kb / 1024:8.1f} MB",
+            flush=True,
+        )
         file_s, file_kb = run_command(sql_file)
         print(
             f"  sql count/pass FILE (cached)  {file_s:8.2f} s  peak {file_kb / 1024:8.1f} MB",

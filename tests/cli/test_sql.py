@@ -54,6 +54,8 @@ def test_no_rows_is_exit_1(tmp_path: Path) -> None:
         ("SELECT nosuchcol FROM runs", 'no column "nosuchcol"'),
         ("SELECT * FROM nosuchtable", 'no table "nosuchtable" (the tables: runs, steps'),
         ("SELEC 1", "syntax error"),
+        ("", "no statement to run"),
+        ("  ;  ", "no statement to run"),
     ],
 )
 def test_an_error_is_one_line_and_exit_2(tmp_path: Path, query: str, said: str) -> None:

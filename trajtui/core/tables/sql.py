@@ -91,10 +91,14 @@ def query(con: duckdb.DuckDBPyConnection, text: str) -> Result:
         SqlError: The statement cannot run (one line: a column or table that does not
             exist is named, as are the tables there are).
     """
+    if not text.strip().strip(";").strip():
+        raise SqlError("no statement to run (give a query: SELECT ... FROM runs)")
     try:
         cur = con.execute(text)
     except duckdb.Error as err:
         raise SqlError(_one_line(err)) from err
+    if cur is None:  # pragma: no cover - what a statement of comments alone gives
+        raise SqlError("no statement to run (give a query: SELECT ... FROM runs)")
     desc = cur.description or []
     columns = [d[0] for d in desc]
     types = [str(d[1]) for d in desc]
