@@ -29,10 +29,14 @@ ALLOWED = {
     "cython_runtime",
     "platformdirs",
     "re2",
+    "pyarrow",
+    "duckdb",
+    "_duckdb",
 }
 """Top-level packages the core may import besides the standard library (PyYAML's C loader
 brings Cython's runtime module; msgspec brings typing_extensions; platformdirs names the
-index cache's directory; re2 is search's linear-time engine)."""
+index cache's directory; re2 is search's linear-time engine; pyarrow and duckdb write and
+query the Parquet tables, core/tables, loaded only by export --parquet and sql)."""
 
 CODE = """
 import importlib, pkgutil, sys

@@ -111,6 +111,7 @@ async def test_commands_and_a_tui_session_change_nothing(
         cli(root, "validate", str(root / "plans")),
         cli(root, "validate", str(root / "plans"), "--json"),
         cli(root, "notes", str(root)),
+        cli(root, "sql", "SELECT count(*) FROM runs", str(root)),  # tables in the cache
         cli(root, "show", str(root), "nope"),
     ]
     assert all("Traceback" not in o.stderr for o in outputs), [o.stderr for o in outputs]

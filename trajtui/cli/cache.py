@@ -135,17 +135,34 @@ def info_cmd(as_json: bool) -> None:
 @cache_group.command("clear")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: what was removed.")
 def clear_cmd(as_json: bool) -> None:
-    """Remove every entry.
+    """Remove every entry (and the tables trajtui sql keeps).
 
     The next open of each file indexes it again (and caches it again, unless --no-cache or
     a cap of 0)."""
+    from trajtui.cli.tables import clear_cache
+
     removed, freed = indexcache.clear()
+    tables, tables_freed = clear_cache()  # the tables trajtui sql keeps
     where = str(indexcache.directory())
     if as_json:
-        click.echo(dumps_line({"directory": where, "removed": removed, "freed_bytes": freed}))
+        click.echo(
+            dumps_line(
+                {
+                    "directory": where,
+                    "removed": removed,
+                    "freed_bytes": freed,
+                    "tables_removed": tables,
+                    "tables_freed_bytes": tables_freed,
+                }
+            )
+        )
         return
     shown = visible(where, keep_newlines=False)
     click.echo(
         f"removed {removed:,} entr{'y' if removed == 1 else 'ies'} ({size_text(freed)})"
         f" from {shown}"
     )
+    if tables:
+        click.echo(
+            f"removed the tables of {tables:,} sql queries' paths ({size_text(tables_freed)})"
+        )

@@ -84,16 +84,33 @@ def _target_text(ws: Workspace, target: Target, form: str) -> str:
     default=None,
     help="Write here instead of to standard output.",
 )
+@click.option(
+    "--parquet",
+    "parquet",
+    metavar="OUT/",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write the runs, steps, tool_calls and trials tables of PATH... as Parquet into "
+    "the directory OUT/ (again: only sources that changed are rewritten).",
+)
 @where_option
 @no_cache_option
 def export_cmd(
-    args: tuple[str, ...], form: str | None, output: str | None, where: str | None, no_cache: bool
+    args: tuple[str, ...],
+    form: str | None,
+    output: str | None,
+    parquet: str | None,
+    where: str | None,
+    no_cache: bool,
 ) -> None:
     """Take the run table, a run or a step out of trajtui.
 
     \b
     Without REF: the run table of PATH... (every run, the run list's columns) as CSV,
-    JSON Lines or a Markdown table. With REF (a run, trial or step as ls prints it):
+    JSON Lines or a Markdown table; with --parquet OUT/, the tables runs, steps,
+    tool_calls and trials as Parquet, one file per source under OUT/TABLE/ (schema in
+    the README; query them with trajtui sql --from OUT/, DuckDB, Spark or pandas).
+    With REF (a run, trial or step as ls prints it):
       jsonl     the object exactly as it is in the file
       markdown  acp-harness's evaluation-record layout ([→RUN-step-N] step ids)
       html      one self-contained page: no script, no network, every value escaped,
@@ -105,9 +122,13 @@ def export_cmd(
       trajtui export results.jsonl websearch-17 -f markdown > judge.md
       trajtui export outputs/ websearch-17 -o websearch-17.html
       trajtui export runs/ --where 'status:fail tool:Bash' -o failing.csv
+      trajtui export --parquet tables/ outputs/    then: duckdb, spark, trajtui sql
 
-    Nothing is written anywhere but to standard output or to -o's file.
+    Nothing is written anywhere but to standard output, to -o's file or under OUT/.
     """
+    if parquet is not None:
+        _parquet(args, parquet, form, output, where, no_cache)
+        return
     split = split_args("export", args, names_a_run)
     paths, refs = split.paths, split.refs
     for note in split.notes:
@@ -162,3 +183,43 @@ def export_cmd(
         print_err(f"{output}: {err.strerror or err}")
         sys.exit(2)
     print_err(f"{output}: written ({len(data):,} bytes)")
+
+
+def _parquet(
+    args: tuple[str, ...],
+    out: str,
+    form: str | None,
+    output: str | None,
+    where: str | None,
+    no_cache: bool,
+) -> None:
+    """``export --parquet OUT/ PATH...``: the tables of every run of PATH..., written (or
+    brought up to date) in OUT/; a line on stderr says what was written."""
+    from pathlib import Path
+
+    from trajtui.cli import tables
+    from trajtui.cli.output import report_problems
+
+    if form is not None or output is not None or where is not None:
+        print_err("trajtui export: --parquet writes every run's tables: not with -f, -o or --where")
+        sys.exit(2)
+    use_cache(no_cache)
+    ws = open_workspace(args)
+    if not ws.sources:
+        sys.exit(2)
+    try:
+        done = tables.write(ws, Path(out), args, "export")
+    finally:
+        for source in ws.sources:
+            report_problems(source.problems())
+        ws.close()
+    report_problems(done.problems)
+    counts = ", ".join(f"{n:,} {t}" for t, n in done.rows.items())
+    parts = [f"{len(done.written):,} sources written"]
+    if done.kept:
+        parts.append(f"{len(done.kept):,} unchanged, kept")
+    if done.removed:
+        parts.append(f"{done.removed:,} no longer given, removed")
+    print_err(f"{out}: {counts} ({'; '.join(parts)})")
+    if not done.rows["runs"]:
+        sys.exit(1)

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("trajtui.cli.stats", "stats_cmd"),
     "diff": ("trajtui.cli.diff", "diff_cmd"),
     "export": ("trajtui.cli.export", "export_cmd"),
+    "sql": ("trajtui.cli.sql", "sql_cmd"),
     "validate": ("trajtui.cli.validate", "validate_cmd"),
     "notes": ("trajtui.cli.notes", "notes_cmd"),
     "cache": ("trajtui.cli.cache", "cache_group"),
@@ -51,6 +52,7 @@ Examples:
   trajtui diff trials.jsonl task-7/trial-1 task-7/trial-2  two trials, step by step
   trajtui export results.jsonl websearch-17 -o run.html      a run as one HTML page
   trajtui notes results.jsonl                bookmarks and notes made in the TUI
+  trajtui sql "SELECT tool, count(*) FROM tool_calls GROUP BY tool" outputs/
   trajtui --demo                             try it on bundled data
   trajtui cache info                         the index that makes a second open instant
 """

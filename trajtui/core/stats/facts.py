@@ -6,9 +6,9 @@ Everything is read from the neutral model; no format is imported:
 
 * tool calls: a step's own calls (``Step.calls``: a model's turn calling several tools,
   each with its state) when the format gives them, else the steps that call a tool
-  (``Kind.TOOL_CALL``, and model calls that name the tools they called), a call's pending
-  and completed halves once (``Step.pair``), its state and duration those of its completed
-  half: the calls the run's row counts;
+  (``Kind.TOOL_CALL``, and model calls and tasks, an agent tool's call, that name their
+  tools), a call's pending and completed halves once (``Step.pair``), its state and
+  duration those of its completed half: the calls the run's row counts;
 * what a format counts of its own kind of data (eval samples, a plan's results): its
   :class:`~trajtui.core.stats.parts.FormatFigures` reads the run, and its facts are kept
   under its key (:meth:`RunFacts.part`).
@@ -155,27 +155,39 @@ def _timelines(run: Run) -> Iterator[Sequence[Step]]:
 
 def _calls(run: Run) -> Iterator[ToolCall]:
     for steps in _timelines(run):
-        for step in steps:
-            if step.calls is not None:  # the step's own calls, one each, as its row counts
-                alone = len(step.calls) == 1 and step.kind is Kind.TOOL_CALL
-                for c in step.calls:
-                    yield ToolCall(c.tool, c.state, _duration(step, step) if alone else None)
-                continue
-            if step.kind not in (Kind.TOOL_CALL, Kind.MODEL_CALL):
-                continue
-            if step.kind is Kind.MODEL_CALL and not step.tools:
-                continue
-            if step.pair is not None and step.pair < step.number:
-                continue  # the completing half of a call counted at its opening
-            end = step
-            if step.pair is not None and 0 < step.pair <= len(steps):
-                end = steps[step.pair - 1]
-            duration = None
-            if step.kind is Kind.TOOL_CALL:
-                duration = _duration(step, end)
-            names: tuple[str | None, ...] = step.tools or (None,)
-            for name in names:
-                yield ToolCall(name, end.state, duration)
+        for _, _, call in step_calls(steps):
+            yield call
+
+
+def step_calls(steps: Sequence[Step]) -> Iterator[tuple[int, Step, ToolCall]]:
+    """The tool calls of one timeline, each with the step that makes it (a call's opening
+    half) and that step's 1-based position: the calls the run's row counts, as the
+    statistics and the tables count them."""
+    for position, step in enumerate(steps, 1):
+        if step.calls is not None:  # the step's own calls, one each, as its row counts
+            alone = len(step.calls) == 1 and step.kind is Kind.TOOL_CALL
+            for c in step.calls:
+                yield (
+                    position,
+                    step,
+                    ToolCall(c.tool, c.state, _duration(step, step) if alone else None),
+                )
+            continue
+        if step.kind not in (Kind.TOOL_CALL, Kind.MODEL_CALL, Kind.TASK):
+            continue
+        if step.kind is not Kind.TOOL_CALL and not step.tools:
+            continue  # a model call or task that names no tool makes no call
+        if step.pair is not None and step.pair < step.number:
+            continue  # the completing half of a call counted at its opening
+        end = step
+        if step.pair is not None and 0 < step.pair <= len(steps):
+            end = steps[step.pair - 1]
+        duration = None
+        if step.kind is not Kind.MODEL_CALL:  # a tool's (an agent tool's) own time
+            duration = _duration(step, end)
+        names: tuple[str | None, ...] = step.tools or (None,)
+        for name in names:
+            yield position, step, ToolCall(name, end.state, duration)
 
 
 def _duration(start: Step, end: Step) -> float | None:
