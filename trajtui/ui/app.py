@@ -191,6 +191,7 @@ class TrajtuiApp(App[int]):
         """A screen whose objects were kept out of the collector's sight was left: free
         it (see :mod:`trajtui.ui.heap`)."""
         heap.tidy(self.screen_stack)
+        heap.give_back()
 
     @work(thread=True, exclusive=True, group="open", exit_on_error=False)
     def _open(self, goto: str | None, *, read_settings: bool) -> None:

@@ -17,9 +17,12 @@ for again the next second, a few times.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
+import sys
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 _kept: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
 """The screens alive when objects were last kept, each with the number of times it was
@@ -62,3 +65,27 @@ def release() -> None:
     and goes on, such as a test, gets its memory back)."""
     gc.unfreeze()
     _kept.clear()
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, where the C library is glibc (None elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim: Callable[[int], int] = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
+
+
+_trim = _malloc_trim()
+
+
+def give_back() -> None:
+    """Return the C heap's free memory to the system (glibc keeps what a reading thread
+    freed in its arenas: the 4 MB spans a big session is read in, the windows of steps
+    built and dropped). Reading a 1 GB Codex rollout in the TUI peaked at 87 MB private
+    without it and at 61 MB with it, called every second (well under a millisecond)."""
+    if _trim is not None:
+        _trim(0)
