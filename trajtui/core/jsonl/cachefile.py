@@ -35,7 +35,7 @@ import sys
 from array import array
 from collections.abc import Iterable, Sequence
 from itertools import islice
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from trajtui.core.io.jsonutil import JsonError, Overflowed, dumps_line, loads
 
@@ -235,7 +235,14 @@ class Part:
             yield chunk.tobytes() if isinstance(chunk, array) else bytes(chunk)
 
 
-Section = bytes | Part
+class Chunked(Protocol):
+    """A section written a chunk at a time by its own means (a spilled column:
+    :class:`~trajtui.core.jsonl.intcolumn.IntColumn`)."""
+
+    def chunks(self) -> Iterable[bytes]: ...
+
+
+Section = bytes | Part | Chunked
 
 
 def write(out: BinaryIO, header: dict[str, Any], sections: dict[str, Section]) -> int:
@@ -260,7 +267,7 @@ def write(out: BinaryIO, header: dict[str, Any], sections: dict[str, Section]) -
     offset = 0
     for name, data in sections.items():
         n = 0
-        for chunk in data.chunks() if isinstance(data, Part) else (data,):
+        for chunk in (data,) if isinstance(data, bytes) else data.chunks():
             put(chunk)
             n += len(chunk)
         where.append([name, offset, n])

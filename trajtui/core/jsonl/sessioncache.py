@@ -25,7 +25,6 @@ from trajtui.core.jsonl import cachefile, indexcache
 from trajtui.core.jsonl.cachedir import SUFFIX, directory, discard, evict, open_entry, usable_dir
 from trajtui.core.jsonl.cachefile import (
     CacheCorrupt,
-    Part,
     Unstorable,
     ascending,
     pack_values,
@@ -288,9 +287,7 @@ def _save(source: SessionSource) -> bool:
     for p in state.problems:
         problems += [p.line, p.message, p.severity.value]
     columns: dict[str, IntColumn] = {name: getattr(state, name) for name in state.COLUMNS}
-    sections: dict[str, cachefile.Section] = {
-        name: Part(column.values) for name, column in columns.items()
-    }
+    sections: dict[str, cachefile.Section] = dict(columns)  # (streamed: spilled ones too)
     try:
         sections["summary"] = pack_summary(summary)
         sections["problems"] = pack_values(problems)
