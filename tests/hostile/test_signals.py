@@ -41,6 +41,14 @@ def _running(pid: int) -> bool:
         return False
 
 
+def _default_signals() -> None:
+    """The ending signals as a terminal gives them: a suite started in the background (a
+    shell's ``&``, ``nohup``) passes SIGINT and SIGQUIT on ignored, and trajtui rightly
+    keeps a signal ignored that it was started with ignored."""
+    for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _stalled_ls(path: Path) -> tuple[subprocess.Popen[bytes], list[int]]:
     """``ls --json`` whose output nobody reads (it stops once the pipe is full), with its
     row workers started."""
@@ -48,6 +56,7 @@ def _stalled_ls(path: Path) -> tuple[subprocess.Popen[bytes], list[int]]:
         [sys.executable, "-m", "trajtui", "ls", "--json", "--no-cache", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_default_signals,
     )
     deadline = time.monotonic() + 30
     while len(_started(proc.pid)) < 2 and time.monotonic() < deadline:
