@@ -109,3 +109,11 @@ async def test_text_from_the_data_in_a_cell_is_shown_verbatim(tmp_path: Path) ->
         assert "x[/bold]" in text
         assert "[@click=app.quit]pwn [b]x[/b] ␛]0;owned␇ end" in text
         assert isinstance(app.screen, SqlScreen)  # the would-be click quit nothing
+
+
+async def test_a_long_cell_is_cut_and_says_so(tmp_path: Path) -> None:
+    async with running([str(runs_file(tmp_path))], size=(300, 30)) as (pilot, app, _screen):
+        await ask(pilot, app, "SELECT repeat('w', 500) AS long, ref FROM runs LIMIT 1")
+        text = drawn(app)
+        assert "w" * 199 + "…" in text and "w" * 200 not in text
+        assert "alpha-1" in text  # the column after it is on screen

@@ -35,8 +35,14 @@ from trajtui.ui.literal import SafeInput, literal
 
 MAX_ROWS = 10_000
 """Result rows shown at most (the status says when there are more)."""
+CELL_CHARS = 200
+"""Characters of a cell shown at most (a long text ends in ``…``: the run has it whole)."""
 REF_COLUMNS = ("ref", "run_ref")
 """The columns whose value ``enter`` goes to, the first the result has."""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +161,7 @@ class SqlScreen(Screen[SqlChoice]):
                         break
                     if worker.is_cancelled:
                         return
-                    cells.append([cell_text(v) for v in row])
+                    cells.append([_cut(cell_text(v)) for v in row])
                     ref = row[refs_at] if refs_at is not None else None
                     refs.append(ref if isinstance(ref, str) else None)
             except SqlError as err:
