@@ -19,10 +19,14 @@ from trajtui.core.jsonl.cachedir import private_dir
 
 
 def cache_dir(paths: Sequence[str]) -> Path | None:
-    """The tables' directory for ``paths`` (made, private); None when it cannot be had
-    (then a temporary one is used)."""
+    """The tables' directory for ``paths`` (made, private); None when it cannot be had,
+    or would be inside one of ``paths`` (``trajtui sql … ~``: nothing is written in what is
+    read): then a temporary one is used."""
     real = sorted({os.path.realpath(p) for p in paths})
     name = hashlib.blake2b("\0".join(real).encode("utf-8", "surrogateescape"), digest_size=16)
+    where = os.path.realpath(user_cache_path("trajtui") / "tables")
+    if any(where == p or where.startswith(os.path.join(p, "")) for p in real):
+        return None
     top = private_dir(user_cache_path("trajtui") / "tables", True)
     if top is None:
         return None
