@@ -173,3 +173,18 @@ def test_cache_clear_removes_the_tables_sql_keeps(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert "removed the tables of 1 sql queries' paths" in result.stdout
     assert not any(kept.iterdir())
+
+
+def test_a_path_that_holds_the_cache_is_queried_from_a_temporary_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # trajtui ~: the tables' cache (~/.cache/trajtui/tables) is inside the path opened
+    home = tmp_path / "home"
+    (home / "evals").mkdir(parents=True)
+    path = str(capture_fixture(home / "evals"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    before = sorted(p.relative_to(home) for p in home.rglob("*"))
+    code, out, err = sql("SELECT count(*) AS runs FROM runs", str(home))
+    assert code == 0, err
+    assert sorted(p.relative_to(home) for p in home.rglob("*")) == before
+    assert out == sql("SELECT count(*) AS runs FROM runs", path)[1]  # the runs the file has

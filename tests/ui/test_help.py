@@ -111,7 +111,7 @@ def bound_actions(app: TrajtuiApp) -> dict[str, str]:
 async def test_the_help_screen_lists_exactly_the_keys_every_pane_binds(forecast_dir: str) -> None:
     """A key the help lists works in every pane, or in the pane its line names; a key a
     pane binds is in the help (Textual's own defaults aside)."""
-    async with running([forecast_dir], size=(100, 110)) as (pilot, app, screen):
+    async with running([forecast_dir], size=(100, 114)) as (pilot, app, screen):
         groups = await read_help(pilot)
         assert {"Move", "Panes", "Find", "View", "Data", "App", "Mouse"} <= set(groups)
         documented = documented_keys(groups)
@@ -163,7 +163,7 @@ async def test_every_page_key_of_the_help_pages_every_pane_and_the_help(tmp_path
     long_output = "\n".join(f"line {i}" for i in range(300))
     long = capture("long", [step_tool("Read", "completed", 5, output=long_output)])
     path = write_jsonl(tmp_path / "many.jsonl", [*(capture(f"r{i}") for i in range(60)), long])
-    async with running([str(path)], size=(100, 110)) as (pilot, app, screen):
+    async with running([str(path)], size=(100, 114)) as (pilot, app, screen):
         groups = await read_help(pilot)
         await pilot.resize_terminal(100, 30)  # a smaller screen draws faster
         await settle(pilot)

@@ -184,14 +184,14 @@ def _print_json(columns: list[str], rows: Any) -> int:
 
 
 def _print_csv(columns: list[str], rows: Any) -> int:
-    from trajtui.core.tables.sql import plain
+    from trajtui.core.tables.sql import cell_value
 
     n = 0
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([csv_cell(c) for c in columns])
     for row in rows:
-        writer.writerow([csv_cell(_cell_value(plain(v))) for v in row])
+        writer.writerow([csv_cell(cell_value(v)) for v in row])
         n += 1
         if buf.tell() > 1 << 20:
             sys.stdout.write(json_text(buf.getvalue()))
@@ -202,27 +202,6 @@ def _print_csv(columns: list[str], rows: Any) -> int:
     return n
 
 
-def _cell_value(value: Any) -> Any:
-    """A CSV or table cell's value: lists and maps as their JSON."""
-    if isinstance(value, list | dict):
-        return dumps_line(value)
-    return value
-
-
-_NUMERIC = ("INT", "BIGINT", "DOUBLE", "FLOAT", "DECIMAL", "HUGEINT", "SMALLINT", "TINYINT")
-
-
-def _cell(value: Any) -> str:
-    from trajtui.core.tables.sql import plain
-
-    if value is None:
-        return "—"
-    v = _cell_value(plain(value))
-    if isinstance(v, float):
-        return f"{v:.6g}"
-    return visible(str(v), keep_newlines=False)
-
-
 def _print_table(columns: list[str], types: list[str], rows: Any) -> int:
     """The rows as a Rich table, every cell plain text (nothing in it read as markup or
     sent to the terminal as a control)."""
@@ -231,10 +210,12 @@ def _print_table(columns: list[str], types: list[str], rows: Any) -> int:
     from rich.table import Table
     from rich.text import Text
 
+    from trajtui.core.tables.sql import cell_text, numeric_type
+
     console = Console(highlight=False, soft_wrap=False)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for name, kind in zip(columns, types, strict=True):
-        numeric = kind.upper().startswith(_NUMERIC) or kind.upper() in ("NUMBER",)
+        numeric = numeric_type(kind)
         table.add_column(
             Text(visible(name, keep_newlines=False)),
             justify="right" if numeric else "left",
@@ -242,7 +223,7 @@ def _print_table(columns: list[str], types: list[str], rows: Any) -> int:
         )
     n = 0
     for row in rows:
-        table.add_row(*(Text(_cell(v)) for v in row))
+        table.add_row(*(Text(cell_text(v)) for v in row))
         n += 1
     if n:
         console.print(table)

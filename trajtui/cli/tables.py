@@ -7,21 +7,18 @@ load it.
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from platformdirs import user_cache_path
-
 from trajtui.cli.output import print_err
 from trajtui.core.io.sanitize import visible
-from trajtui.core.jsonl.cachedir import private_dir
+from trajtui.core.tables.cachedir import cache_dir, clear_cache
 from trajtui.core.workspace import Workspace
+
+__all__ = ["cache_dir", "clear_cache", "write"]
 
 if TYPE_CHECKING:
     from trajtui.core.tables.writer import Written
@@ -69,32 +66,3 @@ def write(ws: Workspace, out: Path, paths: Sequence[str], what: str) -> Written:
         sys.exit(2)
     finally:
         progress.end()
-
-
-def cache_dir(paths: Sequence[str]) -> Path | None:
-    """Where ``sql`` keeps the tables of ``paths`` between runs (platformdirs' cache,
-    ``~/.cache/trajtui/tables/HASH``, private): one directory per set of paths, brought up
-    to date by each run. None when it cannot be had (then a temporary one is used)."""
-    real = sorted({os.path.realpath(p) for p in paths})
-    name = hashlib.blake2b("\0".join(real).encode("utf-8", "surrogateescape"), digest_size=16)
-    top = private_dir(user_cache_path("trajtui") / "tables", True)
-    if top is None:
-        return None
-    return private_dir(top / name.hexdigest(), True)
-
-
-def clear_cache() -> tuple[int, int]:
-    """Remove every set of tables ``sql`` keeps (``cache clear``): how many, and their bytes."""
-    top = user_cache_path("trajtui") / "tables"
-    removed = freed = 0
-    try:
-        sets = [d for d in top.iterdir() if d.is_dir() and not d.is_symlink()]
-    except OSError:
-        return 0, 0
-    for d in sets:
-        size = sum(p.stat().st_size for p in d.rglob("*") if p.is_file() and not p.is_symlink())
-        shutil.rmtree(d, ignore_errors=True)
-        if not d.exists():
-            removed += 1
-            freed += size
-    return removed, freed

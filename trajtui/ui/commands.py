@@ -249,6 +249,15 @@ BASE_COMMANDS: tuple[Command, ...] = (
         "Data",
     ),
     Command(
+        "sql",
+        "Q",
+        "sql",
+        "SQL query",
+        "SQL over the runs, steps, tool_calls and trials tables of what is open (as trajtui sql);"
+        " ⏎ on a row with a ref opens its run or step",
+        "Data",
+    ),
+    Command(
         "reload",
         "R",
         "reload",

@@ -22,6 +22,8 @@ from uuid import UUID
 
 import duckdb
 
+from trajtui.core.io.jsonutil import dumps_line
+from trajtui.core.io.sanitize import visible
 from trajtui.core.tables import TABLES
 from trajtui.core.tables.schema import SCHEMAS
 from trajtui.core.tables.writer import files_of
@@ -166,3 +168,32 @@ def plain(value: Any) -> Any:
 def columns_help() -> Sequence[str]:
     """A line per table naming its columns (for ``sql --help``)."""
     return [f"{t}: {', '.join(SCHEMAS[t].names)}" for t in TABLES]
+
+
+def cell_value(value: Any) -> Any:
+    """A result value for a CSV or table cell: as :func:`plain`, lists and maps as their
+    JSON."""
+    value = plain(value)
+    if isinstance(value, list | dict):
+        return dumps_line(value)
+    return value
+
+
+def cell_text(value: Any) -> str:
+    """A result value as a table cell shows it (``sql``'s table and the TUI's query
+    screen): NULL ``—``, a float in 6 significant digits, text on one line with every
+    control made visible."""
+    if value is None:
+        return "—"
+    v = cell_value(value)
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return visible(str(v), keep_newlines=False)
+
+
+_NUMERIC = ("INT", "BIGINT", "DOUBLE", "FLOAT", "DECIMAL", "HUGEINT", "SMALLINT", "TINYINT")
+
+
+def numeric_type(kind: str) -> bool:
+    """A DuckDB column type whose values are numbers (their cells right-aligned)."""
+    return kind.upper().startswith(_NUMERIC) or kind.upper() == "NUMBER"

@@ -257,6 +257,7 @@ def write_tables(
     progress: Progress | None = None,
     say: Say = _quiet,
     stopped: Callable[[], bool] = lambda: False,
+    scanned: bool = False,
 ) -> Written:
     """Write the tables of ``sources`` into ``out`` (made when missing), rewriting only the
     sources that changed since the last write into it.
@@ -269,6 +270,9 @@ def write_tables(
         progress: Told each source's progress (``path, runs done, runs``).
         say: Told each error while reading (``PATH: message``), a line each.
         stopped: Polled between runs; writing ends (the manifest consistent) when true.
+        scanned: The sources are read already, every row known (the TUI's, once every
+            file is read): they are not scanned again (a scan here would race the
+            screen's own reading of them).
 
     Raises:
         TablesError: ``out`` cannot be written (not ours, inside an input, not writable).
@@ -312,7 +316,7 @@ def write_tables(
             continue
         if stopped():
             break
-        rows = _write_one(root, key, source, ref_of, prefix, progress, say, done, stopped)
+        rows = _write_one(root, key, source, ref_of, prefix, progress, say, done, stopped, scanned)
         if rows is None:
             continue
         entry["rows"] = rows
@@ -345,12 +349,14 @@ def _write_one(
     say: Say,
     done: Written,
     stopped: Callable[[], bool],
+    scanned: bool = False,
 ) -> dict[str, int] | None:
     """Write one source's files; the rows of each table, or None when it could not be
     read at all (said)."""
-    cache = indexcache.enabled()
-    for _ in read_rows([source], keep=0, save=cache, say=say, stopped=stopped):
-        pass
+    if not scanned:
+        cache = indexcache.enabled()
+        for _ in read_rows([source], keep=0, save=cache, say=say, stopped=stopped):
+            pass
     files: dict[str, _TableFile] = {}
     try:
         for table in TABLES:

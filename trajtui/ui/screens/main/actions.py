@@ -188,6 +188,29 @@ class Keys:
             self.screen.store.sort, self.screen.store.reverse, self.screen.store.filter, note
         )
 
+    # -- sql ---------------------------------------------------------------------------------
+
+    def sql(self) -> None:
+        """Open the query screen over what is open, with the session's last query."""
+        from trajtui.ui.screens.sql import SqlChoice, SqlScreen
+
+        state = self.screen.state
+
+        def done(choice: SqlChoice | None) -> None:
+            if choice is None:
+                return
+            state.sql_query = choice.query
+            if choice.ref:
+                self.screen.going.go_to(choice.ref)
+
+        screen = SqlScreen(
+            self.screen.ws,
+            host(self.node).paths,
+            state.sql_query,
+            ready=lambda: state.loading_done,
+        )
+        self.node.app.push_screen(screen, done)
+
     # -- panes and runs ----------------------------------------------------------------------
 
     def _panes(self) -> list[Widget]:

@@ -90,6 +90,9 @@ class KeyActions:
     def action_stats(self) -> None:
         self.keys.stats()
 
+    def action_sql(self) -> None:
+        self.keys.sql()
+
     def action_copy(self) -> None:
         self.keys.copy()
 

@@ -156,6 +156,8 @@ class MainState:
     grep_mark: tuple[str, MatchContext] | None = None
     """The match to mark in the detail once the hit being opened is selected, and the text
     around it (which of the matches on screen it is)."""
+    sql_query: str = ""
+    """The query of the query screen (``Q``), typed again at its next opening."""
 
     # -- extra panes ---------------------------------------------------------------------------
     pane_whole: set[str] = field(default_factory=set)
