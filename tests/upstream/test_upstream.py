@@ -29,7 +29,8 @@ def upstream(script: str, *args: str, home: Path) -> list[dict[str, Any]]:
     assert UPSTREAM, "TRAJTUI_UPSTREAM_PYTHON is not set (run make upstream-check)"
     env = {
         **os.environ,
-        "HOME": str(home),
+        "HOME": str(home),  # nothing the programs keep lands in the user's home
+        **{f"XDG_{d}_HOME": str(home / d.lower()) for d in ("CONFIG", "CACHE", "DATA", "STATE")},
         "MSWEA_GLOBAL_CONFIG_DIR": str(home / "mswea"),
         "MSWEA_SILENT_STARTUP": "1",
         "MSWEA_CONFIGURED": "true",
