@@ -71,6 +71,18 @@ upgrade-check: $(STAMP) ## Install the newest versions pyproject.toml allows int
 	echo "make upgrade-check: newer than uv.lock:"; \
 	awk -F'==' 'function k(n) { n = tolower(n); gsub(/[_.]/, "-", n); return n } NR == FNR { v[k($$1)] = $$2; next } (k($$1) in v) && v[k($$1)] != $$2 { print "  " $$1 " " v[k($$1)] " -> " $$2; n++ } END { if (!n) print "  nothing: the lock has the newest allowed versions" }' "$$d/locked.txt" "$$d/newest.txt"; \
 	$(MAKE) --no-print-directory checks CHECK_BIN="$$d/venv/bin" PYTHONPYCACHEPREFIX="$$d/pycache"
+	$(MAKE) --no-print-directory upstream-check
+
+# inspect-ai and mini-swe-agent are not trajtui dependencies (never in pyproject.toml or the
+# lock): their newest versions go into a venv of their own, which writes the logs the check reads.
+UPSTREAM_PACKAGES ?= inspect-ai mini-swe-agent
+.PHONY: upstream-check
+upstream-check: $(STAMP) ## Run the newest inspect-ai and mini-swe-agent offline (throwaway venv) and check trajtui counts what they read from their fresh logs (in upgrade-check, not in make test)
+	@set -e; d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
+	$(UV) venv --quiet --python $(BIN)/python "$$d/venv"; \
+	$(UV) pip install --quiet --python "$$d/venv/bin/python" --upgrade $(UPSTREAM_PACKAGES); \
+	echo "make upstream-check: $$($(UV) pip freeze --quiet --python "$$d/venv/bin/python" | grep -iE '^(inspect-ai|inspect_ai|mini-swe-agent)==' | tr '\n' ' ')"; \
+	TRAJTUI_UPSTREAM_PYTHON="$$d/venv/bin/python" $(BIN)/python -m pytest -q -p no:randomly -p no:cacheprovider tests/upstream
 
 .PHONY: lint
 lint: $(STAMP) ## Lint, type-check and check import layers only
