@@ -42,6 +42,7 @@ from trajtui.formats.claude_code.texts import (
     WARMUP_ROLE,
     command_line,
     is_prompt,
+    launched,
     notification,
     project_of,
 )
@@ -101,26 +102,9 @@ class LineLite(msgspec.Struct):
     toolUseResult: msgspec.Raw = msgspec.Raw(b"null")
 
 
-class Launched(msgspec.Struct):
-    isAsync: Any = None
-
-
 _LINE = msgspec.json.Decoder(LineLite)
 _BLOCKS = msgspec.json.Decoder(list[Block])
 _TEXT = msgspec.json.Decoder(str)
-_LAUNCHED = msgspec.json.Decoder(Launched)
-
-
-def launched(raw: msgspec.Raw) -> bool:
-    """Whether a result line's ``toolUseResult`` says its call runs on in the background
-    (``isAsync``: its answer is a later ``<task-notification>``)."""
-    data = bytes(raw)
-    if not data.startswith(b"{") or b'"isAsync"' not in data:
-        return False
-    try:
-        return _LAUNCHED.decode(data).isAsync is True
-    except msgspec.DecodeError:
-        return False
 
 
 def blocks_of(raw: msgspec.Raw) -> tuple[str | None, list[Block]]:

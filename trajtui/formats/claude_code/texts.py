@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
+
+import msgspec
 
 _NOT_PROMPTS = (
     "<command-",
@@ -111,3 +114,22 @@ def notification(text: str) -> Notification | None:
         between(text, "<result>", "</result>"),
         between(text, "<summary>", "</summary>"),
     )
+
+
+class Launched(msgspec.Struct):
+    isAsync: Any = None
+
+
+_LAUNCHED = msgspec.json.Decoder(Launched)
+
+
+def launched(raw: msgspec.Raw) -> bool:
+    """Whether a result line's ``toolUseResult`` says its call runs on in the background
+    (``isAsync``: its answer is a later ``<task-notification>``)."""
+    data = bytes(raw)
+    if not data.startswith(b"{") or b'"isAsync"' not in data:
+        return False
+    try:
+        return _LAUNCHED.decode(data).isAsync is True
+    except msgspec.DecodeError:
+        return False
