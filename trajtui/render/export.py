@@ -35,7 +35,7 @@ from trajtui.core.model import Attempt, Field, Kind, Run, RunSummary, Step
 from trajtui.core.search.texts import grader_reasoning
 from trajtui.core.source import Source
 from trajtui.render import fmt
-from trajtui.render.columns import NUMBERS
+from trajtui.render.columns import NUMBERS, WORDS, meta_value
 
 PREVIEW = 100
 """Characters of a step's text in a Markdown trajectory line (as acp-harness writes it)."""
@@ -53,12 +53,14 @@ TABLE_COLUMNS = (
     "score",
     "score_label",
     "cost",
+    *(c.key for c in WORDS),
     "title",
     "bookmarked",
     "note",
 )
 """The run list's columns, under the names ``ls --json`` uses (the file's own ``toolErrors``
-flag under its name), and the user's bookmark and note on the run (``trajtui notes``)."""
+flag under its name, a session's project as ``ls`` shows it), and the user's bookmark and
+note on the run (``trajtui notes``)."""
 
 Marks = dict[str, tuple[bool, str]]
 """The user's bookmarks and notes of one source: reference -> (bookmarked, note text)."""
@@ -103,6 +105,8 @@ def table_record(s: RunSummary, ref: str, marks: Marks | None = None) -> dict[st
     row["status"] = s.status
     row["toolErrors"] = s.tool_errors
     row["title"] = unflat(s.title)  # the input's line breaks, not the run list's ⏎
+    for column in WORDS:
+        row[column.key] = meta_value(s.metadata, column.key) or None
     bookmarked, note = (marks or {}).get(s.ref, (False, ""))
     row["bookmarked"] = bookmarked
     row["note"] = note or None
@@ -132,7 +136,8 @@ def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
     rows = list(rows)
     noted = any(row.get("note") or row.get("bookmarked") for row in rows)
     figures = [c.key for c in NUMBERS if c.key in _MD_CELLS]  # the column table's order
-    heads = ["ref", "status", *figures, "title"]
+    words = [c.key for c in WORDS if any(row.get(c.key) for row in rows)]
+    heads = ["ref", "status", *figures, *words, "title"]
     heads += ["your note"] if noted else []
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     for row in rows:
@@ -140,6 +145,7 @@ def table_markdown(rows: Iterable[dict[str, Any]]) -> str:
             row["ref"],
             row["status"] or "",
             *(_MD_CELLS[key](row) for key in figures),
+            *(row.get(key) or "" for key in words),
             row["title"] or "",
         ]
         if noted:

@@ -298,3 +298,17 @@ def test_the_counts_match_what_jq_says_of_the_files(tmp_path: Path) -> None:
     lines = jqcheck.check([str(root)], trajtui)
     assert len(lines) == 10, lines
     assert all(line.startswith("ok ") for line in lines), "\n".join(lines)
+
+
+def test_the_run_table_exports_carry_the_project_as_ls_does(projects: Path) -> None:
+    """The CSV, JSONL and Markdown run tables have the project column ``ls`` shows (they
+    had none: a table of sessions from several folders could not be told apart)."""
+    import csv
+    import io
+
+    rows = list(csv.DictReader(io.StringIO(_cli("export", str(projects), "-f", "csv").stdout)))
+    assert [r["project"] for r in rows] == ["/home/u/src/app"] * 3
+    lines = _cli("export", str(projects), "-f", "jsonl").stdout.splitlines()
+    assert {json.loads(line)["project"] for line in lines} == {"/home/u/src/app"}
+    md = _cli("export", str(projects), "-f", "markdown").stdout.splitlines()
+    assert "| project |" in md[0] and "| /home/u/src/app |" in md[2]
