@@ -52,6 +52,18 @@ def check(
     return bad + good
 
 
+def checker(
+    format_id: str, jq_says: JqSays, where: Callable[[dict[str, Any]], str]
+) -> Callable[..., list[str]]:
+    """A format's ``check(paths, trajtui="trajtui")``: one line per run of ``format_id``
+    that ``trajtui ls --json`` lists under ``paths`` (:func:`check`)."""
+
+    def check_paths(paths: list[str], trajtui: str = "trajtui") -> list[str]:
+        return check(trajtui_says(paths, trajtui, format_id), jq_says, where)
+
+    return check_paths
+
+
 def main(
     doc: str, check_paths: Callable[[list[str], str], list[str]], noun: str, argv: list[str] | None
 ) -> int:

@@ -78,13 +78,12 @@ def jq_says(path: str, ref: str) -> dict[str, Any]:
     return result
 
 
-def check(paths: list[str], trajtui: str = "trajtui") -> list[str]:
-    """One line per run (``ok`` or what disagrees), disagreements first."""
-    return jq.check(
-        jq.trajtui_says(paths, trajtui, "claude-code"),
-        lambda row: jq_says(row["source"], row["ref"]),
-        lambda row: f"{row['ref']} ({os.path.basename(row['source'])})",
-    )
+check = jq.checker(
+    "claude-code",
+    lambda row: jq_says(row["source"], row["ref"]),
+    lambda row: f"{row['ref']} ({os.path.basename(row['source'])})",
+)
+"""One line per run (``ok`` or what disagrees), disagreements first."""
 
 
 if __name__ == "__main__":

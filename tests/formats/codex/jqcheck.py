@@ -110,13 +110,8 @@ def jq_says(path: str) -> dict[str, Any]:
     return result
 
 
-def check(paths: list[str], trajtui: str = "trajtui") -> list[str]:
-    """One line per rollout (``ok`` or what disagrees), disagreements first."""
-    return jq.check(
-        jq.trajtui_says(paths, trajtui, "codex"),
-        lambda row: jq_says(row["source"]),
-        lambda row: str(row["source"]),
-    )
+check = jq.checker("codex", lambda row: jq_says(row["source"]), lambda row: str(row["source"]))
+"""One line per rollout (``ok`` or what disagrees), disagreements first."""
 
 
 if __name__ == "__main__":
