@@ -84,6 +84,22 @@ upstream-check: $(STAMP) ## Run the newest inspect-ai and mini-swe-agent offline
 	echo "make upstream-check: $$($(UV) pip freeze --quiet --python "$$d/venv/bin/python" | grep -iE '^(inspect-ai|inspect_ai|mini-swe-agent)==' | tr '\n' ' ')"; \
 	TRAJTUI_UPSTREAM_PYTHON="$$d/venv/bin/python" $(BIN)/python -m pytest -q -p no:randomly -p no:cacheprovider tests/upstream
 
+# pyspark is not a trajtui dependency: its newest version goes into a venv of its own, and
+# Java from Debian's packages (pyspark 4 wants 17 or newer) is installed only when missing.
+SPARK_PACKAGES ?= pyspark
+.PHONY: spark-check
+spark-check: $(STAMP) ## Read the exported tables of the real samples and every format's example with Spark (pyspark in local mode, throwaway venv): the same types and rows as DuckDB, the counts of ls and stats, the README's questions (in scale-check, not in make test)
+	@set -e; jv=$$(java -version 2>&1 | sed -n 's/.* version "\([0-9]*\).*/\1/p' | head -1); \
+	if [ -z "$$jv" ] || [ "$$jv" -lt 17 ]; then \
+	  echo "make spark-check: Java 17 or newer is missing: apt-get install openjdk-17-jre-headless"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null; \
+	fi; \
+	d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
+	$(UV) venv --quiet --python $(BIN)/python "$$d/venv"; \
+	$(UV) pip install --quiet --python "$$d/venv/bin/python" --upgrade $(SPARK_PACKAGES); \
+	echo "make spark-check: $$($(UV) pip freeze --quiet --python "$$d/venv/bin/python" | grep -iE '^pyspark==' | tr '\n' ' ')$$(java -version 2>&1 | head -1)"; \
+	TRAJTUI_SPARK_PYTHON="$$d/venv/bin/python" $(BIN)/python -m pytest -q -p no:randomly -p no:cacheprovider tests/spark
+
 .PHONY: lint
 lint: $(STAMP) ## Lint, type-check and check import layers only
 	$(BIN)/ruff check trajtui tests
@@ -118,8 +134,9 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 	$(BIN)/python -m tests.bench.compare_bench
 
 .PHONY: scale-check
-scale-check: $(STAMP) ## A 20 GB Codex rollout (written under TMPDIR, then deleted): ls and the TUI's first screen, time and peak memory, beside wc -l (about 20 minutes; not part of make bench)
+scale-check: $(STAMP) ## A 20 GB Codex rollout (written under TMPDIR, then deleted): ls and the TUI's first screen, time and peak memory, beside wc -l (about 20 minutes; not part of make bench); then make spark-check
 	$(BIN)/python -m tests.bench.codex_scale --size-gb $(SCALE_GB)
+	$(MAKE) --no-print-directory spark-check
 
 .PHONY: screenshots
 screenshots: $(STAMP) ## Write an SVG of each pane into screenshots/

@@ -13,8 +13,11 @@ from trajtui.core.jsonl import indexcache
 # tests/upstream runs the real inspect-ai and mini-swe-agent (make upstream-check sets
 # TRAJTUI_UPSTREAM_PYTHON to a throwaway venv that has them): never collected by make test,
 # so no skip there can hide a failing check.
-if not os.environ.get("TRAJTUI_UPSTREAM_PYTHON"):
-    collect_ignore = ["upstream"]
+collect_ignore = [] if os.environ.get("TRAJTUI_UPSTREAM_PYTHON") else ["upstream"]
+# tests/spark reads the exported tables with PySpark (make spark-check sets
+# TRAJTUI_SPARK_PYTHON to a throwaway venv that has it): collected there only, likewise.
+if not os.environ.get("TRAJTUI_SPARK_PYTHON"):
+    collect_ignore.append("spark")
 
 # Textual reads TEXTUAL_ANIMATIONS once, when a pytest plugin first imports it (before this
 # file), and every App copies it when made: scrolls jump instead of animating, so a test

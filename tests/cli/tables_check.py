@@ -39,10 +39,14 @@ def duck(out: Path, sql: str) -> list[tuple[Any, ...]]:
     return con.execute(sql).fetchall()
 
 
-def ls_refs(*paths: str) -> list[str]:
+def ls_rows(*paths: str) -> list[dict[str, Any]]:
     done = run("ls", "--json", *paths)
     assert done.returncode in (0, 1), done.stderr
-    return [json.loads(line)["ref"] for line in done.stdout.splitlines()]
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def ls_refs(*paths: str) -> list[str]:
+    return [row["ref"] for row in ls_rows(*paths)]
 
 
 def stats_all(*paths: str) -> dict[str, Any]:

@@ -188,3 +188,20 @@ def test_a_path_that_holds_the_cache_is_queried_from_a_temporary_directory(
     assert code == 0, err
     assert sorted(p.relative_to(home) for p in home.rglob("*")) == before
     assert out == sql("SELECT count(*) AS runs FROM runs", path)[1]  # the runs the file has
+
+
+def test_times_and_days_are_utc_whatever_the_local_time_zone(tmp_path: Path) -> None:
+    """A run started at 23:30 UTC is of that day in UTC, as the table stores it and Spark
+    reads it (README: the same questions on Spark): not the next day in Tokyo."""
+    started = capture("late", [step_message("hi", 0)], metadata={"started": "2026-01-03T23:30:00Z"})
+    path = str(write_jsonl(tmp_path / "late.jsonl", [started]))
+    query = "SELECT strftime(started, '%Y-%m-%d %H:%M') AS at, started FROM runs"
+    done = subprocess.run(
+        [sys.executable, "-m", "trajtui", "sql", query, path, "--csv"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "TZ": "Asia/Tokyo"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:] == ["2026-01-03 23:30,2026-01-03T23:30:00+00:00"]

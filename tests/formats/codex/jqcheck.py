@@ -23,12 +23,12 @@ What jq counts, over the rollout's own lines (a fork's copied history, from the 
 
 from __future__ import annotations
 
-import argparse
 import json
-import shutil
 import subprocess
 import sys
 from typing import Any
+
+from tests.helpers import jqcheck as jq
 
 JQ = r"""
 def injected:
@@ -94,8 +94,6 @@ own as $own
   }
 """
 
-FIGURES = ("turns", "tool_calls", "tool_errors", "tokens_in", "tokens_out")
-
 
 def jq_says(path: str) -> dict[str, Any]:
     """What the jq program computes over the rollout at ``path``."""
@@ -112,50 +110,9 @@ def jq_says(path: str) -> dict[str, Any]:
     return result
 
 
-def trajtui_says(paths: list[str], trajtui: str) -> list[dict[str, Any]]:
-    """The rows ``trajtui ls --json`` prints for ``paths``, each with its figures."""
-    out = subprocess.run(
-        [trajtui, "ls", "--json", "--no-cache", *paths], capture_output=True, text=True
-    )
-    rows = []
-    for line in out.stdout.splitlines():
-        row = json.loads(line)
-        if row.get("format") != "codex":
-            continue
-        turns = row.get("metadata", {}).get("turns")
-        row["turns"] = int(turns) if turns is not None else None
-        rows.append(row)
-    return rows
-
-
-def check(paths: list[str], trajtui: str = "trajtui") -> list[str]:
-    """One line per rollout (``ok`` or what disagrees), disagreements first."""
-    bad, good = [], []
-    for row in trajtui_says(paths, trajtui):
-        path = row["source"]
-        want = jq_says(path)
-        got = {k: row.get(k) for k in FIGURES}
-        diff = [f"{k} trajtui {got[k]} jq {want[k]}" for k in FIGURES if got[k] != want[k]]
-        figures = ", ".join(f"{k} {got[k]}" for k in FIGURES)
-        if diff:
-            bad.append(f"DIFFERS {path}: " + "; ".join(diff))
-        else:
-            good.append(f"ok {path}: {figures}")
-    return bad + good
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="+")
-    parser.add_argument("--trajtui", default=shutil.which("trajtui") or "trajtui")
-    args = parser.parse_args(argv)
-    lines = check(args.paths, args.trajtui)
-    for line in lines:
-        print(line)
-    differ = sum(1 for x in lines if x.startswith("DIFFERS"))
-    print(f"{len(lines)} rollouts, {differ} disagree with jq")
-    return 1 if differ or not lines else 0
+check = jq.checker("codex", lambda row: jq_says(row["source"]), lambda row: str(row["source"]))
+"""One line per rollout (``ok`` or what disagrees), disagreements first."""
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(jq.main(__doc__, check, "rollouts", None))

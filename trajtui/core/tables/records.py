@@ -159,6 +159,19 @@ def run_row(
     }
 
 
+def _where(place: Place, ref: str, trial: int | None) -> Row:
+    """What a row of a run's step, call or trial starts with: its reference (``ref`` within
+    the source), its run's, where the run is, and its trial (None outside trials)."""
+    return {
+        "ref": place.prefix + ref,
+        "run_ref": place.ref,
+        "source": place.source,
+        "format": place.format,
+        "run_index": place.index,
+        "trial": trial,
+    }
+
+
 def _timelines(run: Run) -> Iterator[tuple[int | None, Sequence[Step]]]:
     if run.steps:
         yield None, run.steps
@@ -171,12 +184,7 @@ def step_rows(place: Place, run: Run) -> Iterator[Row]:
     for trial, steps in _timelines(run):
         for position, step in enumerate(steps, 1):
             yield {
-                "ref": place.prefix + step.ref,
-                "run_ref": place.ref,
-                "source": place.source,
-                "format": place.format,
-                "run_index": place.index,
-                "trial": trial,
+                **_where(place, step.ref, trial),
                 "position": position,
                 "number": step.number,
                 "kind": step.kind.value,
@@ -214,12 +222,7 @@ def tool_call_rows(place: Place, run: Run) -> Iterator[Row]:
             call = call + 1 if position == last else 1
             last = position
             yield {
-                "ref": place.prefix + step.ref,
-                "run_ref": place.ref,
-                "source": place.source,
-                "format": place.format,
-                "run_index": place.index,
-                "trial": trial,
+                **_where(place, step.ref, trial),
                 "step": position,
                 "call": call,
                 "tool": tc.tool,
@@ -232,12 +235,7 @@ def tool_call_rows(place: Place, run: Run) -> Iterator[Row]:
 def trial_row(place: Place, attempt: Attempt) -> Row:
     """The ``trials`` row of one trial of a run."""
     return {
-        "ref": place.prefix + attempt.ref,
-        "run_ref": place.ref,
-        "source": place.source,
-        "format": place.format,
-        "run_index": place.index,
-        "trial": attempt.number,
+        **_where(place, attempt.ref, attempt.number),
         "status": attempt.status,
         "outcome": attempt.outcome.value,
         "passed": attempt.passed,

@@ -61,6 +61,9 @@ def connect(out: Path) -> duckdb.DuckDBPyConnection:
             con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listed}])")
         else:
             con.execute(f"CREATE VIEW {table} AS SELECT * FROM ({_empty(table)})")
+    # times are UTC, as stored (a day is the UTC day, as Spark's with its session in UTC),
+    # whatever the machine's local time zone
+    con.execute("SET TimeZone = 'UTC'")
     con.execute(f"SET allowed_directories = [{_literal(root + '/')}]")
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")
