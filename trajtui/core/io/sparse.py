@@ -1,0 +1,68 @@
+"""Local mirrors of remote objects, filled on demand: the hook every read goes through.
+
+A remote object (``s3://…``, ``https://…``, ``ssh://…``: :mod:`trajtui.core.io.remote`) is
+read through a local *mirror*: a sparse file of the object's size in trajtui's cache,
+whose blocks are fetched the first time something reads them. The readers read the mirror
+as any local file; before a read, the core's read functions (:class:`safeio.SafeFile`,
+:func:`openfiles.pread_full`, the row workers, an archive's members) call :func:`ensure`
+with the file's identity, and the blocks under the range are fetched first (once: what is
+fetched stays in the mirror).
+
+This module has no dependency: with no mirror open (every local path), :func:`ensure` is
+one test of an empty dict, so local reading does not change.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Protocol
+
+
+class Filler(Protocol):
+    """What fills a mirror: :meth:`fill` fetches the blocks under a range not yet there."""
+
+    def fill(self, offset: int, size: int) -> None: ...
+
+
+_mirrors: dict[tuple[int, int], Filler] = {}
+
+
+def register(ident: tuple[int, int], filler: Filler) -> None:
+    """Reads of the file ``(st_dev, st_ino)`` go through ``filler`` first."""
+    _mirrors[ident] = filler
+
+
+def active() -> bool:
+    """Some mirror is open in this process."""
+    return bool(_mirrors)
+
+
+def ensure(ident: tuple[int, int], offset: int, size: int) -> None:
+    """Make ``size`` bytes at ``offset`` of the file ``ident`` present (fetched if it is a
+    mirror; nothing for a local file). Raises OSError when the fetch fails."""
+    if _mirrors and size > 0:
+        filler = _mirrors.get(ident)
+        if filler is not None:
+            filler.fill(offset, size)
+
+
+def ensure_fd(fd: int, offset: int, size: int) -> None:
+    """:func:`ensure` for an open descriptor (its identity by ``fstat`` only when a mirror
+    is open)."""
+    if _mirrors and size > 0:
+        st = os.fstat(fd)
+        filler = _mirrors.get((st.st_dev, st.st_ino))
+        if filler is not None:
+            filler.fill(offset, size)
+
+
+def ensure_path(path: str) -> None:
+    """The whole file at ``path`` present (a reader that maps a file whole)."""
+    if _mirrors:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return
+        filler = _mirrors.get((st.st_dev, st.st_ino))
+        if filler is not None:
+            filler.fill(0, st.st_size)
