@@ -41,7 +41,7 @@ from trajtui.core.io import sparse
 
 SCHEMES = ("s3", "http", "https", "ssh", "sftp")
 _URL = re.compile(r"^(s3|https?|ssh|sftp)://", re.IGNORECASE)
-BLOCK = 256 << 10
+BLOCK = 64 << 10
 """Bytes fetched at a time, at least (what a read touches is fetched by whole blocks)."""
 READ_ON = 8 << 20
 """Fetched ahead when a reader reads on from where it stopped (a scan), in one request."""
@@ -108,6 +108,10 @@ def message(err: BaseException) -> str:
         return message(cause)
     if isinstance(err, FileNotFoundError):
         return "no such object"
+    if name == "NoSuchBucket":
+        return "no such bucket"
+    if name in ("AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch"):
+        return f"access denied ({name})"
     if isinstance(err, PermissionError):
         return f"access denied ({text[:200]})"
     if name in ("NoCredentialsError", "PartialCredentialsError"):

@@ -14,8 +14,9 @@ one test of an empty dict, so local reading does not change.
 
 from __future__ import annotations
 
+import io
 import os
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Filler(Protocol):
@@ -66,3 +67,57 @@ def ensure_path(path: str) -> None:
         filler = _mirrors.get((st.st_dev, st.st_ino))
         if filler is not None:
             filler.fill(0, st.st_size)
+
+
+class File(io.RawIOBase):
+    """An open descriptor as a binary file object whose reads go through :func:`ensure_fd`
+    (for a library that reads a file object itself, as :mod:`zipfile` reads a central
+    directory). It owns the descriptor: closing it closes the descriptor."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self._pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        if whence == os.SEEK_CUR:
+            offset += self._pos
+        elif whence == os.SEEK_END:
+            offset += os.fstat(self._fd).st_size
+        if offset < 0:
+            raise ValueError("negative seek position")
+        self._pos = offset
+        return offset
+
+    def readinto(self, buf: Any) -> int:
+        n = len(buf)
+        ensure_fd(self._fd, self._pos, n)
+        data = os.pread(self._fd, n, self._pos)
+        buf[: len(data)] = data
+        self._pos += len(data)
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                os.close(self._fd)
+            finally:
+                super().close()
+
+
+def open_file(fd: int) -> io.RawIOBase:
+    """``fd`` as an unbuffered binary file object: :class:`File` while a mirror is open
+    (its reads fetched first), else ``os.fdopen`` as ever."""
+    return File(fd) if _mirrors else os.fdopen(fd, "rb", buffering=0)

@@ -74,7 +74,7 @@ class Archive:
     def __init__(self, path: str, members: dict[str, Member] | None = None) -> None:
         self.path = path
         fd, _ = safeio.open_fd(path)
-        self._file = os.fdopen(fd, "rb", buffering=0)
+        self._file = sparse.open_file(fd)  # (a remote log's: its central directory fetched)
         if members is not None:  # read before: the central directory is not read again
             self.members = members
             return
