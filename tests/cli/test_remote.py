@@ -198,5 +198,5 @@ def test_s3_without_credentials_is_one_line(s3: str) -> None:
         "ls", "s3://evals/cap.jsonl", env={"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""}
     )
     assert done.returncode == 1
-    assert done.stderr.startswith("s3://evals/cap.jsonl: ")
+    assert done.stderr.startswith("s3://evals/cap.jsonl: no AWS credentials"), done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
