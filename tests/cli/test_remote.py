@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from tests.formats.inspect.builders import samples, write_eval
-from tests.helpers.servers import HTTP, free_port, moto_s3
+from tests.helpers.servers import HTTP, SSH, free_port, moto_s3
 from tests.helpers.shapes import tool_calls_capture
 from tests.helpers.ui import capture_fixture
 
@@ -200,3 +200,23 @@ def test_s3_without_credentials_is_one_line(s3: str) -> None:
     assert done.returncode == 1
     assert done.stderr.startswith("s3://evals/cap.jsonl: no AWS credentials"), done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_an_ssh_path_is_read_with_ssh_config_keys_and_known_hosts(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    path = tool_calls_capture(tmp_path / "data" / "cap.jsonl")
+    home = tmp_path / "home"
+    with SSH(str(home)) as server:
+        env = {"HOME": str(home), "SSH_AUTH_SOCK": ""}
+        before = sorted((p.name, p.stat().st_mtime_ns) for p in (home / ".ssh").iterdir())
+        url = f"ssh://{SSH.HOST}{path}"
+        done = trajtui("ls", "--json", url, env=env)
+        assert done.returncode == 0, done.stderr
+        assert refs(done.stdout) == ["calls-1", "flagged"]
+        assert {orjson.loads(line)["source"] for line in done.stdout.splitlines()} == {url}
+        assert server.sent == path.stat().st_size
+        missing = trajtui("ls", f"ssh://{SSH.HOST}{tmp_path}/nope.jsonl", env=env)
+        assert missing.returncode == 1
+        assert missing.stderr == f"ssh://{SSH.HOST}{tmp_path}/nope.jsonl: no such object\n"
+        after = sorted((p.name, p.stat().st_mtime_ns) for p in (home / ".ssh").iterdir())
+        assert after == before  # nothing written where ssh keeps its own

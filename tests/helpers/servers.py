@@ -159,3 +159,74 @@ def moto_s3() -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.stop()
+
+
+class SSH:
+    """An SSH server with SFTP (asyncssh, in a thread of its own) on 127.0.0.1, and a home
+    for the client: ``home/.ssh`` holds a key made here, the server's host key in
+    ``known_hosts`` and a ``config`` naming the port under the host ``trajtui-test``. Run
+    trajtui with ``HOME=home`` (and no ``SSH_AUTH_SOCK``): ssh's own places give it all.
+    """
+
+    HOST = "trajtui-test"
+
+    def __init__(self, home: str) -> None:
+        import asyncio
+
+        import asyncssh
+
+        self.home = home
+        self.port = free_port()
+        dot = os.path.join(home, ".ssh")
+        os.makedirs(dot, mode=0o700, exist_ok=True)
+        host_key = asyncssh.generate_private_key("ssh-ed25519")
+        client_key = asyncssh.generate_private_key("ssh-ed25519")
+        client_key.write_private_key(os.path.join(dot, "id_ed25519"))
+        os.chmod(os.path.join(dot, "id_ed25519"), 0o600)
+        client_key.write_public_key(os.path.join(dot, "id_ed25519.pub"))
+        line = host_key.export_public_key().decode().strip()
+        with open(os.path.join(dot, "known_hosts"), "w") as f:
+            f.write(f"[127.0.0.1]:{self.port} {line}\n")
+        with open(os.path.join(dot, "config"), "w") as f:
+            f.write(f"Host {self.HOST}\n  HostName 127.0.0.1\n  Port {self.port}\n")
+        self.sent = 0
+        owner = self
+
+        class _Counting(asyncssh.SFTPServer):
+            def read(self, file_obj: Any, offset: int, size: int) -> Any:
+                data = super().read(file_obj, offset, size)  # (the base class reads at once)
+                assert isinstance(data, bytes)
+                owner.sent += len(data)
+                return data
+
+        self._loop = asyncio.new_event_loop()
+        ready = threading.Event()
+
+        async def start() -> Any:
+            return await asyncssh.listen(
+                "127.0.0.1",
+                self.port,
+                server_host_keys=[host_key],
+                authorized_client_keys=asyncssh.import_authorized_keys(
+                    client_key.export_public_key().decode()
+                ),
+                sftp_factory=_Counting,
+            )
+
+        def run() -> None:
+            asyncio.set_event_loop(self._loop)
+            self._server = self._loop.run_until_complete(start())
+            ready.set()
+            self._loop.run_forever()
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+        ready.wait(30)
+
+    def __enter__(self) -> SSH:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._loop.call_soon_threadsafe(self._server.close)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)

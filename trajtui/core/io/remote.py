@@ -25,6 +25,7 @@ and agent for SSH (``~/.ssh/config``, ``SSH_AUTH_SOCK``, known hosts); nothing i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -106,12 +107,16 @@ def message(err: BaseException) -> str:
         if isinstance(status, int):
             return f"no such object (HTTP {status})"
         return message(cause)
-    if isinstance(err, FileNotFoundError):
+    if isinstance(err, FileNotFoundError) or name in ("NoSuchKey", "SFTPNoSuchFile"):
         return "no such object"
     if name == "NoSuchBucket":
         return "no such bucket"
     if name in ("AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch"):
         return f"access denied ({name})"
+    if name in ("SFTPPermissionDenied", "PermissionDenied"):  # (asyncssh: a file; the login)
+        return f"access denied ({text[:200]})"
+    if name == "HostKeyNotVerifiable":
+        return f"the host's key is not in known_hosts ({text[:200]})"
     if isinstance(err, PermissionError):
         return f"access denied ({text[:200]})"
     if name in ("NoCredentialsError", "PartialCredentialsError"):
@@ -131,6 +136,7 @@ class Mirror:
     def __init__(self, fs: Any, rpath: str, local: str, size: int, have: str) -> None:
         self.fs, self.rpath, self.local, self.size = fs, rpath, local, size
         self._fd = os.open(local, os.O_RDWR | os.O_CLOEXEC)
+        self.have = have
         self._have_fd = os.open(have, os.O_RDWR | os.O_CLOEXEC)
         self._have = bytearray(os.pread(self._have_fd, self.blocks, 0).ljust(self.blocks, b"\0"))
         self._lock = threading.Lock()
@@ -173,11 +179,20 @@ class Mirror:
         try:
             data = self.fs.cat_file(self.rpath, start=start, end=stop)
         except Exception as err:  # the library's own errors (aiohttp, botocore, asyncssh)
-            raise OSError(f"{self.rpath}: {message(err)}") from None
+            raise OSError(message(err)) from None
         if len(data) != stop - start:
-            raise OSError(f"{self.rpath}: the server sent {len(data):,} bytes for {stop - start:,}")
+            raise OSError(f"the server sent {len(data):,} bytes for {stop - start:,}")
         fetched.add(len(data))
         self.put(start, data)
+
+    def drop(self) -> None:
+        """Forget the mirror (an object that could not be fetched is not opened)."""
+        sparse.forget(self)
+        for fd in (self._fd, self._have_fd):
+            os.close(fd)
+        for p in (self.local, self.have):
+            with contextlib.suppress(OSError):
+                os.unlink(p)
 
     def put(self, start: int, data: bytes) -> None:
         """Keep ``data`` (whole blocks from ``start``, or the object's end) in the mirror."""
@@ -266,6 +281,8 @@ def open_url(url: str) -> Opened:
             small[rp] = (m, shown_url)
     if small:
         _fetch_whole(fs, small, out, url)
+        if not os.path.exists(top):
+            out.path = None
     _roots.append((str(top), url.rstrip("/") if is_dir else url))
     return out
 
@@ -310,10 +327,11 @@ def _fetch_whole(fs: Any, small: dict[str, tuple[Mirror, str]], out: Opened, url
         if rp not in small:
             continue
         m, shown_url = small[rp]
-        if isinstance(data, BaseException):
-            out.problems.append((shown_url, message(data)))
+        if isinstance(data, BaseException) or len(data) != m.size:
+            why = message(data) if isinstance(data, BaseException) else "changed while read"
+            out.problems.append((shown_url, why))
+            m.drop()  # (not opened: it is said once, here)
             continue
-        if len(data) == m.size:
-            fetched.add(len(data))
-            if data:
-                m.put(0, data)
+        fetched.add(len(data))
+        if data:
+            m.put(0, data)

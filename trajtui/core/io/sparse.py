@@ -33,6 +33,12 @@ def register(ident: tuple[int, int], filler: Filler) -> None:
     _mirrors[ident] = filler
 
 
+def forget(filler: Filler) -> None:
+    """Reads of the file ``filler`` filled no longer go through it (it is gone)."""
+    for ident in [k for k, f in _mirrors.items() if f is filler]:
+        del _mirrors[ident]
+
+
 def active() -> bool:
     """Some mirror is open in this process."""
     return bool(_mirrors)
