@@ -121,6 +121,10 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 scale-check: $(STAMP) ## A 20 GB Codex rollout (written under TMPDIR, then deleted): ls and the TUI's first screen, time and peak memory, beside wc -l (about 20 minutes; not part of make bench)
 	$(BIN)/python -m tests.bench.codex_scale --size-gb $(SCALE_GB)
 
+.PHONY: remote-check
+remote-check: $(STAMP) ## trajtui over a real OpenSSH sshd on 127.0.0.1 (installs openssh-server with apt-get when missing; keys and config in a temp dir; not in make test)
+	$(BIN)/python -m tests.e2e.sshd_check
+
 .PHONY: screenshots
 screenshots: $(STAMP) ## Write an SVG of each pane into screenshots/
 	$(BIN)/python -m tests.snapshots.screenshots
