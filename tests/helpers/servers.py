@@ -150,8 +150,11 @@ def free_port() -> int:
 @contextlib.contextmanager
 def moto_s3() -> Iterator[str]:
     """moto's S3 server on 127.0.0.1 (its endpoint URL), stopped on exit."""
+    import logging
+
     from moto.server import ThreadedMotoServer
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # (a line a request otherwise)
     port = free_port()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()

@@ -13,6 +13,7 @@ import dataclasses
 import errno
 import os
 import shlex
+import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from trajtui.core import opening
 from trajtui.core.format_api import Format
 from trajtui.core.io import remote
 from trajtui.core.io.detect import sniff
-from trajtui.core.jsonl import indexcache
+from trajtui.core.jsonl import indexcache, rowpool
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Severity
 from trajtui.core.refs import SOURCE_SEP, NoSuchRun, RefError, nearby, readings, split_source
@@ -305,6 +306,7 @@ def open_paths(paths: Sequence[str], formats: Sequence[Format]) -> Workspace:
     passes :func:`trajtui.formats.registry.formats`; the core names no format), and collect
     sources and problems."""
     indexcache.note_opened(paths)
+    workers_before_urls(paths)
     ws = Workspace()
     for path in paths:
         if remote.is_url(path):  # (read through a local mirror: core/io/remote.py)
@@ -353,6 +355,14 @@ def open_paths(paths: Sequence[str], formats: Sequence[Format]) -> Workspace:
     for source in ws.sources:
         source.label = labels[source.path]
     return ws
+
+
+def workers_before_urls(paths: Sequence[str]) -> None:
+    """Fork the row workers now when a URL is among ``paths`` and this process runs one
+    thread: reading a URL starts fsspec's thread, after which they could only be spawned
+    (0.7 s, where a fork takes milliseconds)."""
+    if any(remote.is_url(p) for p in paths) and threading.active_count() == 1:
+        rowpool.pool()
 
 
 def _shown(problem: Problem) -> Problem:
