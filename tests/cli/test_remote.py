@@ -220,3 +220,14 @@ def test_an_ssh_path_is_read_with_ssh_config_keys_and_known_hosts(tmp_path: Path
         assert missing.stderr == f"ssh://{SSH.HOST}{tmp_path}/nope.jsonl: no such object\n"
         after = sorted((p.name, p.stat().st_mtime_ns) for p in (home / ".ssh").iterdir())
         assert after == before  # nothing written where ssh keeps its own
+
+
+def test_cache_clear_removes_the_mirrors(served: HTTP) -> None:
+    tool_calls_capture(Path(served.root) / "cap.jsonl")
+    url = f"{served.url}/cap.jsonl"
+    assert trajtui("ls", url).returncode == 0
+    cleared = trajtui("cache", "clear")
+    assert "removed the mirrors of 1 remote objects" in cleared.stdout, cleared.stdout
+    served.reset()
+    assert refs(trajtui("ls", "--json", url).stdout) == ["calls-1", "flagged"]
+    assert served.sent > 0  # fetched again

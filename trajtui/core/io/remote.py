@@ -45,7 +45,8 @@ _URL = re.compile(r"^(s3|https?|ssh|sftp)://", re.IGNORECASE)
 BLOCK = 64 << 10
 """Bytes fetched at a time, at least (what a read touches is fetched by whole blocks)."""
 READ_ON = 8 << 20
-"""Fetched ahead when a reader reads on from where it stopped (a scan), in one request."""
+"""Fetched ahead, in the background and one request, when a reader reads on from where it
+stopped (a scan): the next stretch arrives while the reader parses this one."""
 WHOLE = 1 << 20
 """Objects this small are fetched whole when listed (together, one request each)."""
 
@@ -87,6 +88,24 @@ def shown(path: str) -> str:
         if path.startswith(local + os.sep):
             return url.rstrip("/") + "/" + path[len(local) + 1 :]
     return path
+
+
+def clear() -> tuple[int, int]:
+    """Remove every mirror: how many objects had one, and the bytes they held on disk."""
+    import shutil
+
+    count = used = 0
+    top = cache_root()
+    if not top.is_dir() or top.is_symlink():
+        return 0, 0
+    for entry in top.iterdir():
+        for dirpath, _dirs, files in os.walk(entry / "tree"):
+            for name in files:
+                with contextlib.suppress(OSError):
+                    used += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+                    count += 1
+        shutil.rmtree(entry, ignore_errors=True)
+    return count, used
 
 
 class RemoteError(Exception):
@@ -139,9 +158,11 @@ class Mirror:
         self.have = have
         self._have_fd = os.open(have, os.O_RDWR | os.O_CLOEXEC)
         self._have = bytearray(os.pread(self._have_fd, self.blocks, 0).ljust(self.blocks, b"\0"))
-        self._lock = threading.Lock()
+        self._busy = bytearray(self.blocks)  # blocks being fetched (by a thread)
+        self._cond = threading.Condition()
+        self._reading_ahead = False
         self._stamp = os.stat(local).st_mtime_ns
-        self._next = -1  # where the last fill ended: a read from there reads on
+        self._next = -1  # where the last read ended: a read from there reads on
 
     @property
     def blocks(self) -> int:
@@ -151,28 +172,62 @@ class Mirror:
         return all(self._have)
 
     def fill(self, offset: int, size: int) -> None:
-        """Fetch the blocks under ``size`` bytes at ``offset`` that are not here yet (a
-        read on from the last one fetches :data:`READ_ON` ahead)."""
+        """Fetch the blocks under ``size`` bytes at ``offset`` that are not here yet (each
+        block once: one being fetched by another thread is waited for). A read on from where
+        the last one ended (a scan) has the next :data:`READ_ON` bytes fetched meanwhile, in
+        the background."""
         end = min(offset + size, self.size)
         if offset >= end:
             return
         first, last = offset // BLOCK, (end - 1) // BLOCK
-        if all(self._have[first : last + 1]):
-            return
-        with self._lock:
-            reading_on = self._next >= 0 and offset <= self._next <= end + BLOCK
-            limit = last + (READ_ON // BLOCK if reading_on else 0)
-            b = first
-            while b <= last:
-                if self._have[b]:
-                    b += 1
+        reading_on = self._next >= 0 and offset <= self._next <= end + BLOCK
+        self._next = end
+        while not all(self._have[first : last + 1]):
+            with self._cond:
+                b = next((k for k in range(first, last + 1) if not self._have[k]), None)
+                if b is None:
+                    break
+                if self._busy[b]:
+                    self._cond.wait()
                     continue
                 stop = b
-                while stop + 1 < self.blocks and not self._have[stop + 1] and stop + 1 <= limit:
+                while stop < last and not self._have[stop + 1] and not self._busy[stop + 1]:
                     stop += 1
-                self._fetch(b, stop)
-                b = stop + 1
-            self._next = min(self.size, (max(limit, last) + 1) * BLOCK)
+                self._busy[b : stop + 1] = b"\1" * (stop + 1 - b)
+            self._run(b, stop)
+        if reading_on:
+            self._ahead(last + 1)
+
+    def _ahead(self, b: int) -> None:
+        """Fetch the :data:`READ_ON` bytes from block ``b`` in a thread (one at a time)."""
+        with self._cond:
+            if self._reading_ahead or b >= self.blocks or self._have[b] or self._busy[b]:
+                return
+            stop, limit = b, min(self.blocks, b + READ_ON // BLOCK) - 1
+            while stop < limit and not self._have[stop + 1] and not self._busy[stop + 1]:
+                stop += 1
+            self._busy[b : stop + 1] = b"\1" * (stop + 1 - b)
+            self._reading_ahead = True
+
+        def run() -> None:
+            try:
+                self._run(b, stop)
+            except OSError:
+                pass  # (the read that needs these blocks fetches them again, and says why)
+            finally:
+                with self._cond:
+                    self._reading_ahead = False
+
+        threading.Thread(target=run, name="trajtui-read-ahead", daemon=True).start()
+
+    def _run(self, first: int, last: int) -> None:
+        """Fetch blocks ``first``..``last`` (claimed as busy by the caller), then free them."""
+        try:
+            self._fetch(first, last)
+        finally:
+            with self._cond:
+                self._busy[first : last + 1] = bytes(last + 1 - first)
+                self._cond.notify_all()
 
     def _fetch(self, first: int, last: int) -> None:
         start, stop = first * BLOCK, min(self.size, (last + 1) * BLOCK)
