@@ -324,6 +324,8 @@ def open_url(url: str) -> Opened:
     small: dict[str, tuple[Mirror, str]] = {}
     for rp, inf in sorted(objects.items()):
         rel = _safe_parts(rp[len(base) :] if is_dir and rp.startswith(base) else "")
+        if is_dir and not rel:
+            continue  # (the prefix's own marker object, "dir/", or a key only of ".." parts)
         local = top.joinpath(*rel) if is_dir else top
         shown_url = url.rstrip("/") + "/" + "/".join(rel) if is_dir else url
         try:
