@@ -180,7 +180,7 @@ class Mirror:
         if offset >= end:
             return
         first, last = offset // BLOCK, (end - 1) // BLOCK
-        reading_on = self._next >= 0 and offset <= self._next <= end + BLOCK
+        reading_on = offset == self._next  # (the read goes on from where the last ended)
         self._next = end
         while not all(self._have[first : last + 1]):
             with self._cond:
