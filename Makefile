@@ -99,7 +99,7 @@ format: $(STAMP) ## Reformat the code with ruff
 HUGE_GB ?= 2
 SCALE_GB ?= 20
 .PHONY: bench
-bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the hostile cases, and beside toolong and lnav (not part of make test)
+bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the hostile cases, over HTTP and S3 on 127.0.0.1, and beside toolong and lnav (not part of make test)
 	$(BIN)/python -m tests.bench.run_bench
 	$(BIN)/python -m tests.bench.targets
 	$(BIN)/python -m tests.bench.huge_bench --size-gb $(HUGE_GB)
@@ -113,6 +113,7 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 	$(BIN)/python -m tests.bench.traj_bench
 	$(BIN)/python -m tests.bench.atif_bench --size-gb 0.125 1
 	$(BIN)/python -m tests.bench.parquet_bench --size-mb 1024
+	$(BIN)/python -m tests.bench.remote_bench --size-mb 1024
 	@test -x .venv-bench/bin/tl || { $(PYTHON) -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet toolong; } || echo "toolong could not be installed: not compared"
 	@command -v lnav >/dev/null || echo "lnav is not installed (Debian: apt install lnav): not compared"
 	$(BIN)/python -m tests.bench.compare_bench
