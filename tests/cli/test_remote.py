@@ -231,3 +231,14 @@ def test_cache_clear_removes_the_mirrors(served: HTTP) -> None:
     served.reset()
     assert refs(trajtui("ls", "--json", url).stdout) == ["calls-1", "flagged"]
     assert served.sent > 0  # fetched again
+
+
+def test_an_object_deleted_from_a_prefix_is_no_longer_listed(s3: str, tmp_path: Path) -> None:
+    import boto3
+
+    capture = tool_calls_capture(tmp_path / "cap.jsonl").read_bytes()
+    other = capture.replace(b'"calls-1"', b'"other-1"').replace(b'"flagged"', b'"other-2"')
+    put(s3, "pruned", {"runs/a.jsonl": capture, "runs/b.jsonl": other})
+    assert len(refs(trajtui("ls", "--json", "s3://pruned/runs/").stdout)) == 4
+    boto3.client("s3", endpoint_url=s3).delete_object(Bucket="pruned", Key="runs/b.jsonl")
+    assert refs(trajtui("ls", "--json", "s3://pruned/runs/").stdout) == ["calls-1", "flagged"]

@@ -16,6 +16,7 @@ import os
 import socket
 import threading
 import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -158,8 +159,11 @@ def moto_s3() -> Iterator[str]:
     port = free_port()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
+    endpoint = f"http://127.0.0.1:{port}"
+    # moto keeps its buckets per process, not per server: each server starts empty
+    urllib.request.urlopen(urllib.request.Request(f"{endpoint}/moto-api/reset", method="POST"))
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield endpoint
     finally:
         server.stop()
 

@@ -2,7 +2,7 @@
 
 A URL names an object (a file) or a prefix (a directory: every object under it). Each
 object is read through a *mirror*: a sparse file of its size in trajtui's cache
-(``~/.cache/trajtui/remote/<hash of the URL>/tree/…``, private), its blocks fetched by range
+(``~/.cache/trajtui/remote/<hash of the URL>/.trajtui-mirror/…``, private), its blocks fetched by range
 reads the first time a reader reads them (:mod:`trajtui.core.io.sparse` is the hook the
 core's read functions call), and kept: a byte is fetched at most once. The mirror is kept
 with the object's identity (size, ETag, modification time, as the server gives them): a
@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import os
 import re
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -47,6 +48,9 @@ BLOCK = 64 << 10
 READ_ON = 8 << 20
 """Fetched ahead, in the background and one request, when a reader reads on from where it
 stopped (a scan): the next stretch arrives while the reader parses this one."""
+MIRROR_DIR = ".trajtui-mirror"
+"""The mirrors' directory (a walk of a directory holding the cache, ``trajtui ~``, passes
+it over as a tool's own: :data:`trajtui.core.io.discover.SKIP_DIRS`)."""
 WHOLE = 1 << 20
 """Objects this small are fetched whole when listed (together, one request each)."""
 
@@ -92,14 +96,12 @@ def shown(path: str) -> str:
 
 def clear() -> tuple[int, int]:
     """Remove every mirror: how many objects had one, and the bytes they held on disk."""
-    import shutil
-
     count = used = 0
     top = cache_root()
     if not top.is_dir() or top.is_symlink():
         return 0, 0
     for entry in top.iterdir():
-        for dirpath, _dirs, files in os.walk(entry / "tree"):
+        for dirpath, _dirs, files in os.walk(entry / MIRROR_DIR):
             for name in files:
                 with contextlib.suppress(OSError):
                     used += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
@@ -314,10 +316,18 @@ def open_url(url: str) -> Opened:
         raise
     except Exception as err:
         raise RemoteError(message(err)) from None
-    root = _private(cache_root() / hashlib.sha256(url.encode()).hexdigest()[:32])
-    tree, meta = _private(root / "tree"), _private(root / "meta")
+    try:
+        digest = hashlib.sha256(url.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        root = _private(cache_root() / digest)
+        tree, meta = _private(root / MIRROR_DIR), _private(root / "meta")
+    except OSError as err:
+        raise RemoteError(f"no private cache directory to keep it in ({err})") from None
     name = _safe_parts(rpath.rstrip("/"))[-1:] or ["object"]
     top = tree / name[0]
+    if is_dir and top.is_file():  # (the URL named an object before, a prefix now: or back)
+        top.unlink()
+    elif not is_dir and top.is_dir():
+        shutil.rmtree(top, ignore_errors=True)
     out = Opened(url)
     out.path = str(top)
     base = rpath.rstrip("/") + "/"
@@ -336,12 +346,24 @@ def open_url(url: str) -> Opened:
         out.mirrors.append(m)
         if m.size <= WHOLE and not m.complete():
             small[rp] = (m, shown_url)
+    if is_dir:
+        _prune(top, {m.local for m in out.mirrors})
     if small:
         _fetch_whole(fs, small, out, url)
         if not os.path.exists(top):
             out.path = None
     _roots.append((str(top), url.rstrip("/") if is_dir else url))
     return out
+
+
+def _prune(top: Path, keep: set[str]) -> None:
+    """Remove the mirrors of objects no longer listed (deleted since an earlier open)."""
+    for dirpath, _dirs, files in os.walk(top):
+        for name in files:
+            p = os.path.join(dirpath, name)
+            if p not in keep:
+                with contextlib.suppress(OSError):
+                    os.unlink(p)
 
 
 def _mirror(fs: Any, rpath: str, local: Path, meta: Path, info: dict[str, Any]) -> Mirror:
