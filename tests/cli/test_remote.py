@@ -180,6 +180,9 @@ def test_an_s3_prefix_lists_every_object_under_it(s3: str, tmp_path: Path) -> No
     assert "s3://evals/runs/a/results.jsonl" in sources
     assert "s3://evals/runs/b/task.eval" in sources
     assert len(rows) == 2 + 6 + 2
+    for ref in ("a/results.jsonl::calls-1", "s3://evals/runs/a/results.jsonl::calls-1"):
+        show = trajtui("show", "s3://evals/runs/", ref)  # a reference leads back to its URL
+        assert show.returncode == 0 and "calls-1" in show.stdout.splitlines()[0], show.stderr
     plain = trajtui("ls", "s3://evals/runs/")
     assert "\x1b" not in plain.stdout + plain.stderr  # the key's escapes are shown, not run
     assert "␛" in plain.stdout

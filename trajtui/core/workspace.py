@@ -119,7 +119,8 @@ class Workspace:
         return None
 
     def sources_named(self, name: str) -> list[Source]:
-        """Open sources whose path is ``name`` or ends with it (whole path components)."""
+        """Open sources whose path (or URL) is ``name`` or ends with it (whole path
+        components)."""
         if not name:
             return []
         want = os.path.normpath(name)
@@ -131,6 +132,7 @@ class Workspace:
             parts = path.split(os.sep)
             if (
                 path == want
+                or remote.shown(source.path) == name  # (a remote object, by its URL)
                 or os.path.abspath(path) == absolute
                 or (tail and not os.path.isabs(want) and parts[-len(tail) :] == tail)
             ):
