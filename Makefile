@@ -115,7 +115,7 @@ format: $(STAMP) ## Reformat the code with ruff
 HUGE_GB ?= 2
 SCALE_GB ?= 20
 .PHONY: bench
-bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the hostile cases, and beside toolong and lnav (not part of make test)
+bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the hostile cases, over HTTP and S3 on 127.0.0.1, and beside toolong and lnav (not part of make test)
 	$(BIN)/python -m tests.bench.run_bench
 	$(BIN)/python -m tests.bench.targets
 	$(BIN)/python -m tests.bench.huge_bench --size-gb $(HUGE_GB)
@@ -129,6 +129,7 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 	$(BIN)/python -m tests.bench.traj_bench
 	$(BIN)/python -m tests.bench.atif_bench --size-gb 0.125 1
 	$(BIN)/python -m tests.bench.parquet_bench --size-mb 1024
+	$(BIN)/python -m tests.bench.remote_bench --size-mb 1024
 	@test -x .venv-bench/bin/tl || { $(PYTHON) -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet toolong; } || echo "toolong could not be installed: not compared"
 	@command -v lnav >/dev/null || echo "lnav is not installed (Debian: apt install lnav): not compared"
 	$(BIN)/python -m tests.bench.compare_bench
@@ -137,6 +138,10 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 scale-check: $(STAMP) ## A 20 GB Codex rollout (written under TMPDIR, then deleted): ls and the TUI's first screen, time and peak memory, beside wc -l (about 20 minutes; not part of make bench); then make spark-check
 	$(BIN)/python -m tests.bench.codex_scale --size-gb $(SCALE_GB)
 	$(MAKE) --no-print-directory spark-check
+
+.PHONY: remote-check
+remote-check: $(STAMP) ## trajtui over a real OpenSSH sshd on 127.0.0.1 (installs openssh-server with apt-get when missing; keys and config in a temp dir; not in make test)
+	$(BIN)/python -m tests.e2e.sshd_check
 
 .PHONY: screenshots
 screenshots: $(STAMP) ## Write an SVG of each pane into screenshots/

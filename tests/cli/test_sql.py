@@ -145,7 +145,9 @@ def test_help_teaches_with_the_questions() -> None:
     assert "tool_calls:" in result.stdout  # the columns of each table
 
 
-def test_help_ls_and_the_tui_do_not_import_pyarrow_or_duckdb(tmp_path: Path) -> None:
+def test_help_ls_and_the_tui_do_not_import_pyarrow_duckdb_or_the_remote_filesystems(
+    tmp_path: Path,
+) -> None:
     path = str(capture_fixture(tmp_path))
     code = (
         "import sys\n"
@@ -156,7 +158,8 @@ def test_help_ls_and_the_tui_do_not_import_pyarrow_or_duckdb(tmp_path: Path) -> 
         "    except SystemExit:\n"
         "        pass\n"
         "import trajtui.ui.app\n"
-        "print('LOADED', sorted(m for m in ('pyarrow', 'duckdb') if m in sys.modules))\n"
+        "heavy = ('pyarrow', 'duckdb', 'fsspec', 's3fs', 'aiohttp', 'sshfs', 'asyncssh', 'botocore')\n"
+        "print('LOADED', sorted(m for m in heavy if m in sys.modules))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, path], capture_output=True, text=True, timeout=120

@@ -19,6 +19,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from trajtui.core.io import remote
 from trajtui.core.io.text import visible
 from trajtui.formats.registry import formats
 
@@ -66,7 +67,9 @@ def split_args(
     ambiguous: list[int] = []
     kinds: list[str] = []
     for k, word in enumerate(words):
-        if not os.path.exists(word):
+        if remote.is_url(word):  # (a URL is a path: s3://, https://, ssh://)
+            kinds.append("path")
+        elif not os.path.exists(word):
             kinds.append("ref")
         elif k == 0 or written_as_path(word):
             kinds.append("path")

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
+from trajtui.core.io import remote
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.text import visible
 from trajtui.core.jsonl import indexcache
@@ -143,6 +144,7 @@ def clear_cmd(as_json: bool) -> None:
 
     removed, freed = indexcache.clear()
     tables, tables_freed = clear_cache()  # the tables trajtui sql keeps
+    mirrors, mirrors_freed = remote.clear()  # what was fetched of remote objects
     where = str(indexcache.directory())
     if as_json:
         click.echo(
@@ -153,6 +155,8 @@ def clear_cmd(as_json: bool) -> None:
                     "freed_bytes": freed,
                     "tables_removed": tables,
                     "tables_freed_bytes": tables_freed,
+                    "mirrors_removed": mirrors,
+                    "mirrors_freed_bytes": mirrors_freed,
                 }
             )
         )
@@ -165,4 +169,8 @@ def clear_cmd(as_json: bool) -> None:
     if tables:
         click.echo(
             f"removed the tables of {tables:,} sql queries' paths ({size_text(tables_freed)})"
+        )
+    if mirrors:
+        click.echo(
+            f"removed the mirrors of {mirrors:,} remote objects ({size_text(mirrors_freed)})"
         )

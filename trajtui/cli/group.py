@@ -148,6 +148,9 @@ def open_cmd(
     from trajtui.core.jsonl import rowpool
 
     rowpool.start_early(paths)  # before the TUI (and its threads) starts
+    from trajtui.core.workspace import workers_before_urls
+
+    workers_before_urls(paths)  # (a URL: before fsspec's thread starts)
     from trajtui.ui.app import run_app
 
     sys.exit(run_app(list(paths), goto=goto, follow=follow))

@@ -21,6 +21,7 @@ from trajtui.cli.output import (
     workspace_rows,
 )
 from trajtui.cli.where import parse_where
+from trajtui.core.io import remote
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.text import visible
 from trajtui.core.model import Problem, RunSummary
@@ -242,7 +243,7 @@ def ls_cmd(
             if as_json:
                 obj = entry.to_json()
                 obj["ref"] = ws.ref(source, entry.ref)
-                obj["source"] = source.path
+                obj["source"] = remote.shown(source.path)
                 obj["format_name"] = source.format.name
                 lines.append(dumps_line(obj))
             else:

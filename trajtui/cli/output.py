@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 
 import click
 
+from trajtui.core.io import remote
 from trajtui.core.io.text import visible
 from trajtui.core.jsonl import indexcache
 from trajtui.core.model import Problem, Severity
@@ -32,10 +33,9 @@ def report_problems(problems: Sequence[Problem], *, verbose: bool = True) -> Non
         if p.severity is Severity.WARNING and not verbose:
             continue
         prefix = "warning: " if p.severity is Severity.WARNING else ""
+        path = remote.shown(p.path)  # (a remote object's: its URL, not its mirror)
         print_err(
-            f"{p.path}:{p.line}: {prefix}{p.message}"
-            if p.line
-            else f"{p.path}: {prefix}{p.message}"
+            f"{path}:{p.line}: {prefix}{p.message}" if p.line else f"{path}: {prefix}{p.message}"
         )
 
 

@@ -149,7 +149,10 @@ class Problem:
     ref: str | None = None
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        from trajtui.core.io.remote import shown  # (a remote object's mirror: its URL)
+
+        path = shown(self.path)
+        where = f"{path}:{self.line}" if self.line is not None else path
         return f"{where}: {self.message}"
 
 

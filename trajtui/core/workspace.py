@@ -9,17 +9,20 @@ a session's id) is not, unless another open source gives the same reference.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import shlex
+import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from trajtui.core import opening
 from trajtui.core.format_api import Format
+from trajtui.core.io import remote
 from trajtui.core.io.detect import sniff
-from trajtui.core.jsonl import indexcache
+from trajtui.core.jsonl import indexcache, rowpool
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Severity
 from trajtui.core.refs import SOURCE_SEP, NoSuchRun, RefError, nearby, readings, split_source
@@ -116,7 +119,8 @@ class Workspace:
         return None
 
     def sources_named(self, name: str) -> list[Source]:
-        """Open sources whose path is ``name`` or ends with it (whole path components)."""
+        """Open sources whose path (or URL) is ``name`` or ends with it (whole path
+        components)."""
         if not name:
             return []
         want = os.path.normpath(name)
@@ -128,6 +132,7 @@ class Workspace:
             parts = path.split(os.sep)
             if (
                 path == want
+                or remote.shown(source.path) == name  # (a remote object, by its URL)
                 or os.path.abspath(path) == absolute
                 or (tail and not os.path.isabs(want) and parts[-len(tail) :] == tail)
             ):
@@ -303,8 +308,23 @@ def open_paths(paths: Sequence[str], formats: Sequence[Format]) -> Workspace:
     passes :func:`trajtui.formats.registry.formats`; the core names no format), and collect
     sources and problems."""
     indexcache.note_opened(paths)
+    workers_before_urls(paths)
     ws = Workspace()
     for path in paths:
+        if remote.is_url(path):  # (read through a local mirror: core/io/remote.py)
+            try:
+                opened = remote.open_url(path)
+            except remote.RemoteError as err:
+                ws.problems.append(Problem(path, None, str(err)))
+                continue
+            ws.problems.extend(Problem(url, None, why) for url, why in opened.problems)
+            if opened.path is None or not os.path.exists(opened.path):
+                if not opened.problems:
+                    ws.problems.append(
+                        Problem(path, None, NOTHING_FOUND + " (no objects under it)")
+                    )
+                continue
+            path = opened.path
         try:
             st = os.stat(path)
         except OSError as err:
@@ -317,22 +337,37 @@ def open_paths(paths: Sequence[str], formats: Sequence[Format]) -> Workspace:
             root = os.path.abspath(path) if os.path.normpath(path) == os.curdir else path
             found = opening.open_dir(formats, root)
             ws.sources.extend(found.sources)
-            ws.ignored.extend(found.ignored)
-            ws.problems.extend(found.problems)
+            ws.ignored.extend((remote.shown(p), why) for p, why in found.ignored)
+            ws.problems.extend(_shown(p) for p in found.problems)
             if not found.sources and all(p.severity is Severity.WARNING for p in found.problems):
-                said = nothing_found(path, found.looked_at, found.passed_over)
-                ws.problems.append(Problem(path, None, said))
+                said = nothing_found(remote.shown(path), found.looked_at, found.passed_over)
+                ws.problems.append(Problem(remote.shown(path), None, said))
             continue
         if not os.path.isfile(path) and st is not None:
             ws.problems.append(Problem(path, None, "not a regular file"))
             continue
         sources, reason = open_file_sources(path, formats, label=path)
         if not sources:
-            ws.problems.append(Problem(path, None, reason or "not a format trajtui reads"))
+            said = reason or "not a format trajtui reads"
+            ws.problems.append(Problem(remote.shown(path), None, said))
         else:
             ws.sources.extend(sources)
     paths = list(dict.fromkeys(s.path for s in ws.sources))  # (a file may hold several)
-    labels = dict(zip(paths, short_labels(paths), strict=True))
+    labels = dict(zip(paths, short_labels([remote.shown(p) for p in paths]), strict=True))
     for source in ws.sources:
         source.label = labels[source.path]
     return ws
+
+
+def workers_before_urls(paths: Sequence[str]) -> None:
+    """Fork the row workers now when a URL is among ``paths`` and this process runs one
+    thread: reading a URL starts fsspec's thread, after which they could only be spawned
+    (0.7 s, where a fork takes milliseconds)."""
+    if any(remote.is_url(p) for p in paths) and threading.active_count() == 1:
+        rowpool.pool()
+
+
+def _shown(problem: Problem) -> Problem:
+    """``problem`` naming the URL of a remote object's mirror (itself for a local path)."""
+    path = remote.shown(problem.path)
+    return problem if path == problem.path else dataclasses.replace(problem, path=path)

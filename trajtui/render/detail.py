@@ -14,6 +14,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from trajtui.core.io import remote
 from trajtui.core.io.text import visible
 from trajtui.core.model import Attempt, Problem, Run, Severity, Step
 from trajtui.core.source import Source
@@ -137,7 +138,7 @@ def problem_detail(problem: Problem) -> RenderableType:
 
 def source_info(source: Source, counts: str) -> RenderableType:
     return Group(
-        Text(visible(source.path, keep_newlines=False), style="bold reverse"),
+        Text(visible(remote.shown(source.path), keep_newlines=False), style="bold reverse"),
         Text(f"{source.format.name} · {counts}"),
     )
 

@@ -18,6 +18,8 @@ _WS_NUL = b" \t\r\n\f\v\x00\xff"
 """Whitespace, and the NUL bytes a writer that crashed leaves where records were to be."""
 
 HEAD_BYTES = 1 << 20
+FIRST_BYTES = 64 << 10
+"""Read first: binary data is told by them (:func:`looks_binary` looks at 8 KB)."""
 MAX_LINE = 256 << 20
 """A record longer than this is not decoded for detection (the next ones tell)."""
 MAX_SCAN = 4 * MAX_LINE
@@ -100,7 +102,13 @@ def sniff(path: str) -> Sniffed:
         OSError: The file cannot be read.
     """
     with open_regular(path) as f:
-        head = f.pread(HEAD_BYTES, 0)
+        head = f.pread(FIRST_BYTES, 0)
+        first = head[3:] if head.startswith(BOM) else head
+        stripped = first.lstrip(_WS_NUL)
+        if stripped and stripped[:1] not in (b"{", b"[") and looks_binary(first):
+            return Sniffed("binary")  # (as _sniff_body says: a remote zip's first MB unread)
+        if len(head) == FIRST_BYTES:
+            head += f.pread(HEAD_BYTES - FIRST_BYTES, FIRST_BYTES)
         body = head[3:] if head.startswith(BOM) else head
         if not body.strip() and f.size <= len(head):
             return Sniffed("empty")

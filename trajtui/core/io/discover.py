@@ -36,6 +36,7 @@ SKIP_DIRS = frozenset(
         ".nox",
         ".idea",
         ".vscode",
+        ".trajtui-mirror",  # (remote objects' mirrors: core/io/remote.py)
     }
 )
 TOOL_DIR = "not looked into: a tool's own directory (.git, node_modules, .venv and the like)"

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from trajtui.core.io import sparse
 from trajtui.core.io.safeio import open_fd
 
 MAX_READ = 1 << 30
@@ -121,6 +122,7 @@ class FileHandle:
 
 def pread_full(fd: int, n: int, offset: int) -> bytes:
     """``n`` bytes at ``offset`` of ``fd``, in as many reads as it takes."""
+    sparse.ensure_fd(fd, offset, n)  # (a remote object's mirror: fetched first)
     if n <= MAX_READ:
         data = os.pread(fd, n, offset)
         if len(data) == n or not data:

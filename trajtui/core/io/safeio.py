@@ -41,6 +41,8 @@ import stat
 from collections.abc import Iterator
 from types import TracebackType
 
+from trajtui.core.io import sparse
+
 CHUNK = 1 << 20
 """Bytes read at a time by :func:`iter_lines`."""
 MAX_DOCUMENT = 128 << 20
@@ -133,7 +135,10 @@ class SafeFile:
 
     def pread(self, size: int, offset: int) -> bytes:
         """Up to ``size`` bytes at ``offset`` (fewer at the end of the file)."""
-        return os.pread(self.fd, size, offset) if size > 0 else b""
+        if size <= 0:
+            return b""
+        sparse.ensure(self.ident, offset, size)  # (a remote object's mirror: fetched first)
+        return os.pread(self.fd, size, offset)
 
     def read_all(self, limit: int = MAX_DOCUMENT) -> bytes:
         """The whole file, from its start.

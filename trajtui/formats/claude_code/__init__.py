@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 
 from trajtui.core.format_api import Certainty, Claim, Format, Opened
+from trajtui.core.io import sparse
 from trajtui.core.io.detect import Sniffed, iter_lines
 from trajtui.core.jsonl.session import SessionSource, StepRow
 from trajtui.core.model import Field, Run, RunSummary, Step
@@ -139,6 +140,7 @@ def started(path: str, session: str = "") -> float | None:
 def _first_stamp(path: str) -> float | None:
     try:
         with open(path, "rb") as f:
+            sparse.ensure_fd(f.fileno(), 0, START_BYTES)  # (a remote mirror: fetched first)
             head = f.read(START_BYTES)
     except OSError:
         return None
@@ -291,6 +293,7 @@ def _has_sidechain(path: str) -> bool:
         with open(path, "rb") as f:
             if os.fstat(f.fileno()).st_size > SIDECHAIN_SEEN:
                 return True
+            sparse.ensure_fd(f.fileno(), 0, SIDECHAIN_SEEN)  # (a remote mirror: fetched first)
             with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
                 return any(data.find(form) >= 0 for form in _SIDE)
     except (OSError, ValueError):  # (an empty file cannot be mapped)

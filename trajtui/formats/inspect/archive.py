@@ -25,7 +25,7 @@ from typing import Any
 
 import zstandard
 
-from trajtui.core.io import safeio
+from trajtui.core.io import safeio, sparse
 
 STORED, DEFLATED, ZSTANDARD = 0, 8, 93
 """The ZIP compression methods read (those inspect_ai writes)."""
@@ -74,7 +74,7 @@ class Archive:
     def __init__(self, path: str, members: dict[str, Member] | None = None) -> None:
         self.path = path
         fd, _ = safeio.open_fd(path)
-        self._file = os.fdopen(fd, "rb", buffering=0)
+        self._file = sparse.open_file(fd)  # (a remote log's: its central directory fetched)
         if members is not None:  # read before: the central directory is not read again
             self.members = members
             return
@@ -121,11 +121,13 @@ class Archive:
         if m.size > limit:
             raise ArchiveError(f"{name}: {m.size:,} bytes uncompressed (limit {limit:,}; not read)")
         fd = self._file.fileno()
+        sparse.ensure_fd(fd, m.offset, _LOCAL.size)  # (a remote log: only this member fetched)
         head = os.pread(fd, _LOCAL.size, m.offset)
         if len(head) < _LOCAL.size or head[:4] != b"PK\x03\x04":
             raise ArchiveError(f"{name}: no local header where the central directory says")
         fields = _LOCAL.unpack(head)
         start = m.offset + _LOCAL.size + fields[-2] + fields[-1]
+        sparse.ensure_fd(fd, start, m.compressed)
         raw = _Slice(fd, start, m.compressed)
         try:
             if m.method == STORED:

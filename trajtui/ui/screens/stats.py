@@ -24,6 +24,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from trajtui.core.io import remote
 from trajtui.core.io.text import visible
 from trajtui.core.stats.collect import collect, grouped
 from trajtui.core.stats.facts import RunFacts
@@ -338,7 +339,7 @@ class StatsScreen(Screen[StatsChoice | None]):
         label = f"the stats of {title}" + (f", by {by}" if by else "")
 
         sources = self.ws.sources
-        name = sources[0].path if len(sources) == 1 else f"{len(sources)} sources"
+        name = remote.shown(sources[0].path) if len(sources) == 1 else f"{len(sources)} sources"
         heading = name if self.what == "listed" else f"{name} · {self.what}"
 
         def done(choice: ExportChoice | None) -> None:

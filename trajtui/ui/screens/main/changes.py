@@ -17,6 +17,7 @@ from typing import Protocol
 
 from textual.widget import Widget
 
+from trajtui.core.io import remote
 from trajtui.core.io.text import visible
 from trajtui.ui.host import host
 from trajtui.ui.messages import ChangedOnDisk
@@ -155,7 +156,7 @@ class DiskWatch:
                     screen.read_appended(s)
                 continue
             source.forget_cache()
-            path = visible(source.path, keep_newlines=False)
+            path = visible(remote.shown(source.path), keep_newlines=False)
             if follow and how != "deleted":
                 again.append(f"{path} {how} on disk")
                 continue

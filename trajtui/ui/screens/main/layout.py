@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import Static
 
+from trajtui.core.io import remote
 from trajtui.core.io.text import visible
 from trajtui.render import fmt
 from trajtui.ui import subjects
@@ -172,7 +173,7 @@ class Frame:
         state.last_title = time.monotonic()
         if len(ws.sources) == 1:
             src = ws.sources[0]
-            name, kind = src.path, src.format.name
+            name, kind = remote.shown(src.path), src.format.name
         else:
             name, kind = f"{len(ws.sources)} sources", ""
         progress = bar = ""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
 
+from trajtui.core.io import remote
 from trajtui.core.io.text import visible
 from trajtui.core.jsonl.index import FileChanged, ScanProgress
 from trajtui.core.model import Problem
@@ -227,7 +228,7 @@ class Loader:
         app.strict_keys.add(source.path)
         line = source.line_of(message.record) or 0
         self.node.notify(
-            f"{visible(source.path, keep_newlines=False)}:{line}: a record spells its key "
+            f"{visible(remote.shown(source.path), keep_newlines=False)}:{line}: a record spells its key "
             "twice; reading the file again with every key checked",
             severity="warning",
             timeout=8,
@@ -276,7 +277,7 @@ class Loader:
         )
         if message.error:
             self.node.notify(
-                f"{self.screen.ws.sources[message.source].path}: {message.error}",
+                f"{remote.shown(self.screen.ws.sources[message.source].path)}: {message.error}",
                 severity="error",
                 timeout=8,
             )
@@ -403,7 +404,7 @@ class Loader:
             return
         except (OSError, FileChanged) as err:
             self.node.post_message(
-                RunLoaded(s, i, token, None, Problem(source.path, None, str(err)))
+                RunLoaded(s, i, token, None, Problem(remote.shown(source.path), None, str(err)))
             )
             return
         self.node.post_message(RunLoaded(s, i, token, run))
