@@ -245,3 +245,69 @@ def test_an_object_deleted_from_a_prefix_is_no_longer_listed(s3: str, tmp_path: 
     assert len(refs(trajtui("ls", "--json", "s3://pruned/runs/").stdout)) == 4
     boto3.client("s3", endpoint_url=s3).delete_object(Bucket="pruned", Key="runs/b.jsonl")
     assert refs(trajtui("ls", "--json", "s3://pruned/runs/").stdout) == ["calls-1", "flagged"]
+
+
+@pytest.fixture
+def plain(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``python -m http.server`` as people serve a folder: index pages, no ``Range``."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    root = tmp_path / "www"
+    (root / "logs").mkdir(parents=True)
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=root))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", root
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_folder_served_by_python_http_server_lists_as_the_folder_does(
+    plain: tuple[str, Path],
+) -> None:
+    """Its index page's links say no size (each is asked for it), and it sends the whole
+    file for a range (kept whole: the file is read, not refused)."""
+    url, root = plain
+    line = tool_calls_capture(root / "one.jsonl").read_bytes().splitlines()[0]
+    (root / "one.jsonl").unlink()
+    with (root / "logs" / "big.jsonl").open("wb") as f:  # over the size fetched whole at once
+        for i in range(8_000):
+            f.write(line.replace(b'"calls-1"', f'"run-{i}"'.encode()) + b"\n")
+    assert (root / "logs" / "big.jsonl").stat().st_size > 2 << 20
+    tool_calls_capture(root / "logs" / "cap.jsonl")
+    local = trajtui("ls", "--json", str(root / "logs"))
+    done = trajtui("ls", "--json", f"{url}/logs/")
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    assert (
+        sorted(refs(done.stdout)) == sorted(refs(local.stdout)) and len(refs(local.stdout)) > 8_000
+    )
+    table = trajtui("ls", f"{url}/logs/")
+    heads = [x for x in table.stdout.splitlines() if x.startswith("# ")]
+    assert heads and all(x.startswith(f"# {url}/logs/") for x in heads), heads
+    said = trajtui("validate", f"{url}/logs/").stderr
+    assert said.startswith(f"{url}/logs/") and "trajtui" not in said.split(":")[1], said
+
+
+def test_a_remote_objects_notes_know_it_before_all_of_it_is_fetched(served: HTTP) -> None:
+    """Notes find their source by its first and last bytes: a mirror's are fetched for that,
+    not read as the zeros of blocks not fetched yet (the notes would be lost on the next
+    open, once the object is whole)."""
+    from trajtui.core import noteid
+    from trajtui.core.io import remote
+
+    path = Path(served.root) / "big.jsonl"
+    line = tool_calls_capture(Path(served.root) / "one.jsonl").read_bytes().splitlines()[0]
+    path.write_bytes(b"".join(line + b"\n" for _ in range(4_000)))
+    assert path.stat().st_size > 2 << 20
+    opened = remote.open_url(f"{served.url}/big.jsonl")
+    assert opened.path is not None
+    assert noteid.fingerprint(opened.path) == noteid.fingerprint(str(path))
+    assert served.sent < path.stat().st_size  # (the ends only)

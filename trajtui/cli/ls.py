@@ -221,7 +221,7 @@ def ls_cmd(
                 if verbose or headed:
                     if last_section is not None:
                         out.write("\n")
-                    said = src.path if section[1] is not None else "one run a file"
+                    said = remote.shown(src.path) if section[1] is not None else "one run a file"
                     out.write(f"# {visible(said, keep_newlines=False)} · {src.format.name}\n")
                 out.write(_header(widths, with_cost, project_w) + "\n")
                 last_section = section

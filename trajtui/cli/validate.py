@@ -10,6 +10,7 @@ import click
 
 from trajtui.cli.formats_help import FormatsHelp, help_lines
 from trajtui.cli.output import open_workspace, print_err, report_problems
+from trajtui.core.io import remote
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.text import visible
 
@@ -32,6 +33,9 @@ def _rules_help() -> list[str]:
 
 def _opened(paths: tuple[str, ...], path: str) -> str:
     """The path given on the command line that holds ``path``."""
+    path = remote.shown(path)  # (a remote object's mirror: its URL)
+    if remote.is_url(path):
+        return next((g for g in paths if path.startswith(g.rstrip("/") + "/")), path)
     norm = os.path.abspath(path)
     for given in paths:
         top = os.path.abspath(given)
@@ -80,7 +84,9 @@ def validate_cmd(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
         which = ", ".join(validating_formats()) or "none"
         for name, where in unjudged.items():  # a folder of 5,000 sessions: one line
             if len(where) == 1:
-                print_err(f"{where[0]}: {name} cannot be validated (validate reads: {which})")
+                print_err(
+                    f"{remote.shown(where[0])}: {name} cannot be validated (validate reads: {which})"
+                )
                 continue
             print_err(
                 f"{_opened(paths, where[0])}: {len(where):,} {name} files cannot be validated "

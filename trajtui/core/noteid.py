@@ -46,10 +46,9 @@ def fingerprint(path: str) -> dict[str, Any] | None:
                 h.update(line.encode("utf-8", "surrogateescape") + b"\n")
             return {"kind": "dir", "size": len(names), "head": h.hexdigest(), "tail": ""}
         with safeio.open_regular(path) as f:
-            fd = f.fd
-            size = os.fstat(fd).st_size
-            head = os.pread(fd, HASHED, 0)
-            tail = os.pread(fd, HASHED, max(0, size - HASHED))
+            size = os.fstat(f.fd).st_size
+            head = f.pread(HASHED, 0)  # (through the file's reads: a remote mirror's fetched)
+            tail = f.pread(HASHED, max(0, size - HASHED))
     except OSError:
         return None
     return {"kind": "file", "size": size, "head": _hash(head), "tail": _hash(tail)}
@@ -69,6 +68,6 @@ def starts_with(path: str, recorded: dict[str, Any]) -> bool:
         with safeio.open_regular(path) as f:
             if os.fstat(f.fd).st_size < size:
                 return False
-            return _hash(os.pread(f.fd, min(size, HASHED), 0)) == recorded.get("head")
+            return _hash(f.pread(min(size, HASHED), 0)) == recorded.get("head")
     except OSError:
         return False

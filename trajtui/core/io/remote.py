@@ -237,6 +237,12 @@ class Mirror:
             data = self.fs.cat_file(self.rpath, start=start, end=stop)
         except Exception as err:  # the library's own errors (aiohttp, botocore, asyncssh)
             raise OSError(message(err)) from None
+        if len(data) == self.size and (start, stop) != (0, self.size):
+            # a server that does not honour Range (python -m http.server) sends the whole
+            # object: kept, so nothing is fetched again
+            fetched.add(len(data))
+            self.put(0, data)
+            return
         if len(data) != stop - start:
             raise OSError(f"the server sent {len(data):,} bytes for {stop - start:,}")
         fetched.add(len(data))
@@ -339,6 +345,8 @@ def open_url(url: str) -> Opened:
         local = top.joinpath(*rel) if is_dir else top
         shown_url = url.rstrip("/") + "/" + "/".join(rel) if is_dir else url
         try:
+            if not isinstance(inf.get("size"), int):  # (an HTTP index page's links: ask each)
+                inf = fs.info(rp)
             m = _mirror(fs, rp, local, meta, inf)
         except (OSError, RemoteError) as err:
             out.problems.append((shown_url, message(err)))
