@@ -294,6 +294,9 @@ def test_a_folder_served_by_python_http_server_lists_as_the_folder_does(
     assert heads and all(x.startswith(f"# {url}/logs/") for x in heads), heads
     said = trajtui("validate", f"{url}/logs/").stderr
     assert said.startswith(f"{url}/logs/") and "trajtui" not in said.split(":")[1], said
+    none = trajtui("notes", f"{url}/logs/")
+    assert none.returncode == 1 and f"{url}/logs/cap.jsonl" in none.stderr, none.stderr
+    assert "mirror" not in none.stderr
 
 
 def test_a_remote_objects_notes_know_it_before_all_of_it_is_fetched(served: HTTP) -> None:

@@ -11,6 +11,7 @@ import click
 
 from trajtui.cli.output import open_workspace, print_err, scan_all, silence_stdout
 from trajtui.core import notes, notes_located
+from trajtui.core.io import remote
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.text import visible
 
@@ -88,7 +89,7 @@ def run_notes(paths: Sequence[str], *, as_json: bool = False) -> int:
     finally:
         ws.close()
     if not count:
-        print_err("no bookmarks or notes on " + ", ".join(s.path for s in ws.sources))
+        print_err("no bookmarks or notes on " + ", ".join(remote.shown(s.path) for s in ws.sources))
     if errors:
         return 2
     return 0 if count else 1
