@@ -44,6 +44,7 @@ from trajtui.core.io.jsonutil import BOM, JsonError, _parse_float, _parse_int, l
 
 __all__ = [
     "CHUNK",
+    "TOP",
     "BytesFile",
     "DocumentScan",
     "Pread",
@@ -56,6 +57,10 @@ __all__ = [
 
 CHUNK = 1 << 20
 """Bytes read at a time."""
+TOP = ""
+"""The key that names the document itself in ``arrays``, when it is an array (a bare list
+of messages): its items are streamed as a member's are, and :attr:`Scanned.value` is an
+empty list."""
 
 _WS = re.compile(r"[ \t\n\r]*")
 _TRAILING = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
@@ -326,7 +331,8 @@ class DocumentScan:
     members decoded, the spans, the counts), and all of it once the iteration ends.
 
     Args:
-        arrays: Top-level keys whose array values are streamed item by item.
+        arrays: Top-level keys whose array values are streamed item by item (:data:`TOP`:
+            the document itself, when it is an array).
         visit: Called with each streamed item (:data:`Visitor`).
         started: Called when a streamed array starts (:data:`Started`).
         spans: Keep every item's span in :attr:`Scanned.spans` (a reader that keeps only
@@ -355,7 +361,12 @@ class DocumentScan:
         start = 3 if f.pread(3, 0) == BOM else 0
         w = _Window(f, start, out.warnings)
         try:
-            if w.peek() != "{":
+            if w.peek() == "[" and TOP in self.arrays:
+                out.value = []
+                out.spans[TOP] = Spans()
+                out.counts[TOP] = 0
+                yield from self._stream(w, TOP)
+            elif w.peek() != "{":
                 out.value = w.value()
             else:
                 yield from self._read_object(w)

@@ -4,7 +4,8 @@ them), each recognised by content.
 
 A batch is one list: a run per instance directory, in name order, and a run for each
 instance ``preds.json`` names that has no trajectory (its prediction alone). Listing reads
-every trajectory once; a run's steps are read again from its file when it is opened.
+every trajectory once, in one pass that keeps numbers per message (:mod:`~.lean`); a run's
+steps are built when shown, each from its messages read again by their byte spans.
 """
 
 from __future__ import annotations
@@ -26,14 +27,13 @@ from trajtui.core.static_source import StaticSource
 from trajtui.core.values import mapping
 from trajtui.formats.mini_swe_agent.document import (
     SUFFIX,
-    Traj,
     Unreadable,
     marked,
     marked_file,
     named_file,
-    read,
     stem,
 )
+from trajtui.formats.mini_swe_agent.lean import Lean, scan
 from trajtui.formats.mini_swe_agent.runs import FORMAT_ID, build_run, predicted_only
 
 FORMAT = FormatInfo(FORMAT_ID, "mini-swe-agent trajectories")
@@ -75,15 +75,26 @@ class MiniSource(StaticSource):
     def __init__(self, path: str, kind: str, label: str | None = None) -> None:
         super().__init__(path, FORMAT, label)
         self.kind = kind
+        self._last: tuple[tuple[Any, ...], Lean] | None = None
         self.root_real = os.path.realpath(
             os.path.dirname(os.path.abspath(path)) if kind == "file" else path
         )
 
-    def _traj(self, path: str) -> Traj:
+    def _traj(self, path: str) -> Lean:
+        """The trajectory of ``path``, read in one pass (:mod:`~.lean`); the last one read
+        is kept while its file stays the same, so a run listed and then opened is read
+        once."""
         if not inside(self.root_real, path):
             raise Unreadable(None, "outside the opened directory (not read)")
         self.watch(path)
-        return read(path)
+        st = os.stat(path)
+        key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
+        traj = scan(path)
+        self._last = (key, traj)
+        return traj
 
     def _load(self) -> Iterator[ScanProgress]:
         if self.kind == "file":
