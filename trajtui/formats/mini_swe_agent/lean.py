@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trajtui.core.io import safeio
-from trajtui.core.io.jsondoc import CHUNK, TOP, DocumentScan, Span, Spans, read_item
+from trajtui.core.io.jsondoc import ENDS_EARLY, TOP, DocumentScan, Span, Spans, last_line, read_item
 from trajtui.core.io.jsonutil import JsonError
 from trajtui.core.io.text import flat
 from trajtui.core.model import Field, Kind, Outcome, Step
@@ -46,7 +46,6 @@ from trajtui.formats.mini_swe_agent.steps import (
 
 MESSAGES = "messages"
 _ARRAYS = frozenset({MESSAGES, TOP})
-ENDS_EARLY = "ends early (truncated?)"
 
 # a message's role
 OTHER, ASSISTANT, EXIT, TOOL, USER = range(5)
@@ -243,7 +242,7 @@ def scan(path: str) -> Lean:
         if scanned.error is not None:
             line, message = scanned.error
             if message.endswith(ENDS_EARLY):  # where the file ends, blanks included
-                line = _last_line(f, f.size)
+                line = last_line(f, f.size)
             raise Unreadable(line, message)
     value = scanned.value
     key = TOP if isinstance(value, list) else MESSAGES
@@ -257,18 +256,6 @@ def scan(path: str) -> Lean:
     lean.warning = "; ".join(scanned.warnings) or None
     lean.plan()
     return lean
-
-
-def _last_line(f: safeio.SafeFile, size: int) -> int:
-    """The 1-based line the file's last byte is on (read a megabyte at a time)."""
-    lines, at = 1, 0
-    while at < size:
-        data = f.pread(min(CHUNK, size - at), at)
-        if not data:
-            break
-        lines += data.count(b"\n")
-        at += len(data)
-    return lines
 
 
 class MiniSteps(WindowedSteps):

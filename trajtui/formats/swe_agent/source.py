@@ -4,7 +4,8 @@ or an output directory of instance directories (``<id>/<id>.traj``, ``preds.json
 content.
 
 An output directory is one list: a run per instance directory, in name order. Listing
-reads every trajectory once; a run's steps are read again from its file when it is opened.
+reads every trajectory once, in one pass that keeps numbers per item (:mod:`~.lean`); a
+run's steps are built when shown, each from its item read again by its byte span.
 """
 
 from __future__ import annotations
@@ -26,13 +27,12 @@ from trajtui.core.static_source import StaticSource
 from trajtui.core.values import mapping, string
 from trajtui.formats.swe_agent.document import (
     SUFFIX,
-    Traj,
     Unreadable,
     looks_like,
     looks_like_value,
-    read,
     stem,
 )
+from trajtui.formats.swe_agent.lean import Lean, scan
 from trajtui.formats.swe_agent.runs import FORMAT_ID, Pred, build_run
 
 FORMAT = FormatInfo(FORMAT_ID, "SWE-agent trajectories")
@@ -90,6 +90,7 @@ class SweSource(StaticSource):
     def __init__(self, path: str, kind: str, label: str | None = None) -> None:
         super().__init__(path, FORMAT, label)
         self.kind = kind
+        self._last: tuple[tuple[Any, ...], Lean] | None = None
         self.root_real = os.path.realpath(
             os.path.dirname(os.path.abspath(path)) if kind == "file" else path
         )
@@ -133,11 +134,21 @@ class SweSource(StaticSource):
                 yield ScanProgress(n, len(names), len(self), finished=False)
         yield ScanProgress(1, 1, len(self), finished=False)
 
-    def _traj(self, path: str) -> Traj:
+    def _traj(self, path: str) -> Lean:
+        """The trajectory of ``path``, read in one pass (:mod:`~.lean`); the last one read
+        is kept while its file stays the same, so a run listed and then opened is read
+        once."""
         if not inside(self.root_real, path):
             raise Unreadable(None, "outside the opened directory (not read)")
         self.watch(path)
-        return read(path)
+        st = os.stat(path)
+        key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
+        traj = scan(path)
+        self._last = (key, traj)
+        return traj
 
     def _list(self, path: str, ref: str, pred: Pred | None) -> None:
         try:
