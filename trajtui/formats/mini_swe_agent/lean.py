@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from trajtui.core.io import safeio
@@ -88,9 +88,12 @@ class Lean:
         tokens_out: Their completion tokens.
         first: The earliest message timestamp (Unix seconds), or None.
         last: The latest.
+        partial: The messages read so far of a file still being read (no exit yet, its
+            members after the messages not read yet).
     """
 
     info: dict[str, Any] = field(default_factory=dict)
+    partial: bool = False
     trajectory_format: str | None = None
     instance_id: str | None = None
     warning: str | None = None
@@ -148,12 +151,13 @@ class Lean:
                     self.title = flat(task_text(text))
         self.asks_from.append(len(self.asks))
 
-    def plan(self) -> None:
-        """Work out the steps: which message answers which action (mini's own rules)."""
-        n = len(self.role)
+    def plan(self, n: int) -> None:
+        """Work out the steps of the first ``n`` messages: which message answers which
+        action (mini's own rules)."""
         used = bytearray(n)
         by_call: dict[int, int] = {}
-        for i, key in enumerate(self.answers):
+        for i in range(n):
+            key = self.answers[i]
             if key not in (NO_ID, EMPTY_ID) and key not in by_call:
                 by_call[key] = i
         exited = False
@@ -163,7 +167,7 @@ class Lean:
             role = self.role[i]
             if role == ASSISTANT:
                 self._step(THOUGHT, i, -1, -1)
-                following = self._following(i)
+                following = self._following(i, n)
                 for a in range(self.asks_from[i], self.asks_from[i + 1]):
                     key, j = self.asks[a], -1
                     if key != NO_ID:
@@ -180,7 +184,7 @@ class Lean:
                 self._step(EXIT_MESSAGE, i, -1, -1)
             else:
                 self._step(PROMPT, i, -1, -1)
-        if not exited and string(self.info.get("exit_status")):
+        if not exited and not self.partial and string(self.info.get("exit_status")):
             self._step(EXIT_INFO, -1, -1, -1)
 
     def _step(self, kind: int, message: int, action: int, answer: int) -> None:
@@ -189,10 +193,10 @@ class Lean:
         self.step_action.append(action)
         self.step_answer.append(answer)
 
-    def _following(self, i: int) -> list[int]:
+    def _following(self, i: int, n: int) -> list[int]:
         """The observation messages right after assistant message ``i`` (no tool call id)."""
         out = []
-        for j in range(i + 1, len(self.role)):
+        for j in range(i + 1, n):
             if self.role[j] not in (USER, TOOL) or self.flags[j]:
                 break
             out.append(j)
@@ -221,6 +225,86 @@ class Lean:
         return (self.last - self.first) * 1000
 
 
+class Reading:
+    """A trajectory file read in one pass, watched as it goes: iterating it reads the file,
+    giving after each message the byte offset read up to; :meth:`partial` is the run of the
+    messages read so far, :meth:`finish` the whole one once the iteration ends.
+
+    Raises (iterating):
+        OSError: It cannot be opened or read.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.lean = Lean(path=path)
+        self.size = 0
+        self._scan: DocumentScan | None = None
+        self._error: tuple[int, str] | None = None
+
+    def __iter__(self) -> Iterator[int]:
+        lean = self.lean
+
+        def visit(key: str, span: Span, item: Any) -> None:
+            lean.add(item)
+            lean.spans.append(span)
+
+        with safeio.open_regular(lean.path) as f:
+            lean.ident, lean.size = f.ident, f.size
+            self.size = f.size
+            self._scan = DocumentScan(f, arrays=_ARRAYS, visit=visit, spans=False)
+            yield from self._scan
+            error = self._scan.scanned.error
+            if error is not None and error[1].endswith(ENDS_EARLY):
+                error = (last_line(f, f.size), error[1])  # where it ends, blanks included
+            self._error = error
+
+    def _members(self, lean: Lean) -> bool:
+        """Set the top-level members of ``lean``; False when it is no trajectory (yet)."""
+        assert self._scan is not None
+        scanned = self._scan.scanned
+        value = scanned.value
+        key = TOP if isinstance(value, list) else MESSAGES
+        if key not in scanned.counts:
+            return False
+        if isinstance(value, dict):
+            lean.info = mapping(value.get("info"))
+            lean.trajectory_format = string(value.get("trajectory_format"))
+            lean.instance_id = string(value.get("instance_id"))
+        lean.warning = "; ".join(scanned.warnings) or None
+        return True
+
+    def partial(self) -> Lean | None:
+        """The run of the messages read so far (None before they start); call it between
+        two messages of the iteration. It shares the per-message arrays, which only grow."""
+        if self._scan is None:
+            return None
+        so_far = replace(
+            self.lean,
+            partial=True,
+            tools=set(self.lean.tools),
+            step_kind=array("b"),
+            step_message=array("q"),
+            step_action=array("l"),
+            step_answer=array("q"),
+        )
+        if not self._members(so_far):
+            return None
+        so_far.plan(len(so_far.role))
+        return so_far
+
+    def finish(self) -> Lean:
+        """The whole trajectory, once read.
+
+        Raises:
+            Unreadable: It is not a trajectory.
+        """
+        if self._error is not None:
+            raise Unreadable(*self._error)
+        if not self._members(self.lean):
+            raise Unreadable(1, "not a mini-swe-agent trajectory (no messages array)")
+        self.lean.plan(len(self.lean.role))
+        return self.lean
+
+
 def scan(path: str) -> Lean:
     """The trajectory in the file ``path``, read in one pass (:class:`Lean`).
 
@@ -228,34 +312,10 @@ def scan(path: str) -> Lean:
         OSError: It cannot be read.
         Unreadable: It is not a trajectory.
     """
-    lean = Lean(path=path)
-
-    def visit(key: str, span: Span, item: Any) -> None:
-        lean.add(item)
-
-    with safeio.open_regular(path) as f:
-        lean.ident, lean.size = f.ident, f.size
-        reading = DocumentScan(f, arrays=_ARRAYS, visit=visit)
-        for _ in reading:
-            pass
-        scanned = reading.scanned
-        if scanned.error is not None:
-            line, message = scanned.error
-            if message.endswith(ENDS_EARLY):  # where the file ends, blanks included
-                line = last_line(f, f.size)
-            raise Unreadable(line, message)
-    value = scanned.value
-    key = TOP if isinstance(value, list) else MESSAGES
-    if key not in scanned.spans:
-        raise Unreadable(1, "not a mini-swe-agent trajectory (no messages array)")
-    lean.spans = scanned.spans[key]
-    if isinstance(value, dict):
-        lean.info = mapping(value.get("info"))
-        lean.trajectory_format = string(value.get("trajectory_format"))
-        lean.instance_id = string(value.get("instance_id"))
-    lean.warning = "; ".join(scanned.warnings) or None
-    lean.plan()
-    return lean
+    reading = Reading(path)
+    for _ in reading:
+        pass
+    return reading.finish()
 
 
 class MiniSteps(WindowedSteps):

@@ -117,7 +117,11 @@ def fields_of(traj: Lean, d: MiniRun) -> tuple[Field, ...]:
         out.append(Field("instance_cost", f"{d.instance_cost}{note}" if note else d.instance_cost))
     out += [
         Field("mini_version", d.version),
-        Field("trajectory_format", d.trajectory_format or "none (a bare list of messages)"),
+        Field(
+            "trajectory_format",
+            d.trajectory_format
+            or ("(not read yet)" if traj.partial else "none (a bare list of messages)"),
+        ),
         Field("instance_id", traj.instance_id),
     ]
     for key in ("exception_str",):
