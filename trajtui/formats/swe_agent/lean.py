@@ -19,7 +19,8 @@ one attempt at a time while scanning, all of them kept.
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgspec
@@ -77,12 +78,15 @@ class Lean:
             read from ``history``).
         title: The problem the first prompt states.
         seconds: The items' ``execution_time`` summed (None: none says).
+        partial: The items read so far of a file still being read (no result yet, the
+            members after them not read yet).
     """
 
     path: str = ""
     ident: tuple[int, int] = (0, 0)
     size: int = 0
     info: dict[str, Any] = field(default_factory=dict)
+    partial: bool = False
     replay_config: dict[str, Any] = field(default_factory=dict)
     environment: str | None = None
     attempts: tuple[Traj, ...] = ()
@@ -166,7 +170,7 @@ class Lean:
                     self._step(THOUGHT, i, answer)
                 if flags[i] & SHOWS_CALL:
                     self._step(CALL, i, answer)
-        if has_result(self.info):
+        if has_result(self.info) and not self.partial:
             self._step(RESULT, -1)
 
     def _step(self, kind: int, at: int, answer: int = -1) -> None:
@@ -191,6 +195,94 @@ class Lean:
         return None if self.seconds is None else self.seconds * 1000
 
 
+class Reading:
+    """A trajectory file read in one pass, watched as it goes: iterating it reads the file,
+    giving after each item the byte offset read up to; :meth:`partial` is the run of the
+    items read so far, :meth:`finish` the whole one once the iteration ends.
+
+    Raises (iterating):
+        OSError: It cannot be opened or read.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.lean = Lean(path=path)
+        self._attempts: list[Traj] = []
+        self._scan: DocumentScan | None = None
+        self._error: tuple[int, str] | None = None
+
+    def __iter__(self) -> Iterator[int]:
+        lean, attempts = self.lean, self._attempts
+
+        def visit(key: str, span: Span, item: Any) -> None:
+            if key == TRAJECTORY:
+                lean.add_item(span, item)
+            elif key == HISTORY:
+                lean.add_message(span, item)
+            else:
+                attempts.append(traj_of(mapping(item)))
+
+        with safeio.open_regular(lean.path) as f:
+            lean.ident, lean.size = f.ident, f.size
+            self._scan = DocumentScan(f, arrays=_ARRAYS, visit=visit, spans=False)
+            yield from self._scan
+            error = self._scan.scanned.error
+            if error is not None and error[1].endswith(ENDS_EARLY):
+                error = (last_line(f, f.size), error[1])  # where it ends, blanks included
+            self._error = error
+
+    def partial(self) -> Lean | None:
+        """The run of the items read so far (no result yet; None before they start); call
+        it between two items of the iteration. It shares the per-item arrays, which only
+        grow."""
+        if self._scan is None or not self._scan.scanned.counts:
+            return None
+        value = self._scan.scanned.value
+        so_far = replace(
+            self.lean,
+            partial=True,
+            item_tools=set(self.lean.item_tools),
+            history_tools=set(self.lean.history_tools),
+            step_kind=array("b"),
+            step_from=array("q"),
+            step_answer=array("q"),
+        )
+        self._members(so_far, value if isinstance(value, dict) else {})
+        so_far.plan()
+        return so_far
+
+    def _members(self, lean: Lean, value: dict[str, Any]) -> None:
+        assert self._scan is not None
+        scanned = self._scan.scanned
+        lean.has_trajectory = TRAJECTORY in scanned.counts
+        lean.info = mapping(value.get("info"))
+        lean.replay_config = replay(value.get("replay_config"))
+        lean.environment = string(value.get("environment"))
+        lean.attempts = tuple(self._attempts) if ATTEMPTS in scanned.counts else ()
+        lean.warning = "; ".join(scanned.warnings) or None
+
+    def finish(self) -> Lean:
+        """The whole trajectory, once read.
+
+        Raises:
+            Unreadable: It is not a trajectory.
+        """
+        if self._error is not None:
+            raise Unreadable(*self._error)
+        assert self._scan is not None
+        scanned = self._scan.scanned
+        value = scanned.value
+        if not isinstance(value, dict) or not any(k in value for k in _ARRAYS):
+            raise Unreadable(1, "not a SWE-agent trajectory (no trajectory, history or attempts)")
+        lean = self.lean
+        if TRAJECTORY not in scanned.counts:  # not an array: read as the whole file reads it
+            lean.items, lean.item_flags = Spans(), array("b")
+        if HISTORY not in scanned.counts:
+            lean.history, lean.history_flags, lean.title = Spans(), array("b"), ""
+        self._members(lean, value)
+        lean.plan()
+        return lean
+
+
 def scan(path: str) -> Lean:
     """The trajectory in the file ``path``, read in one pass (:class:`Lean`).
 
@@ -198,45 +290,10 @@ def scan(path: str) -> Lean:
         OSError: It cannot be read.
         Unreadable: It is not a trajectory.
     """
-    lean = Lean(path=path)
-    attempts: list[Traj] = []
-
-    def visit(key: str, span: Span, item: Any) -> None:
-        if key == TRAJECTORY:
-            lean.add_item(span, item)
-        elif key == HISTORY:
-            lean.add_message(span, item)
-        else:
-            attempts.append(traj_of(mapping(item)))
-
-    with safeio.open_regular(path) as f:
-        lean.ident, lean.size = f.ident, f.size
-        reading = DocumentScan(f, arrays=_ARRAYS, visit=visit, spans=False)
-        for _ in reading:
-            pass
-        scanned = reading.scanned
-        if scanned.error is not None:
-            line, message = scanned.error
-            if message.endswith(ENDS_EARLY):  # where the file ends, blanks included
-                line = last_line(f, f.size)
-            raise Unreadable(line, message)
-    value = scanned.value
-    if not isinstance(value, dict) or not any(k in value for k in _ARRAYS):
-        raise Unreadable(1, "not a SWE-agent trajectory (no trajectory, history or attempts)")
-    if TRAJECTORY not in scanned.counts:  # not an array: read as the whole file reads it
-        lean.items, lean.item_flags = Spans(), array("b")
-    if HISTORY not in scanned.counts:
-        lean.history, lean.history_flags, lean.title = Spans(), array("b"), ""
-    if ATTEMPTS not in scanned.counts:
-        attempts = []
-    lean.has_trajectory = TRAJECTORY in scanned.counts
-    lean.info = mapping(value.get("info"))
-    lean.replay_config = replay(value.get("replay_config"))
-    lean.environment = string(value.get("environment"))
-    lean.attempts = tuple(attempts)
-    lean.warning = "; ".join(scanned.warnings) or None
-    lean.plan()
-    return lean
+    reading = Reading(path)
+    for _ in reading:
+        pass
+    return reading.finish()
 
 
 _ITEM = msgspec.json.Decoder(Item)
