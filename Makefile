@@ -127,6 +127,7 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 	$(BIN)/python -m tests.bench.inspect_bench
 	$(BIN)/python -m tests.bench.codex_bench --size-gb $(HUGE_GB)
 	$(BIN)/python -m tests.bench.traj_bench
+	$(BIN)/python -m tests.bench.traj_bench --size-gb 1
 	$(BIN)/python -m tests.bench.atif_bench --size-gb 0.125 1
 	$(BIN)/python -m tests.bench.parquet_bench --size-mb 1024
 	$(BIN)/python -m tests.bench.remote_bench --size-mb 1024

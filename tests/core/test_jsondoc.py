@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from trajtui.core.io import jsondoc, safeio
-from trajtui.core.io.jsondoc import BytesFile, Scanned, Span, read_item, scan_document
+from trajtui.core.io.jsondoc import TOP, BytesFile, Scanned, Span, read_item, scan_document
 from trajtui.core.io.jsonutil import Overflowed
 
 
@@ -125,3 +125,15 @@ def test_a_scan_watched_as_it_goes_has_the_members_and_items_read_so_far(chunk: 
     # after each item: the bytes read up to its end, the items so far, the later member not yet
     assert seen[:3] == [(spans[k].end, k + 1, False) for k in range(3)]
     assert seen[-1] == (len(data), 3, True) and doc.scanned.error is None
+
+
+def test_a_document_that_is_an_array_streams_its_items_when_asked() -> None:
+    seen: list[tuple[str, Any, int]] = []
+    data = b'[\n {"a": 1},\n {"b": [2, 3]}\n]\n'
+    out = scan_document(
+        BytesFile(data), arrays=frozenset({TOP}), visit=lambda k, s, v: seen.append((k, v, s.line))
+    )
+    assert out.error is None and out.value == [] and out.counts[TOP] == 2
+    assert seen == [(TOP, {"a": 1}, 2), (TOP, {"b": [2, 3]}, 3)]
+    assert [data[s.start : s.end] for s in out.spans[TOP]] == [b'{"a": 1}', b'{"b": [2, 3]}']
+    assert scan_document(BytesFile(data)).value == [{"a": 1}, {"b": [2, 3]}]  # not asked: whole

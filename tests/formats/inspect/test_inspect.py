@@ -56,12 +56,12 @@ def test_deflated_and_zstandard_logs_list_the_same(tmp_path: Path) -> None:
     assert strip(z) == strip(d)
 
 
-def test_listing_reads_no_sample_and_a_damaged_sample_is_one_line_when_opened(
+def test_a_damaged_sample_keeps_its_summary_row_and_is_one_line_when_opened(
     tmp_path: Path,
 ) -> None:
     items = b.samples()
     path = b.write_eval(tmp_path / "a.eval", items[:1], zstd=False)
-    # the sample member replaced by bytes that are not JSON: listing never reads it
+    # the sample member replaced by bytes that are not JSON: listed from its summary
     with zipfile.ZipFile(path) as zf:
         members = [(i.filename, zf.read(i.filename)) for i in zf.infolist()]
     with zipfile.ZipFile(path, "w") as zf:
@@ -92,7 +92,7 @@ def test_a_sample_opened_shows_its_model_and_tool_calls_with_the_tool_error(
     assert [x[0] for x in lines[:4]] == ["1", "2", "3", "4"]
     assert "tool" in lines[1] and "add" in lines[2] and "error" in lines[2]
     rows = _rows(path)
-    assert rows["2/epoch-1"]["tool_calls"] is None  # not read while listing: unknown
+    assert rows["2/epoch-1"]["tool_calls"] == 1  # read while listing, as opening it counts
 
 
 def test_the_log_figures_are_the_files_own(tmp_path: Path) -> None:
@@ -326,3 +326,33 @@ def test_no_step_is_before_the_sample_started(tmp_path: Path) -> None:
     assert code == 0, err
     steps = out[out.index("steps (") :].splitlines()[1:]
     assert "+0ms" in steps[0] and not any(" -" in line.split("  ")[-1] for line in steps)
+
+
+def test_an_eval_logs_counts_are_the_same_in_ls_stats_export_and_sql(tmp_path: Path) -> None:
+    """Listing an .eval reads its summaries first, then each sample once, one at a time:
+    its steps and tool calls are on its row, as stats, export and sql count them."""
+    path = b.write_eval(tmp_path / "a.eval")
+    rows = _rows(path)
+    assert rows["2/epoch-1"]["tool_calls"] == 1 and rows["2/epoch-1"]["tool_errors"] == 1
+    assert rows["s1/epoch-1"]["tool_calls"] == 1 and rows["s1/epoch-1"]["tool_errors"] == 0
+    assert rows["s1/epoch-1"]["tools"] == ["add"]
+    code, out, err = _run("show", str(path), "s1/epoch-1")
+    assert code == 0 and f"steps ({rows['s1/epoch-1']['steps']})" in out
+    code, out, err = _run("stats", str(path), "--json")
+    assert code == 0, err
+    tools = json.loads(out.splitlines()[0])["tools"]["all"]
+    assert tools["calls"] == sum(r["tool_calls"] for r in rows.values())
+    where = _rows(path, "--where", "tool_calls>=1")
+    assert sorted(where) == sorted(r for r, v in rows.items() if v["tool_calls"] >= 1)
+    assert len(where) == 4
+    code, out, err = _run("export", str(path), "-f", "jsonl")
+    assert code == 0, err
+    exported = {json.loads(x)["ref"].split("::")[-1]: json.loads(x) for x in out.splitlines()}
+    assert {k: v["tool_calls"] for k, v in exported.items()} == {
+        k: v["tool_calls"] for k, v in rows.items()
+    }
+    sql = "SELECT ref, tool_calls FROM runs ORDER BY ref"
+    code, out, err = _run("sql", sql, str(path), "--json", "--no-cache")
+    assert code == 0, err
+    got = {json.loads(x)["ref"]: json.loads(x)["tool_calls"] for x in out.splitlines()}
+    assert got == {k: v["tool_calls"] for k, v in rows.items()}

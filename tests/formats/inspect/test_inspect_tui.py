@@ -47,3 +47,15 @@ async def test_C_compares_two_logs_sample_by_sample_flips_first_and_enter_aligns
         compare: object = app.screen
         assert isinstance(compare, CompareScreen)
         assert len(compare.pair_list.pairs) == 6  # the two samples' steps, aligned
+
+
+async def test_rows_learn_their_samples_counts_as_the_samples_are_read(tmp_path: Path) -> None:
+    """Listed from the summaries first, each row then learns its sample's tool calls as
+    the samples are read, one at a time, none of them opened: as ls and stats count."""
+    path = b.write_eval(tmp_path / "tiny.eval")
+    async with running([str(path)], size=(200, 50)) as (pilot, app, screen):
+        await settle(pilot)
+        assert cell(screen, "2/epoch-2", "calls") == "1"
+        assert cell(screen, "2/epoch-2", "tool err") == "1"
+        assert cell(screen, "s1/epoch-2", "tool err") == "0"
+        assert cell(screen, "s3/epoch-2", "calls") == "0"

@@ -179,3 +179,65 @@ def test_a_traj_json_with_keys_after_its_format_is_still_read(tmp_path: Path) ->
     run_["fork_notes"] = {"trace": ["x" * 100] * 100}
     (row,) = rows(b.write(tmp_path / "f.traj.json", run_))
     assert (row["format"], row["steps"]) == ("mini-swe-agent", 11)
+
+
+def test_a_long_run_answered_out_of_order_lists_and_opens_any_step_by_its_reference(
+    tmp_path: Path,
+) -> None:
+    """150 model calls whose results all come at the end, last first: each is still the
+    answer to its own call (by id), however far apart, in the row's counts and in the step
+    opened by its reference (its steps are built a window at a time, when shown)."""
+    run_ = b.toolcall_run()
+    calls = [
+        b.call(n, f"THOUGHT: step {n}.", [f"cat f{n}.py"], n, (10, 1), 0.001) for n in range(150)
+    ]
+    results = [
+        b.result(f"call_{n}_0", f"out-{n}\n", 1 if n % 3 == 0 else 0, 200 + n) for n in range(150)
+    ]
+    run_["messages"] = run_["messages"][:2] + calls + results[::-1] + run_["messages"][-1:]
+    (row,) = rows(b.write(tmp_path / "long.traj.json", run_))
+    assert (row["steps"], row["tool_calls"], row["tool_errors"]) == (2 + 150 + 150 + 1, 150, 50)
+    assert (row["tokens_in"], row["tokens_out"]) == (1500, 150)
+    assert row["title"].startswith("The parser drops the last row")
+    # after the 2 prompts, call n is a thought (step 3 + 2n) and its tool call (4 + 2n)
+    out = run("show", str(tmp_path / "long.traj.json"), "long/step-278")
+    assert out.returncode == 0, out.stderr
+    assert "cat f137.py" in out.stdout and "out-137" in out.stdout
+    assert "returncode 0" in out.stdout
+    out = run("show", str(tmp_path / "long.traj.json"), "long/step-277")
+    assert out.returncode == 0 and "step 137." in out.stdout
+
+
+def test_a_bare_list_of_messages_is_streamed_as_a_document_is(tmp_path: Path) -> None:
+    """The oldest shape, a bare array of messages, read by the same one pass."""
+    (row,) = rows(b.write(tmp_path / "old.traj.json", b.bare_list()))
+    assert (row["steps"], row["tool_calls"], row["tool_errors"]) == (6, 2, 0)
+    assert row["title"] == "print the date"
+    out = run("show", str(tmp_path / "old.traj.json"), "old/step-4")
+    assert out.returncode == 0, out.stderr
+    assert "date" in out.stdout and "Thu Nov 26" in out.stdout
+
+
+def test_a_trajectory_over_128_mb_lists_and_opens_as_a_small_one(tmp_path: Path) -> None:
+    """A document of 129 MB (blanks between two messages, as cheap to write as to read) is
+    read in one pass like any other: its row and its steps are the small file's (it was
+    refused, too large to read whole)."""
+    small = b.write(tmp_path / "small" / "run.traj.json", b.toolcall_run())
+    text = small.read_text()
+    cut = text.index('{\n      "role": "user"')
+    big = tmp_path / "big" / "run.traj.json"
+    big.parent.mkdir()
+    with open(big, "w") as f:
+        f.write(text[:cut])
+        for _ in range(129):
+            f.write(" " * (1 << 20))
+        f.write(text[cut:])
+    assert big.stat().st_size > 128 << 20
+    (want,) = rows(small)
+    (got,) = rows(big)
+    assert {k: v for k, v in got.items() if k != "source"} == {
+        k: v for k, v in want.items() if k != "source"
+    }
+    out = run("show", str(big), "run/step-6")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == run("show", str(small), "run/step-6").stdout

@@ -187,3 +187,50 @@ def test_a_file_whose_steps_start_with_their_query_is_swe_agent(tmp_path: Path) 
     doc["trajectory"] = [{"query": i.pop("query"), **i} for i in doc["trajectory"]]
     (row,) = rows(b.write(tmp_path / "q.traj", doc))
     assert (row["format"], row["steps"]) == ("swe-agent", 11)
+
+
+def test_a_long_run_lists_and_opens_any_step_by_its_reference(tmp_path: Path) -> None:
+    """200 steps, each repeating the conversation so far (as 1.1 writes them): the row
+    counts every step, and a late step opened by its reference is its own item (built a
+    window at a time, its query never part of it)."""
+    run_ = b.v11_run()
+    run_["trajectory"] = [
+        b.item(f"cat f{n}.py", f"out-{n}", f"THOUGHT: step {n}.", 0.5, query=n) for n in range(200)
+    ]
+    path = b.write(tmp_path / "long.traj", run_)
+    (row,) = rows(path)
+    prompts = 2  # the system prompt and the problem statement
+    assert (row["steps"], row["tool_calls"]) == (prompts + 2 * 200 + 1, 200)
+    assert (row["duration_ms"], row["tools"]) == (100_000.0, ["cat"])
+    # item n is a thought (step prompts + 2n + 1) and its action (prompts + 2n + 2)
+    out = run("show", "--json", str(path), f"long/step-{prompts + 2 * 173 + 2}")
+    assert out.returncode == 0, out.stderr
+    assert "cat f173.py" in out.stdout and "out-173" in out.stdout and '"query"' not in out.stdout
+    out = run("show", str(path), f"long/step-{prompts + 2 * 173 + 1}")
+    assert out.returncode == 0 and "THOUGHT: step 173." in out.stdout
+
+
+def test_a_trajectory_over_128_mb_lists_and_opens_as_a_small_one(tmp_path: Path) -> None:
+    """A document of 129 MB (blanks between two items, as cheap to write as to read) is
+    read in one pass like any other: its row and its steps are the small file's (it was
+    refused, too large to read whole)."""
+    small = b.write(tmp_path / "small" / "run.traj", b.v11_run())
+    text = small.read_text()
+    cut = text.index('{\n      "action"', text.index('"action"') + 10)  # the second item
+    big = tmp_path / "big" / "run.traj"
+    big.parent.mkdir()
+    with open(big, "w") as f:
+        f.write(text[:cut])
+        for _ in range(129):
+            f.write(" " * (1 << 20))
+        f.write(text[cut:])
+    assert big.stat().st_size > 128 << 20
+    (want,) = rows(small)
+    (got,) = rows(big)
+    assert {k: v for k, v in got.items() if k != "source"} == {
+        k: v for k, v in want.items() if k != "source"
+    }
+    for step in ("run/step-6", "run/step-11"):
+        out = run("show", str(big), step)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout == run("show", str(small), step).stdout

@@ -44,6 +44,8 @@ from trajtui.core.io.jsonutil import BOM, JsonError, _parse_float, _parse_int, l
 
 __all__ = [
     "CHUNK",
+    "ENDS_EARLY",
+    "TOP",
     "BytesFile",
     "DocumentScan",
     "Pread",
@@ -56,10 +58,15 @@ __all__ = [
 
 CHUNK = 1 << 20
 """Bytes read at a time."""
+TOP = ""
+"""The key that names the document itself in ``arrays``, when it is an array (a bare list
+of messages): its items are streamed as a member's are, and :attr:`Scanned.value` is an
+empty list."""
 
 _WS = re.compile(r"[ \t\n\r]*")
 _TRAILING = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
-_ENDS_EARLY = "ends early (truncated?)"
+ENDS_EARLY = "ends early (truncated?)"
+"""The end of the message of a document cut short (:attr:`Scanned.error`)."""
 
 
 class Pread(Protocol):
@@ -230,7 +237,7 @@ class _Window:
     def expect(self, chars: str) -> str:
         ch = self.peek()
         if not ch:
-            raise _Broken(self.i, _ENDS_EARLY)
+            raise _Broken(self.i, ENDS_EARLY)
         if ch not in chars:
             want = " or ".join(repr(c) for c in chars)
             raise _Broken(self.i, f"expecting {want}, found {ch!r}")
@@ -257,7 +264,7 @@ class _Window:
     def value(self) -> Any:
         """Decode the value that starts at the next non-blank character."""
         if not self.peek():
-            raise _Broken(self.i, _ENDS_EARLY)
+            raise _Broken(self.i, ENDS_EARLY)
         while True:
             start = self.i
             try:
@@ -284,7 +291,7 @@ class _Window:
                 if not failed:
                     self.i = end
                     return self.decode(start, end, value)
-                raise _Broken(at, _ENDS_EARLY if cut else failed)
+                raise _Broken(at, ENDS_EARLY if cut else failed)
 
     def end_line(self) -> int:
         """The line of the last non-blank character of the file (read to its end)."""
@@ -326,7 +333,8 @@ class DocumentScan:
     members decoded, the spans, the counts), and all of it once the iteration ends.
 
     Args:
-        arrays: Top-level keys whose array values are streamed item by item.
+        arrays: Top-level keys whose array values are streamed item by item (:data:`TOP`:
+            the document itself, when it is an array).
         visit: Called with each streamed item (:data:`Visitor`).
         started: Called when a streamed array starts (:data:`Started`).
         spans: Keep every item's span in :attr:`Scanned.spans` (a reader that keeps only
@@ -355,15 +363,20 @@ class DocumentScan:
         start = 3 if f.pread(3, 0) == BOM else 0
         w = _Window(f, start, out.warnings)
         try:
-            if w.peek() != "{":
+            if w.peek() == "[" and TOP in self.arrays:
+                out.value = []
+                out.spans[TOP] = Spans()
+                out.counts[TOP] = 0
+                yield from self._stream(w, TOP)
+            elif w.peek() != "{":
                 out.value = w.value()
             else:
                 yield from self._read_object(w)
             if w.peek():
                 raise _Broken(w.i, "extra data after the document")
         except _Broken as err:
-            if err.message == _ENDS_EARLY:
-                out.error = (w.end_line(), f"invalid JSON: {_ENDS_EARLY}")
+            if err.message == ENDS_EARLY:
+                out.error = (w.end_line(), f"invalid JSON: {ENDS_EARLY}")
             else:
                 at = min(err.at, len(w.buf))
                 out.error = (w.line(at), f"invalid JSON at column {w.column(at)}: {err.message}")
@@ -380,7 +393,7 @@ class DocumentScan:
         while True:
             if w.peek() != '"':
                 if not w.peek():
-                    raise _Broken(w.i, _ENDS_EARLY)
+                    raise _Broken(w.i, ENDS_EARLY)
                 raise _Broken(w.i, "expecting a key in double quotes")
             key = w.value()
             w.expect(":")
@@ -445,6 +458,19 @@ class DocumentScan:
                 sep = w.expect(",]")
             if sep == "]":
                 return
+
+
+def last_line(f: Pread, size: int) -> int:
+    """The 1-based line the last of ``size`` bytes of ``f`` is on, blanks included (where
+    a document that :data:`ENDS_EARLY` was cut; read a chunk at a time)."""
+    lines, at = 1, 0
+    while at < size:
+        data = f.pread(min(CHUNK, size - at), at)
+        if not data:
+            break
+        lines += data.count(b"\n")
+        at += len(data)
+    return lines
 
 
 def read_item(f: Pread, span: Span) -> Any:

@@ -3,8 +3,11 @@
 :class:`EvalSource` lists an ``.eval`` log's samples from its central directory, its header
 and its summaries (``summaries.json``; while the eval runs, or when it was killed, the
 ``_journal/`` start and summaries, and the sample members written since the last flush),
-reading no sample; a sample is read when its run is opened or searched, one member (or, in
-the chunked layout, one folder of members) at a time.
+then reads each sample once, one member (or, in the chunked layout, one folder of members)
+at a time, so its row has its steps and tool calls as opening it shows them: in the TUI
+(:attr:`~trajtui.core.source.Source.partial_rows`) the rows are listed from the summaries
+first and learn their counts as the samples are read; in ``ls`` each row is listed once,
+counted.
 
 :class:`JsonSource` reads a ``.json`` log in one pass with the core engine for big JSON
 documents (:mod:`trajtui.core.io.jsondoc`): every member but ``samples`` is kept (the
@@ -79,10 +82,15 @@ class _InspectSource(StaticSource):
 
     def _make_run(self, i: int, entry: RunSummary) -> Run:
         run = super()._make_run(i, entry)
-        if self._table.get(i) != run.summary:  # the row learns what the sample says
-            self._table.put(i, run.summary)
-            self.revision += 1
+        self._learn(i, run.summary)
         return run
+
+    def _learn(self, i: int, summary: RunSummary) -> None:
+        """Row ``i`` learns what its sample says (its steps and tool calls): the same
+        figures on every surface once the sample has been read."""
+        if self._table.get(i) != summary:
+            self._table.put(i, summary)
+            self.revision += 1
 
 
 class EvalSource(_InspectSource):
@@ -153,13 +161,49 @@ class EvalSource(_InspectSource):
             if key not in rows:
                 rows[key] = summary_row({"id": key[0], "epoch": int(key[1])}, log)
         yield ScanProgress(1, 2, 0)
+        if not self.partial_rows:  # (ls) rows are printed as listed: each with its counts
+            last = time.monotonic()
+            for n, (key, row) in enumerate(rows.items(), 1):
+                member = members.get(key)
+                if member is None:
+                    self.add_run(row, self._missing(key))
+                    continue
+                self.add_run(self._counted(archive, member, row, log), self._loader(member, log))
+                if time.monotonic() - last > 0.1:
+                    last = time.monotonic()
+                    yield ScanProgress(n, len(rows), len(self))
+            self._say_empty()
+            return
+        unread: list[tuple[int, str]] = []  # (row, member) of the samples to read
         for key, row in rows.items():
             member = members.get(key)
             if member is None:
                 self.add_run(row, self._missing(key))
             else:
-                self.add_run(row, self._loader(member, log))
+                listed = self.add_run(row, self._loader(member, log))
+                unread.append((listed.index, member))
         self._say_empty()
+        yield ScanProgress(1, 2, len(self))  # the first screen: summaries, no sample read
+        last = time.monotonic()
+        for n, (i, member) in enumerate(unread, 1):
+            entry = self._table.get(i)
+            assert isinstance(entry, RunSummary)
+            self._learn(i, self._counted(archive, member, entry, log))
+            if time.monotonic() - last > 0.1:
+                last = time.monotonic()
+                yield ScanProgress(n, len(unread), len(self))
+
+    def _counted(self, archive: Archive, member: str, row: RunSummary, log: LogInfo) -> RunSummary:
+        """``row`` with what its sample says (its steps and tool calls), as opening it
+        shows them: the sample read once, on its own, and let go. A sample that cannot be
+        read leaves the row as its summary says (opening it says why)."""
+        try:
+            sample = read_sample(archive, member)
+        except (ArchiveError, JsonError, ValueError, OSError):
+            return row
+        if not isinstance(sample, dict):
+            return row
+        return build_run(sample, log, row.ref, self.path, self.reduced).summary
 
     def _summaries(self, archive: Archive, names: list[str]) -> Iterator[Any]:
         """The sample summaries, a part at a time: ``summaries.json``, or the journal's

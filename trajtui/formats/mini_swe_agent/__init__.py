@@ -21,8 +21,9 @@ Runs and steps
     :mod:`~.steps`.
 
 Modules
-    Readers: :mod:`~.document` (recognising and decoding a file), :mod:`~.steps` (the
-    timeline), :mod:`~.runs` (row, fields, detail). Glue: :mod:`~.source`
+    Readers: :mod:`~.document` (recognising a file), :mod:`~.lean` (one pass keeping
+    numbers per message, the steps built when shown), :mod:`~.steps` (a step from its
+    messages), :mod:`~.runs` (row, fields, detail). Glue: :mod:`~.source`
     (:class:`MiniSource`, :data:`MINI_SWE_AGENT`).
 """
 

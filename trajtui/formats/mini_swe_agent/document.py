@@ -1,4 +1,5 @@
-"""A mini-swe-agent trajectory file: recognised by its first and last bytes, read whole.
+"""A mini-swe-agent trajectory file: recognised by its first and last bytes (read in one
+pass by :mod:`~.lean`).
 
 ``mini`` writes one pretty-printed JSON document per run (``indent=2``): an object
 ``{info, messages, trajectory_format}`` (``mini-swe-agent-1`` from 1.x, ``-1.1`` from 2.x;
@@ -10,12 +11,10 @@ bare list has nothing naming it but its ``.traj.json`` name and its messages.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from trajtui.core.io import discover, safeio
-from trajtui.core.io.jsonutil import JsonError, error_line, loads
-from trajtui.core.values import mapping, sequence, string
+from trajtui.core.values import mapping, string
 
 SUFFIX = ".traj.json"
 FORMAT_PREFIX = "mini-swe-agent"
@@ -59,25 +58,6 @@ def named_file(path: str) -> bool:
     return _INFO_HEAD.match(head) is not None or _LIST_HEAD.match(head) is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Traj:
-    """One trajectory as read.
-
-    Attributes:
-        info: The ``info`` object (empty for the bare list).
-        messages: The messages, as in the file.
-        trajectory_format: ``trajectory_format`` (None for the bare list).
-        instance_id: ``instance_id`` (batch runs), or None.
-        warning: Something tolerated while decoding (invalid UTF-8...), or None.
-    """
-
-    info: dict[str, Any]
-    messages: list[Any]
-    trajectory_format: str | None
-    instance_id: str | None
-    warning: str | None = None
-
-
 class Unreadable(Exception):
     """The file is not a trajectory: ``line`` (or None) and a one-line ``message``."""
 
@@ -85,39 +65,6 @@ class Unreadable(Exception):
         super().__init__(message)
         self.line = line
         self.message = message
-
-
-def parse(data: bytes) -> Traj:
-    """The trajectory in ``data``.
-
-    Raises:
-        Unreadable: It is not JSON, or not a trajectory's shape.
-    """
-    try:
-        value, warning = loads(data)
-    except JsonError as err:
-        raise Unreadable(error_line(data), str(err)) from None
-    if isinstance(value, list):
-        return Traj({}, value, None, None, warning)
-    if not isinstance(value, dict) or not isinstance(value.get("messages"), list):
-        raise Unreadable(1, "not a mini-swe-agent trajectory (no messages array)")
-    return Traj(
-        mapping(value.get("info")),
-        sequence(value.get("messages")),
-        string(value.get("trajectory_format")),
-        string(value.get("instance_id")),
-        warning,
-    )
-
-
-def read(path: str) -> Traj:
-    """The trajectory in the file ``path``.
-
-    Raises:
-        OSError: It cannot be read.
-        Unreadable: It is not a trajectory.
-    """
-    return parse(safeio.read_bytes(path))
 
 
 def stem(path: str) -> str:

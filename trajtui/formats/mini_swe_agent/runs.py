@@ -13,21 +13,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from trajtui.core.io.text import flat
-from trajtui.core.model import Field, Kind, Outcome, Run, RunSummary, Step
-from trajtui.core.values import count, mapping, num, string, text_parts, tool_names
-from trajtui.formats.mini_swe_agent.document import Traj
-from trajtui.formats.mini_swe_agent.steps import (
-    build_steps,
-    exit_outcome,
-    span_ms,
-    tool_calls,
-)
+from trajtui.core.model import Field, Outcome, Run, RunSummary
+from trajtui.core.values import count, mapping, num, string, tool_names
+from trajtui.formats.mini_swe_agent.lean import Lean, MiniSteps
+from trajtui.formats.mini_swe_agent.steps import exit_outcome
 
 FORMAT_ID = "mini-swe-agent"
 SPAN = "span of message timestamps"
-_PREFIX = "Please solve this issue:"
-_LEAD = "Consider the following PR description:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,33 +45,7 @@ class MiniRun:
     predicted: dict[str, Any] | None = None
 
 
-def task_text(text: str) -> str:
-    """The task a prompt states: the ``<pr_description>`` (without the SWE-bench config's
-    own ``Consider the following PR description:``), or what follows ``Please solve this
-    issue:``, else the prompt."""
-    start = text.find("<pr_description>")
-    if start >= 0:
-        start += len("<pr_description>")
-        end = text.find("</pr_description>", start)
-        inner = text[start : end if end >= 0 else len(text)].strip()
-        return inner[len(_LEAD) :].lstrip() if inner.startswith(_LEAD) else inner
-    stripped = text.lstrip()
-    if stripped.startswith(_PREFIX):
-        return stripped[len(_PREFIX) :].lstrip()
-    return text
-
-
-def title_of(traj: Traj) -> str:
-    for m in traj.messages:
-        m = mapping(m)
-        if m.get("role") == "user" and not mapping(m.get("extra")).get("interrupt_type"):
-            text = text_parts(m.get("content"))
-            if text.strip():
-                return flat(task_text(text))
-    return ""
-
-
-def detail_of(traj: Traj, predicted: dict[str, Any] | None = None) -> MiniRun:
+def detail_of(traj: Lean, predicted: dict[str, Any] | None = None) -> MiniRun:
     stats = mapping(traj.info.get("model_stats"))
     calls = count(stats.get("api_calls"))
     cost = num(stats.get("instance_cost"))
@@ -97,7 +63,7 @@ def detail_of(traj: Traj, predicted: dict[str, Any] | None = None) -> MiniRun:
     )
 
 
-def metadata_of(d: MiniRun, traj: Traj) -> tuple[tuple[str, str], ...]:
+def metadata_of(d: MiniRun, traj: Lean) -> tuple[tuple[str, str], ...]:
     config = mapping(traj.info.get("config"))
     env = mapping(config.get("environment"))
     out = {
@@ -115,42 +81,31 @@ def metadata_of(d: MiniRun, traj: Traj) -> tuple[tuple[str, str], ...]:
     return tuple((k, v) for k, v in out.items() if v)
 
 
-def summarize(ref: str, traj: Traj, steps: list[Step], d: MiniRun) -> RunSummary:
+def summarize(ref: str, traj: Lean, d: MiniRun) -> RunSummary:
     status = string(traj.info.get("exit_status")) or None
-    calls = list(tool_calls(steps))
-    known = [s for s in calls if s.outcome is not Outcome.NONE]
-    failed = sum(1 for s in calls if s.outcome is Outcome.ERROR) if known else None
-    span = span_ms(traj.messages)
-    thoughts = [s for s in steps if s.kind is Kind.THOUGHT]
+    calls, failed = traj.call_figures()
+    span = traj.span_ms()
     return RunSummary(
         ref=ref,
         index=0,
         format=FORMAT_ID,
         status=status,
         outcome=exit_outcome(status),
-        steps=len(steps),
+        steps=traj.steps,
         failed_tool_calls=failed,
-        tool_calls=len(calls),
+        tool_calls=calls,
         duration_ms=span,
         duration_label=SPAN if span is not None else None,
         cost=d.instance_cost if d.cost_known else None,
-        title=title_of(traj),
+        title=traj.title,
         metadata=metadata_of(d, traj),
-        tools=tuple(sorted(set(tool_names(t for s in calls for t in s.tools)))),
-        tokens_in=_sum(s.tokens_in for s in thoughts),
-        tokens_out=_sum(s.tokens_out for s in thoughts),
+        tools=tuple(sorted(set(tool_names(traj.tools)))),
+        tokens_in=traj.tokens_in,
+        tokens_out=traj.tokens_out,
     )
 
 
-def _sum(values: Any) -> int | None:
-    total = None
-    for v in values:
-        if v is not None:
-            total = v if total is None else total + v
-    return total
-
-
-def fields_of(traj: Traj, d: MiniRun) -> tuple[Field, ...]:
+def fields_of(traj: Lean, d: MiniRun) -> tuple[Field, ...]:
     info = traj.info
     out = [
         Field("exit_status", info.get("exit_status")),
@@ -162,7 +117,11 @@ def fields_of(traj: Traj, d: MiniRun) -> tuple[Field, ...]:
         out.append(Field("instance_cost", f"{d.instance_cost}{note}" if note else d.instance_cost))
     out += [
         Field("mini_version", d.version),
-        Field("trajectory_format", d.trajectory_format or "none (a bare list of messages)"),
+        Field(
+            "trajectory_format",
+            d.trajectory_format
+            or ("(not read yet)" if traj.partial else "none (a bare list of messages)"),
+        ),
         Field("instance_id", traj.instance_id),
     ]
     for key in ("exception_str",):
@@ -173,14 +132,13 @@ def fields_of(traj: Traj, d: MiniRun) -> tuple[Field, ...]:
     return tuple(f for f in out if f.value is not None)
 
 
-def build_run(ref: str, traj: Traj, path: str, predicted: dict[str, Any] | None = None) -> Run:
-    """The whole run ``ref`` of the file ``path``."""
-    steps = build_steps(ref, traj.messages, traj.info)
+def build_run(ref: str, traj: Lean, path: str, predicted: dict[str, Any] | None = None) -> Run:
+    """The run ``ref`` of the file ``path``: its steps built when shown (:class:`MiniSteps`)."""
     d = detail_of(traj, predicted)
-    summary = summarize(ref, traj, steps, d)
+    summary = summarize(ref, traj, d)
     return Run(
         summary=summary,
-        steps=tuple(steps),
+        steps=MiniSteps(ref, traj),
         fields=fields_of(traj, d),
         raw={k: v for k, v in traj.info.items() if k != "config"},
         detail=d,

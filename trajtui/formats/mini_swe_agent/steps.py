@@ -15,13 +15,16 @@
   neither a success nor a failure.
 * The ``exit`` message (2.x), or else ``info.exit_status`` (1.x), is the result step: the
   exit status, and the submission as its output.
+
+Which message answers which action is worked out from numbers kept per message
+(:mod:`~.lean`); the functions here build one step from the messages it is made of, when
+it is shown.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +35,8 @@ from trajtui.core.values import count, integer, mapping, num, sequence, string, 
 
 NOT_EXECUTED = "action was not executed"
 _FENCE = re.compile(r"```(?:bash|mswea_bash_command)[ \t\r\f\v]*\n")
+_PREFIX = "Please solve this issue:"
+_LEAD = "Consider the following PR description:"
 _RETURNCODE = re.compile(r"<returncode>\s*(-?\d+)\s*</returncode>|\"returncode\":\s*(-?\d+)")
 
 
@@ -45,6 +50,22 @@ def exit_outcome(status: str | None) -> Outcome:
     if status in ("LimitsExceeded", "TimeExceeded") or "Timeout" in status:
         return Outcome.TIMEOUT
     return Outcome.ERROR
+
+
+def task_text(text: str) -> str:
+    """The task a prompt states: the ``<pr_description>`` (without the SWE-bench config's
+    own ``Consider the following PR description:``), or what follows ``Please solve this
+    issue:``, else the prompt."""
+    start = text.find("<pr_description>")
+    if start >= 0:
+        start += len("<pr_description>")
+        end = text.find("</pr_description>", start)
+        inner = text[start : end if end >= 0 else len(text)].strip()
+        return inner[len(_LEAD) :].lstrip() if inner.startswith(_LEAD) else inner
+    stripped = text.lstrip()
+    if stripped.startswith(_PREFIX):
+        return stripped[len(_PREFIX) :].lstrip()
+    return text
 
 
 def timestamp(msg: dict[str, Any]) -> float | None:
@@ -64,21 +85,28 @@ class _Action:
     call_id: str | None = None
 
 
-def _actions(msg: dict[str, Any]) -> list[_Action]:
+def actions(msg: dict[str, Any], *, commands: bool = True) -> list[_Action]:
+    """The actions of an assistant message, in order (without ``commands``: their tools
+    and call ids alone, as a listing keeps them)."""
     extra = mapping(msg.get("extra"))
-    parsed = {string(mapping(a).get("tool_call_id")): a for a in sequence(extra.get("actions"))}
     calls = sequence(msg.get("tool_calls"))
     if calls:
+        parsed = {}
+        if commands:
+            parsed = {
+                string(mapping(a).get("tool_call_id")): a for a in sequence(extra.get("actions"))
+            }
         out = []
         for tc in calls:
             tc = mapping(tc)
             fn = mapping(tc.get("function"))
             call_id = string(tc.get("id"))
-            command: Any = (
-                mapping(parsed.get(call_id)).get("command") if call_id in parsed else None
-            )
-            if command is None:
-                command = _arguments(fn.get("arguments"))
+            command: Any = None
+            if commands:
+                if call_id in parsed:
+                    command = mapping(parsed.get(call_id)).get("command")
+                if command is None:
+                    command = _arguments(fn.get("arguments"))
             out.append(_Action(string(fn.get("name")) or "bash", command, call_id))
         return out
     if sequence(extra.get("actions")):
@@ -115,7 +143,7 @@ def _arguments(value: Any) -> Any:
     return command if command is not None else value
 
 
-def _state(obs: dict[str, Any] | None) -> tuple[str | None, Outcome, str | None]:
+def state(obs: dict[str, Any] | None) -> tuple[str | None, Outcome, str | None]:
     """(status word, outcome, error) of an action from its observation."""
     if obs is None:
         return None, Outcome.NONE, None
@@ -152,152 +180,114 @@ def _output(obs: dict[str, Any] | None) -> Any:
     return raw if isinstance(raw, str) else text_parts(obs.get("content"))
 
 
-class _Builder:
-    def __init__(self, ref: str, messages: list[Any]) -> None:
-        self.ref = ref
-        self.messages = [mapping(m) for m in messages]
-        stamps = [t for t in (timestamp(m) for m in self.messages) if t is not None]
-        self.t0 = min(stamps) if stamps else None
-        self.steps: list[Step] = []
-        self.used: set[int] = set()
-        self.by_call: dict[str, int] = {}
-        for i, m in enumerate(self.messages):
-            call_id = string(m.get("tool_call_id"))
-            if m.get("role") == "tool" and call_id and call_id not in self.by_call:
-                self.by_call[call_id] = i
-
-    def offset(self, msg: dict[str, Any]) -> float | None:
-        t = timestamp(msg)
-        return None if t is None or self.t0 is None else (t - self.t0) * 1000
-
-    def add(self, kind: Kind, title: str, **kw: Any) -> None:
-        n = len(self.steps) + 1
-        self.steps.append(Step(ref=f"{self.ref}/step-{n}", number=n, kind=kind, title=title, **kw))
-
-    def build(self, info: dict[str, Any]) -> list[Step]:
-        exited = False
-        for i, msg in enumerate(self.messages):
-            if i in self.used:
-                continue
-            role = string(msg.get("role"))
-            if role == "assistant":
-                self.assistant(i, msg)
-            elif role == "exit":
-                exited = True
-                self.exit(msg, mapping(msg.get("extra")), msg)
-            else:
-                self.prompt(msg, role)
-        status = string(info.get("exit_status"))
-        if not exited and status:
-            self.exit({}, info, {k: info.get(k) for k in ("exit_status", "submission")})
-        return self.steps
-
-    def prompt(self, msg: dict[str, Any], role: str | None) -> None:
-        text = text_parts(msg.get("content"))
-        interrupt = string(mapping(msg.get("extra")).get("interrupt_type"))
-        who = role or "message"
-        self.add(
-            Kind.OTHER if interrupt else Kind.MESSAGE,
-            f"{interrupt or who}: {one_line(text)}" if text.strip() else f"{interrupt or who}",
-            status=interrupt,
-            outcome=Outcome.ERROR if interrupt == "FormatError" else Outcome.NONE,
-            error=interrupt,
-            text=text,
-            offset_ms=self.offset(msg),
-            raw=msg,
-        )
-
-    def assistant(self, i: int, msg: dict[str, Any]) -> None:
-        extra = mapping(msg.get("extra"))
-        usage = mapping(mapping(extra.get("response")).get("usage"))
-        text = text_parts(msg.get("content"))
-        shown = {k: v for k, v in msg.items() if k != "extra"}
-        shown["extra"] = {k: v for k, v in extra.items() if k != "response"}
-        self.add(
-            Kind.THOUGHT,
-            one_line(text) or "(no text)",
-            text=text,
-            markdown=True,
-            offset_ms=self.offset(msg),
-            tokens_in=count(usage.get("prompt_tokens")),
-            tokens_out=count(usage.get("completion_tokens")),
-            cost=num(extra.get("cost")),
-            raw=shown,
-        )
-        following = self._following(i)
-        for action in _actions(msg):
-            obs: dict[str, Any] | None = None
-            if action.call_id is not None:
-                j = self.by_call.get(action.call_id)
-                if j is not None and j not in self.used:
-                    self.used.add(j)
-                    obs = self.messages[j]
-            elif following:
-                j = following.pop(0)
-                self.used.add(j)
-                obs = self.messages[j]
-            status, outcome, error = _state(obs)
-            command = action.command
-            self.add(
-                Kind.TOOL_CALL,
-                action.tool,
-                status=status,
-                outcome=outcome,
-                error=error,
-                input=command,
-                output=_output(obs),
-                tools=(action.tool,),
-                offset_ms=self.offset(obs or msg),
-                stored_id=action.call_id,
-                fields=_obs_fields(obs),
-                raw=obs,
-            )
-
-    def _following(self, i: int) -> list[int]:
-        """The observation messages right after assistant message ``i`` (no tool call id)."""
-        out = []
-        for j in range(i + 1, len(self.messages)):
-            m = self.messages[j]
-            if m.get("role") not in ("user", "tool") or m.get("tool_call_id"):
-                break
-            if mapping(m.get("extra")).get("interrupt_type"):
-                break
-            out.append(j)
-        return out
-
-    def exit(self, msg: dict[str, Any], extra: dict[str, Any], raw: Any) -> None:
-        status = string(extra.get("exit_status"))
-        submission = extra.get("submission")
-        text = text_parts(msg.get("content"))
-        outcome = exit_outcome(status)
-        fields = tuple(
-            Field(key, extra[key]) for key in ("exception_str", "traceback") if extra.get(key)
-        )
-        self.add(
-            Kind.RESULT,
-            f"exit: {status or 'no status'}",
-            status=status,
-            outcome=outcome,
-            error=one_line(text) if text.strip() and outcome is Outcome.ERROR else None,
-            text=text or None,
-            output=submission,
-            offset_ms=self.offset(msg),
-            fields=fields,
-            raw=raw,
-        )
+def offset(msg: dict[str, Any] | None, t0: float | None) -> float | None:
+    """When ``msg`` was written, in ms from ``t0`` (the run's first timestamp)."""
+    t = timestamp(msg) if msg is not None else None
+    return None if t is None or t0 is None else (t - t0) * 1000
 
 
-def build_steps(ref: str, messages: list[Any], info: dict[str, Any]) -> list[Step]:
-    """The timeline of the run ``ref``."""
-    return _Builder(ref, messages).build(info)
+def _step(ref: str, n: int, kind: Kind, title: str, **kw: Any) -> Step:
+    return Step(ref=f"{ref}/step-{n}", number=n, kind=kind, title=title, **kw)
 
 
-def tool_calls(steps: list[Step]) -> Iterator[Step]:
-    """The tool-call steps."""
-    return (s for s in steps if s.kind is Kind.TOOL_CALL)
+def prompt_step(ref: str, n: int, msg: dict[str, Any], t0: float | None) -> Step:
+    """A ``system``/``user`` message (or one of another role) no action answered by."""
+    role = string(msg.get("role"))
+    text = text_parts(msg.get("content"))
+    interrupt = string(mapping(msg.get("extra")).get("interrupt_type"))
+    who = role or "message"
+    return _step(
+        ref,
+        n,
+        Kind.OTHER if interrupt else Kind.MESSAGE,
+        f"{interrupt or who}: {one_line(text)}" if text.strip() else f"{interrupt or who}",
+        status=interrupt,
+        outcome=Outcome.ERROR if interrupt == "FormatError" else Outcome.NONE,
+        error=interrupt,
+        text=text,
+        offset_ms=offset(msg, t0),
+        raw=msg,
+    )
 
 
-def span_ms(messages: list[Any]) -> float | None:
-    """The span of the messages' timestamps, in ms (None with fewer than one)."""
-    stamps = [t for t in (timestamp(mapping(m)) for m in messages) if t is not None]
-    return (max(stamps) - min(stamps)) * 1000 if stamps else None
+def thought_step(ref: str, n: int, msg: dict[str, Any], t0: float | None) -> Step:
+    """An assistant message's text, with its model call's tokens and cost."""
+    extra = mapping(msg.get("extra"))
+    usage = mapping(mapping(extra.get("response")).get("usage"))
+    text = text_parts(msg.get("content"))
+    shown = {k: v for k, v in msg.items() if k != "extra"}
+    shown["extra"] = {k: v for k, v in extra.items() if k != "response"}
+    return _step(
+        ref,
+        n,
+        Kind.THOUGHT,
+        one_line(text) or "(no text)",
+        text=text,
+        markdown=True,
+        offset_ms=offset(msg, t0),
+        tokens_in=count(usage.get("prompt_tokens")),
+        tokens_out=count(usage.get("completion_tokens")),
+        cost=num(extra.get("cost")),
+        raw=shown,
+    )
+
+
+def usage_of(msg: dict[str, Any]) -> tuple[int | None, int | None]:
+    """An assistant message's model call's (prompt, completion) tokens, as its step says."""
+    usage = mapping(mapping(mapping(msg.get("extra")).get("response")).get("usage"))
+    return count(usage.get("prompt_tokens")), count(usage.get("completion_tokens"))
+
+
+def call_step(
+    ref: str,
+    n: int,
+    msg: dict[str, Any],
+    action: _Action,
+    obs: dict[str, Any] | None,
+    t0: float | None,
+) -> Step:
+    """An action of assistant message ``msg``, answered by ``obs`` (or by nothing)."""
+    status, outcome, error = state(obs)
+    return _step(
+        ref,
+        n,
+        Kind.TOOL_CALL,
+        action.tool,
+        status=status,
+        outcome=outcome,
+        error=error,
+        input=action.command,
+        output=_output(obs),
+        tools=(action.tool,),
+        offset_ms=offset(obs or msg, t0),
+        stored_id=action.call_id,
+        fields=_obs_fields(obs),
+        raw=obs,
+    )
+
+
+def exit_step(
+    ref: str, n: int, msg: dict[str, Any], extra: dict[str, Any], raw: Any, t0: float | None
+) -> Step:
+    """The run's end: the ``exit`` message (2.x), or ``info`` (``msg`` empty)."""
+    status = string(extra.get("exit_status"))
+    submission = extra.get("submission")
+    text = text_parts(msg.get("content"))
+    outcome = exit_outcome(status)
+    fields = tuple(
+        Field(key, extra[key]) for key in ("exception_str", "traceback") if extra.get(key)
+    )
+    return _step(
+        ref,
+        n,
+        Kind.RESULT,
+        f"exit: {status or 'no status'}",
+        status=status,
+        outcome=outcome,
+        error=one_line(text) if text.strip() and outcome is Outcome.ERROR else None,
+        text=text or None,
+        output=submission,
+        offset_ms=offset(msg, t0) if msg else None,
+        fields=fields,
+        raw=raw,
+    )

@@ -20,7 +20,8 @@ Runs and steps
     counted (``—``), never 0.
 
 Modules
-    Readers: :mod:`~.document`, :mod:`~.steps`, :mod:`~.runs`. Glue: :mod:`~.source`
+    Readers: :mod:`~.document`, :mod:`~.lean` (one pass keeping numbers per item, the
+    steps built when shown), :mod:`~.steps`, :mod:`~.runs`. Glue: :mod:`~.source`
     (:class:`SweSource`, :data:`SWE_AGENT`).
 """
 

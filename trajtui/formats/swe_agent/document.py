@@ -1,4 +1,5 @@
-"""A SWE-agent trajectory file (``.traj``): recognised by its first bytes, read whole.
+"""A SWE-agent trajectory file (``.traj``): recognised by its first bytes (read in one pass
+by :mod:`~.lean`).
 
 SWE-agent writes one pretty-printed JSON object per run, rewritten after every step:
 ``trajectory`` (one item per step: ``action``, ``observation``, ``thought``...), ``history``
@@ -8,7 +9,7 @@ hold only ``history``; a RetryAgent file holds ``attempts``, each a trajectory o
 
 Every step of 1.1 repeats the whole conversation sent to the model (``query``): the file
 grows with the square of the run's length, and that copy is dropped as each file is read
-(it is never shown, searched or kept).
+(it is never shown, searched or kept: :class:`Item` passes over it).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import msgspec
 
 from trajtui.core.io import discover, safeio
-from trajtui.core.io.jsonutil import JsonError, error_line, loads
+from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.values import mapping, sequence, string
 
 SUFFIX = ".traj"
@@ -100,7 +101,7 @@ class Unreadable(Exception):
         self.message = message
 
 
-def _replay(value: Any) -> dict[str, Any]:
+def replay(value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         try:
             value, _ = loads(value)
@@ -109,24 +110,24 @@ def _replay(value: Any) -> dict[str, Any]:
     return mapping(value)
 
 
-def _traj(obj: dict[str, Any], warning: str | None = None) -> Traj:
+def traj_of(obj: dict[str, Any], warning: str | None = None) -> Traj:
     items = obj.get("trajectory")
     trajectory = None
     if isinstance(items, list):
         trajectory = [{k: v for k, v in mapping(i).items() if k not in DROPPED} for i in items]
-    attempts = tuple(_traj(mapping(a)) for a in sequence(obj.get("attempts")))
+    attempts = tuple(traj_of(mapping(a)) for a in sequence(obj.get("attempts")))
     return Traj(
         trajectory,
         sequence(obj.get("history")),
         mapping(obj.get("info")),
-        _replay(obj.get("replay_config")),
+        replay(obj.get("replay_config")),
         string(obj.get("environment")),
         attempts,
         warning,
     )
 
 
-class _Item(msgspec.Struct):
+class Item(msgspec.Struct):
     """A trajectory item as decoded: every key but ``query``, which msgspec passes over
     without building it (a 1.1 file is mostly that copy)."""
 
@@ -137,73 +138,6 @@ class _Item(msgspec.Struct):
     execution_time: Any = msgspec.UNSET
     state: Any = msgspec.UNSET
     extra_info: Any = msgspec.UNSET
-
-
-class _Doc(msgspec.Struct):
-    trajectory: list[_Item] | None = None
-    history: Any = None
-    info: Any = None
-    replay_config: Any = None
-    environment: Any = None
-    attempts: list[_Doc] | None = None
-
-
-_DECODER = msgspec.json.Decoder(_Doc)
-
-
-def _from_struct(doc: _Doc) -> Traj:
-    trajectory = None
-    if doc.trajectory is not None:
-        trajectory = [
-            {k: v for k in _Item.__struct_fields__ if (v := getattr(i, k)) is not msgspec.UNSET}
-            for i in doc.trajectory
-        ]
-    return Traj(
-        trajectory,
-        sequence(doc.history),
-        mapping(doc.info),
-        _replay(doc.replay_config),
-        string(doc.environment),
-        tuple(_from_struct(a) for a in doc.attempts or ()),
-    )
-
-
-def parse(data: bytes) -> Traj:
-    """The trajectory in ``data``: decoded by msgspec without the ``query`` copies, or, for a
-    document msgspec refuses (not strict JSON, items that are not objects), by
-    :func:`~trajtui.core.io.jsonutil.loads`, leniently.
-
-    Raises:
-        Unreadable: It is not JSON, or not a trajectory's shape.
-    """
-    head = data.lstrip()[:1]
-    if head == b"{":
-        try:
-            doc = _DECODER.decode(data)
-        except (msgspec.DecodeError, RecursionError):
-            pass
-        else:
-            if doc.trajectory is not None or doc.history is not None or doc.attempts is not None:
-                return _from_struct(doc)
-    try:
-        value, warning = loads(data)
-    except JsonError as err:
-        raise Unreadable(error_line(data), str(err)) from None
-    if not isinstance(value, dict) or not any(
-        k in value for k in ("trajectory", "history", "attempts")
-    ):
-        raise Unreadable(1, "not a SWE-agent trajectory (no trajectory, history or attempts)")
-    return _traj(value, warning)
-
-
-def read(path: str) -> Traj:
-    """The trajectory in the file ``path``.
-
-    Raises:
-        OSError: It cannot be read.
-        Unreadable: It is not a trajectory.
-    """
-    return parse(safeio.read_bytes(path))
 
 
 def stem(path: str) -> str:

@@ -11,6 +11,7 @@ in the detail under its name. The duration is the sum of the steps' ``execution_
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from trajtui.core.io.text import flat
 from trajtui.core.model import Attempt, Field, Kind, Run, RunSummary, Step
 from trajtui.core.values import count, mapping, num, string, text_parts
 from trajtui.formats.swe_agent.document import Traj
+from trajtui.formats.swe_agent.lean import Lean, SweSteps
 from trajtui.formats.swe_agent.steps import (
     build_steps,
     exit_outcome,
@@ -66,12 +68,16 @@ class SweRun:
     pred: Pred | None = None
 
 
-def title_of(traj: Traj) -> str:
-    for m in prompts(traj.history):
-        if m.get("role") == "user":
-            text = text_parts(m.get("content"))
-            if text.strip():
-                return flat(task_text(text))
+def title_of(traj: Traj | Lean) -> str:
+    if isinstance(traj, Lean):
+        if traj.title:
+            return traj.title
+    else:
+        for m in prompts(traj.history):
+            if m.get("role") == "user":
+                text = text_parts(m.get("content"))
+                if text.strip():
+                    return flat(task_text(text))
     problem = mapping(traj.replay_config.get("problem_statement"))
     return flat(string(problem.get("text")) or "")
 
@@ -81,7 +87,7 @@ def _known(value: Any, calls: int | None) -> Any:
     return None if value is None or (value == 0 and (calls or 0) > 0) else value
 
 
-def detail_of(traj: Traj, pred: Pred | None) -> SweRun:
+def detail_of(traj: Traj | Lean, pred: Pred | None) -> SweRun:
     stats = mapping(traj.info.get("model_stats"))
     calls = count(stats.get("api_calls"))
     cost = num(stats.get("instance_cost"))
@@ -97,7 +103,7 @@ def detail_of(traj: Traj, pred: Pred | None) -> SweRun:
     )
 
 
-def metadata_of(traj: Traj, d: SweRun) -> tuple[tuple[str, str], ...]:
+def metadata_of(traj: Traj | Lean, d: SweRun) -> tuple[tuple[str, str], ...]:
     out = {
         "model": d.model,
         "api_calls": None if d.api_calls is None else str(d.api_calls),
@@ -123,7 +129,7 @@ def _tools(steps: list[Step]) -> tuple[str, ...]:
     return tuple(sorted({t for s in _calls(steps) for t in s.tools}))
 
 
-def fields_of(traj: Traj, d: SweRun) -> tuple[Field, ...]:
+def fields_of(traj: Traj | Lean, d: SweRun) -> tuple[Field, ...]:
     info = traj.info
     stats = mapping(info.get("model_stats"))
     out = [Field("exit_status", info.get("exit_status")), Field("model", d.model)]
@@ -163,20 +169,22 @@ def _attempt(ref: str, n: int, traj: Traj) -> Attempt:
     )
 
 
-def build_run(ref: str, traj: Traj, path: str, pred: Pred | None = None) -> Run:
-    """The whole run ``ref`` of the file ``path``."""
+def build_run(ref: str, traj: Lean, path: str, pred: Pred | None = None) -> Run:
+    """The run ``ref`` of the file ``path``: its steps built when shown (:class:`SweSteps`;
+    a RetryAgent file's attempts whole)."""
     d = detail_of(traj, pred)
     stats = mapping(traj.info.get("model_stats"))
     attempts = tuple(_attempt(ref, n, a) for n, a in enumerate(traj.attempts, 1))
-    steps: list[Step] = []
-    if not attempts:
-        steps = build_steps(ref, traj.trajectory, traj.history, traj.info)
-    every = steps + [s for a in attempts for s in a.steps]
+    steps: Sequence[Step] = ()
     if attempts:
+        every = [s for a in attempts for s in a.steps]
+        n_steps, calls, tools = len(every), len(_calls(every)), _tools(every)
         known = [a.duration_ms for a in attempts if a.duration_ms is not None]
         duration = sum(known) if known else None
     else:
-        duration = _duration(traj.trajectory)
+        steps = SweSteps(ref, traj)
+        n_steps, calls, tools = traj.steps, traj.tool_calls, tuple(sorted(traj.tools))
+        duration = traj.duration_ms()
     status = string(traj.info.get("exit_status"))
     tokens_in = count(_known(stats.get("tokens_sent"), d.api_calls))
     tokens_out = count(_known(stats.get("tokens_received"), d.api_calls))
@@ -186,21 +194,21 @@ def build_run(ref: str, traj: Traj, path: str, pred: Pred | None = None) -> Run:
         format=FORMAT_ID,
         status=status,
         outcome=exit_outcome(status),
-        steps=len(every),
-        tool_calls=len(_calls(every)),
+        steps=n_steps,
+        tool_calls=calls,
         duration_ms=duration,
         duration_label=COMMAND_TIME if duration is not None else None,
         attempts=len(attempts) or None,
         cost=d.instance_cost if d.cost_known else None,
         title=title_of(traj) or (title_of(traj.attempts[0]) if traj.attempts else ""),
         metadata=metadata_of(traj, d),
-        tools=_tools(every),
+        tools=tools,
         tokens_in=tokens_in,
         tokens_out=tokens_out,
     )
     return Run(
         summary=summary,
-        steps=tuple(steps),
+        steps=steps,
         attempts=attempts,
         fields=fields_of(traj, d),
         raw={k: v for k, v in traj.info.items() if not k.startswith("edited_files")},

@@ -86,60 +86,118 @@ def prompts(history: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _step(prefix: str, n: int, kind: Kind, title: str, **kw: Any) -> Step:
+    return Step(ref=f"{prefix}/step-{n}", number=n, kind=kind, title=title, **kw)
+
+
+def message_step(prefix: str, n: int, msg: dict[str, Any]) -> Step:
+    """A prompt: a history message before the model's first turn."""
+    role = string(msg.get("role")) or "message"
+    text = text_parts(msg.get("content"))
+    shown = task_text(text) if role == "user" else text
+    return _step(prefix, n, Kind.MESSAGE, f"{role}: {one_line(shown)}", text=text, raw=msg)
+
+
+def turn_steps(thought: str, action: str) -> tuple[bool, bool]:
+    """Whether a turn shows (its thought, its action): the thought when it has text or
+    there is no action, the action when there is one."""
+    return bool(thought.strip() or not action.strip()), bool(action.strip())
+
+
+def thought_step(prefix: str, n: int, thought: str, raw: Any) -> Step:
+    return _step(
+        prefix,
+        n,
+        Kind.THOUGHT,
+        one_line(thought) or "(no text)",
+        text=thought,
+        markdown=True,
+        raw=raw,
+    )
+
+
+def call_step(
+    prefix: str, n: int, action: str, observation: Any, seconds: float | None, raw: Any
+) -> Step:
+    """A turn's action as a tool call (its state unknown: SWE-agent records none)."""
+    shown = action.rstrip("\n")
+    tool = tool_of(shown)
+    return _step(
+        prefix,
+        n,
+        Kind.TOOL_CALL,
+        tool or one_line(shown),
+        input=shown,
+        output=observation,
+        duration_ms=None if seconds is None else seconds * 1000,
+        tools=(tool,) if tool else (),
+        raw=raw,
+    )
+
+
+def has_result(info: dict[str, Any]) -> bool:
+    """Whether ``info`` ends the run with a result step (an exit status or a submission)."""
+    return string(info.get("exit_status")) is not None or "submission" in info
+
+
+def result_step(prefix: str, n: int, info: dict[str, Any]) -> Step:
+    status = string(info.get("exit_status"))
+    fields = []
+    if status and status.startswith("submitted ("):
+        fields.append(Field("autosubmitted", f"after {status[len('submitted (') : -1]}"))
+    return _step(
+        prefix,
+        n,
+        Kind.RESULT,
+        f"exit: {status or 'no status'}",
+        status=status,
+        outcome=exit_outcome(status),
+        output=info.get("submission"),
+        fields=tuple(fields),
+        raw={k: info.get(k) for k in ("exit_status", "submission")},
+    )
+
+
+def item_turn(item: dict[str, Any]) -> tuple[str, str]:
+    """A trajectory item's (thought, action)."""
+    return string(item.get("thought")) or string(item.get("response")) or "", string(
+        item.get("action")
+    ) or ""
+
+
+def history_turn(msg: dict[str, Any]) -> tuple[str, str]:
+    """An assistant history message's (thought, action) (a file without ``trajectory``)."""
+    return string(msg.get("thought")) or text_parts(msg.get("content")), string(
+        msg.get("action")
+    ) or ""
+
+
+def demo(msg: dict[str, Any]) -> bool:
+    """A demonstration message (left out)."""
+    return _demo(msg)
+
+
 class _Builder:
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
         self.steps: list[Step] = []
 
-    def add(self, kind: Kind, title: str, **kw: Any) -> None:
-        n = len(self.steps) + 1
-        self.steps.append(
-            Step(ref=f"{self.prefix}/step-{n}", number=n, kind=kind, title=title, **kw)
-        )
-
     def message(self, msg: dict[str, Any]) -> None:
-        role = string(msg.get("role")) or "message"
-        text = text_parts(msg.get("content"))
-        shown = task_text(text) if role == "user" else text
-        self.add(Kind.MESSAGE, f"{role}: {one_line(shown)}", text=text, raw=msg)
+        self.steps.append(message_step(self.prefix, len(self.steps) + 1, msg))
 
     def turn(
         self, thought: str, action: str, observation: Any, seconds: float | None, raw: Any
     ) -> None:
-        if thought.strip() or not action.strip():
-            self.add(
-                Kind.THOUGHT, one_line(thought) or "(no text)", text=thought, markdown=True, raw=raw
-            )
-        if not action.strip():
-            return
-        shown = action.rstrip("\n")
-        tool = tool_of(shown)
-        self.add(
-            Kind.TOOL_CALL,
-            tool or one_line(shown),
-            input=shown,
-            output=observation,
-            duration_ms=None if seconds is None else seconds * 1000,
-            tools=(tool,) if tool else (),
-            raw=raw,
-        )
+        shows_thought, shows_call = turn_steps(thought, action)
+        if shows_thought:
+            self.steps.append(thought_step(self.prefix, len(self.steps) + 1, thought, raw))
+        if shows_call:
+            n = len(self.steps) + 1
+            self.steps.append(call_step(self.prefix, n, action, observation, seconds, raw))
 
     def result(self, info: dict[str, Any]) -> None:
-        status = string(info.get("exit_status"))
-        if status is None and "submission" not in info:
-            return
-        fields = []
-        if status and status.startswith("submitted ("):
-            fields.append(Field("autosubmitted", f"after {status[len('submitted (') : -1]}"))
-        self.add(
-            Kind.RESULT,
-            f"exit: {status or 'no status'}",
-            status=status,
-            outcome=exit_outcome(status),
-            output=info.get("submission"),
-            fields=tuple(fields),
-            raw={k: info.get(k) for k in ("exit_status", "submission")},
-        )
+        if has_result(info):
+            self.steps.append(result_step(self.prefix, len(self.steps) + 1, info))
 
 
 def build_steps(
@@ -152,8 +210,7 @@ def build_steps(
         b.message(m)
     if trajectory is not None:
         for item in trajectory:
-            thought = string(item.get("thought")) or string(item.get("response")) or ""
-            action = string(item.get("action")) or ""
+            thought, action = item_turn(item)
             b.turn(thought, action, item.get("observation"), seconds(item), item)
     else:
         rest = [mapping(m) for m in history if not _demo(mapping(m))][len(first) :]
@@ -165,8 +222,8 @@ def build_steps(
                 if i + 1 < len(rest) and rest[i + 1].get("role") != "assistant"
                 else None
             )
-            thought = string(m.get("thought")) or text_parts(m.get("content"))
+            thought, action = history_turn(m)
             output = None if answer is None else text_parts(answer.get("content"))
-            b.turn(thought, string(m.get("action")) or "", output, None, m)
+            b.turn(thought, action, output, None, m)
     b.result(info)
     return b.steps

@@ -1,0 +1,69 @@
+"""A big SWE-agent trajectory's first screen: its row is listed at once, partial
+(``reading``), its run shown with the steps read so far, while the document is still being
+read; both are revised to the whole run when it is read to its end."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.formats.swe_agent import builders as b
+from tests.helpers.ui import screen_lines, settle
+from trajtui.formats.swe_agent import source as swe_source
+from trajtui.formats.swe_agent.lean import Lean, Reading
+from trajtui.ui.app import make_app
+
+CALLS = 300
+
+
+def row_of(app: Any) -> str:
+    return next((line for line in screen_lines(app) if " big " in line[:40]), "")
+
+
+async def test_a_big_trajectory_is_listed_reading_and_shown_before_it_is_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_ = b.v11_run()
+    run_["trajectory"] = [
+        b.item(f"cat f{n}.py", "y" * 4000, f"THOUGHT: step {n}.", 0.5) for n in range(CALLS)
+    ]
+    path = b.write(tmp_path / "big.traj", run_)
+    gate = threading.Event()  # the end of the document waits for the test
+    reached = threading.Event()
+    finish = Reading.finish
+
+    def held(self: Reading) -> Lean:
+        reached.set()
+        gate.wait(60)
+        return finish(self)
+
+    monkeypatch.setattr(Reading, "finish", held)
+    monkeypatch.setattr(swe_source, "PARTIAL_AFTER", 0.0)  # however fast it is read
+    app = make_app([str(path)])
+    async with app.run_test(size=(200, 40)) as pilot:
+        try:
+            for _ in range(600):
+                await pilot.pause(0.05)
+                if row_of(app) and reached.is_set() and app.screen.run is not None:  # type: ignore[attr-defined]
+                    break
+            assert reached.is_set()
+            await pilot.pause(0.3)  # (the last revision drawn)
+            row = row_of(app)
+            assert "reading" in row, "\n".join(screen_lines(app))
+            source = app.screen.ws.sources[0]  # type: ignore[attr-defined]
+            assert not source.complete
+            run = app.screen.run  # type: ignore[attr-defined]
+            assert run is not None and 0 < len(run.steps) <= 2 + 2 * CALLS + 1
+            assert run.steps[0].title == "THOUGHT: step 0."  # (1.1: the history comes after)
+        finally:
+            gate.set()
+        await settle(pilot)
+        row = row_of(app)
+        assert "reading" not in row, row
+        whole = source.entry(0)
+        assert whole.steps == 2 + 2 * CALLS + 1 and whole.tool_calls == CALLS  # prompts, result
+        assert f" {whole.steps:,} " in row, row
+        assert len(app.screen.run.steps) == whole.steps  # type: ignore[attr-defined]
