@@ -44,6 +44,17 @@ def active() -> bool:
     return bool(_mirrors)
 
 
+def is_mirror(path: str) -> bool:
+    """The file at ``path`` is a remote object's mirror (what is read of it is fetched)."""
+    if not _mirrors:
+        return False
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) in _mirrors
+
+
 def ensure(ident: tuple[int, int], offset: int, size: int) -> None:
     """Make ``size`` bytes at ``offset`` of the file ``ident`` present (fetched if it is a
     mirror; nothing for a local file). Raises OSError when the fetch fails."""

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from trajtui.core.io import safeio
+from trajtui.core.io import safeio, sparse
 from trajtui.core.io.jsondoc import DocumentScan, Span, read_item
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.io.text import one_line
@@ -161,7 +161,10 @@ class EvalSource(_InspectSource):
             if key not in rows:
                 rows[key] = summary_row({"id": key[0], "epoch": int(key[1])}, log)
         yield ScanProgress(1, 2, 0)
-        if not self.partial_rows:  # (ls) rows are printed as listed: each with its counts
+        # a remote log (its local mirror) is listed from its central directory and summaries
+        # alone: reading every sample for its counts would fetch the whole archive
+        counted = not sparse.is_mirror(self.path)
+        if counted and not self.partial_rows:  # (ls) rows printed as listed, with their counts
             last = time.monotonic()
             for n, (key, row) in enumerate(rows.items(), 1):
                 member = members.get(key)
@@ -181,7 +184,8 @@ class EvalSource(_InspectSource):
                 self.add_run(row, self._missing(key))
             else:
                 listed = self.add_run(row, self._loader(member, log))
-                unread.append((listed.index, member))
+                if counted:
+                    unread.append((listed.index, member))
         self._say_empty()
         yield ScanProgress(1, 2, len(self))  # the first screen: summaries, no sample read
         last = time.monotonic()
