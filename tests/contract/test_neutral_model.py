@@ -314,6 +314,8 @@ def test_atif_steps_and_trials_fill_tools_tokens_and_metadata(tmp_path: Path) ->
         ("model", "provider/model-x"),
         ("task", "fix-bug"),
         ("dataset", "demo-set"),
+        ("started", "2026-03-01T10:00:00Z"),  # the trial's started_at, and its UTC day
+        ("date", "2026-03-01"),
     )
     errored = runs["setup__EEEE555"]  # no trajectory: the trial's agent_result counts
     assert errored.steps == ()

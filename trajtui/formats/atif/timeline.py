@@ -12,6 +12,7 @@ Everything else a step holds (reasoning, metrics, extra, subagent references) is
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from trajtui.core.io.text import one_line
@@ -453,7 +454,8 @@ def run_metadata(
 ) -> tuple[tuple[str, str], ...]:
     """A run's facts for grouping: ``agent``, ``agent_version``, ``model`` (the trajectory's
     ``agent``, else the trial's ``agent_info``), ``task`` and ``dataset`` (the trial's
-    ``task_name`` and ``source``), each where the files say."""
+    ``task_name`` and ``source``), ``started`` (the trial's ``started_at``) and its UTC
+    ``date``, each where the files say."""
     agent = trajectory.agent if trajectory is not None else {}
     info = trial.agent if trial is not None else {}
     model_info = info.get("model_info")
@@ -467,5 +469,17 @@ def run_metadata(
         ),
         ("task", trial.task_name if trial is not None else None),
         ("dataset", trial.dataset if trial is not None else None),
+        ("started", trial.started_at if trial is not None else None),
+        ("date", _day(trial.started_at) if trial is not None else None),
     )
     return tuple((k, v) for k, v in pairs if v)
+
+
+def _day(stamp: str | None) -> str | None:
+    """The UTC day of an ISO time with its offset (``stats --by date``), else None (a time
+    without one names no day: its zone is not said)."""
+    try:
+        when = datetime.fromisoformat((stamp or "").strip().replace("Z", "+00:00"))
+        return when.astimezone(UTC).strftime("%Y-%m-%d") if when.tzinfo is not None else None
+    except (OverflowError, ValueError):
+        return None

@@ -260,7 +260,8 @@ class Fold:
         if self.cwd:
             meta["cwd"] = self.cwd
         start = self._start()
-        if start is not None:
+        if start is not None:  # (session_meta's time, else the first line's: UTC)
+            meta["started"] = start.isoformat(timespec="milliseconds")
             meta["date"] = start.strftime("%Y-%m-%d")
         if self.models:
             meta["model"] = ", ".join(self.models)

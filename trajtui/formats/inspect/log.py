@@ -14,11 +14,12 @@ or from the sample itself, built whole from the sample when opened.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from trajtui.core.io.text import one_line
 from trajtui.core.model import Field, Run, RunSummary
-from trajtui.formats.inspect.sample import input_text, timeline
+from trajtui.formats.inspect.sample import input_text, moment, timeline
 from trajtui.formats.inspect.scores import error_text, usage_totals, verdict
 
 FORMAT_ID = "inspect"
@@ -152,6 +153,12 @@ def _metadata(obj: dict[str, Any], log: LogInfo, scorer: str | None) -> tuple[tu
     out["epoch"] = str(obj.get("epoch"))
     if scorer is not None:
         out["scorer"] = scorer
+    began = obj.get("started_at")  # (a sample's, as its summary says: 0.3.1xx and later)
+    if isinstance(began, str) and began:
+        out["started"] = began
+        when = moment(began)
+        if when is not None:  # the day it started, UTC (stats --by date), as Codex's
+            out["date"] = datetime.fromtimestamp(when / 1000, UTC).strftime("%Y-%m-%d")
     scores = obj.get("scores")
     if isinstance(scores, dict):
         for name, score in scores.items():
