@@ -97,7 +97,10 @@ def tool_figures(runs: Sequence[RunFacts], sections: list[Section], data: dict[s
         durations = [d for _, _, d in items if d is not None]
         median = percentile(durations, 50) if durations else None
         rate = Rate(failures, len(told_items))
-        members = list(dict.fromkeys(r.pick for r, _, _ in items))
+        runs_of: dict[int, RunFacts] = {}  # each run once (one RunFacts a run)
+        for r, _, _ in items:
+            runs_of.setdefault(id(r), r)
+        members = [r.pick for r in runs_of.values()]
         med = "—" if median is None else _duration(median)
         sec.lines.append(
             Line(
@@ -115,7 +118,7 @@ def tool_figures(runs: Sequence[RunFacts], sections: list[Section], data: dict[s
             "untold_calls": len(items) - len(told_items),
             "median_duration_ms": median,
             "durations": len(durations),
-            "refs": [r.ref for r in dict.fromkeys(r for r, _, _ in items)],
+            "refs": [r.ref for r in runs_of.values()],
         }
     out["by_tool"] = rows
     sections.append(sec)
