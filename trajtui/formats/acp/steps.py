@@ -160,9 +160,15 @@ def lite_calls(trajectory: Any, start: float | None) -> tuple[ToolCall, ...]:
     names: list[str | None] = []
     statuses: list[str | None] = []
     for s in items:
-        is_tool = s.type == "tool_call"
-        names.append((string(s.name) or "") if is_tool else None)
-        statuses.append(string(s.status) if is_tool else None)
+        if s.type == "tool_call":
+            name, status = s.name, s.status
+            names.append(name if type(name) is str else "")
+            statuses.append(status if type(status) is str else None)
+        else:
+            names.append(None)
+            statuses.append(None)
+    if not any(n is not None for n in names):
+        return ()
     pairs = pair_tool_calls(names, statuses)
     out: list[ToolCall] = []
     for pos, s in enumerate(items):
