@@ -108,8 +108,8 @@ class JsonlSource(Source):
         every key checked: see :meth:`defer_key_checks`)."""
         self.cache_mark: tuple[int, int, int, int] | None = None
         self.cache_saved_at = -1e9  # time.monotonic() of the last save
-        """What the index cache holds for this file (size, records, summaries), when this
-        source was restored from it or saved to it (:mod:`trajtui.core.jsonl.indexcache`)."""
+        """What the index cache holds for this file (size, records, summaries, step facts),
+        when this source was restored from or saved to it (:mod:`.indexcache`)."""
 
     # -- scanning ------------------------------------------------------------------------
 
