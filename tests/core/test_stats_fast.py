@@ -7,13 +7,16 @@ reads no line."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from tests.core.cached import entry_file
 from tests.formats.acp.builders import (
     START,
     capture,
@@ -27,7 +30,7 @@ from tests.helpers.workspace import open_paths
 from tests.samples.locate import SAMPLES
 from trajtui.cli import cli
 from trajtui.core.io.jsonutil import dumps_line
-from trajtui.core.jsonl import rowpool
+from trajtui.core.jsonl import cachefile, rowpool
 from trajtui.core.jsonl.reader import JsonlReader
 from trajtui.core.rows import KEEP_ALL, read_rows
 from trajtui.core.stats.collect import collect, grouped
@@ -199,3 +202,54 @@ def test_a_broken_line_is_one_problem_line_on_the_fast_path(tmp_path: Path) -> N
         said = [line for line in out.stderr.splitlines() if ":3:" in line]
         assert len(said) == 1 and said[0].startswith(f"{path}:3: ")
     assert fast.stdout == again.stdout
+
+
+def _forged(change: Callable[[dict[str, bytes]], None]) -> Callable[[Path], None]:
+    """Rewrite the index cache's entry for a file with its step facts changed (a valid
+    checksum: only the content is wrong)."""
+
+    def rewrite(path: Path) -> None:
+        entry = entry_file(path)
+        fd = os.open(entry, os.O_RDONLY)
+        try:
+            header, views = cachefile.read(fd, os.fstat(fd).st_size)
+        finally:
+            os.close(fd)
+        sections = {name: bytes(view) for name, view in views.items()}
+        header.pop("sections")
+        header.pop("byteorder")
+        change(sections)
+        entry.write_bytes(cachefile.encode(header, sections))
+
+    return rewrite
+
+
+def _tool_code_out_of_range(s: dict[str, bytes]) -> None:
+    s["facts.codes"] = (999).to_bytes(4, sys.byteorder) + s["facts.codes"][4:]
+
+
+def _a_call_fewer(s: dict[str, bytes]) -> None:
+    s["facts.states"] = s["facts.states"][:-1]
+
+
+def _a_duration_as_text(s: dict[str, bytes]) -> None:
+    s["facts.kinds"] = b"\x03" + s["facts.kinds"][1:]
+    s["facts.odd"] = cachefile.pack_values(["5 s"])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [_tool_code_out_of_range, _a_call_fewer, _a_duration_as_text],
+    ids=lambda c: c.__name__,
+)
+def test_forged_step_facts_in_the_cache_are_not_believed(
+    tmp_path: Path, change: Callable[[dict[str, bytes]], None]
+) -> None:
+    calls = [step_tool("Bash", "pending", 100), step_tool("toolu_1", "completed", 300, duration=7)]
+    path = write_jsonl(tmp_path / "cap.jsonl", [capture(f"r{i}", calls) for i in range(5)])
+    runner = CliRunner()
+    first = runner.invoke(cli, ["stats", "--json", str(path)])
+    assert json.loads(first.stdout)["tools"]["by_tool"]["Bash"]["calls"] == 5
+    _forged(change)(path)
+    again = runner.invoke(cli, ["stats", "--json", str(path)])
+    assert again.exit_code == 0 and again.stdout == first.stdout

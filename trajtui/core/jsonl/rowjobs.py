@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from trajtui.core.io.jsonutil import id_text
+from trajtui.core.jsonl.stepfacts import pack
 from trajtui.core.model import RunSummary
 
 __all__ = ["Job", "Row", "Rows", "plain", "rows_of"]
@@ -56,8 +57,9 @@ Row = RunSummary | None
 
 
 class Rows(list[Row]):
-    """A job's rows, and (a job asking for them) each one's step facts in :attr:`facts`
-    (None where its row is: the record is read the ordinary way)."""
+    """A job's rows, and (a job asking for them) each one's step facts in :attr:`facts`,
+    packed (:func:`~trajtui.core.jsonl.stepfacts.pack`; None where its row is: the record
+    is read the ordinary way)."""
 
     facts: list[Any] | None = None
 
@@ -166,5 +168,5 @@ def _rows_of(job: Job, facts: dict[int, Any] | None) -> list[Row]:
             continue
         out.append(job.fmt.summarize(obj, ref, job.first + k, job.lines[k]))
         if facts is not None:
-            facts[k] = job.fmt.lite_facts(obj)
+            facts[k] = pack(job.fmt.lite_facts(obj))
     return out
