@@ -215,11 +215,11 @@ def _forged(change: Callable[[dict[str, bytes]], None]) -> Callable[[Path], None
             header, views = cachefile.read(fd, os.fstat(fd).st_size)
         finally:
             os.close(fd)
-        sections = {name: bytes(view) for name, view in views.items()}
+        sections: dict[str, Any] = {name: bytes(view) for name, view in views.items()}
         header.pop("sections")
         header.pop("byteorder")
         change(sections)
-        entry.write_bytes(cachefile.encode(header, sections))
+        entry.write_bytes(cachefile.encode(header, dict(sections)))
 
     return rewrite
 
