@@ -131,6 +131,7 @@ bench: $(STAMP) ## Benchmark on generated 1 GB and HUGE_GB (2) GB captures, the 
 	$(BIN)/python -m tests.bench.atif_bench --size-gb 0.125 1
 	$(BIN)/python -m tests.bench.parquet_bench --size-mb 1024
 	$(BIN)/python -m tests.bench.remote_bench --size-mb 1024
+	$(BIN)/python -m tests.bench.stats_bench --size-mb 1024
 	@test -x .venv-bench/bin/tl || { $(PYTHON) -m venv .venv-bench && .venv-bench/bin/python -m pip install --quiet toolong; } || echo "toolong could not be installed: not compared"
 	@command -v lnav >/dev/null || echo "lnav is not installed (Debian: apt install lnav): not compared"
 	$(BIN)/python -m tests.bench.compare_bench

@@ -93,3 +93,47 @@ def test_pairing_a_million_steps_is_linear() -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [str(2 * n), str(2 * n - 1), str(n - 1)]
     assert len(names) == len(statuses)
+
+
+def test_pairing_in_one_pass_is_the_pairing_by_every_rule() -> None:
+    """The shape Claude Code writes (openings named like tools, completions call ids) is
+    paired in one pass: the same pairs every rule gives, whatever the mix of names."""
+    import random
+
+    from trajtui.formats.acp.pairing import _pairs
+
+    rng = random.Random(27)
+    names_pool = [
+        "Bash",
+        "Read",
+        "toolu_01a",
+        "toolu_02b",
+        "item_3",
+        "google_web_search",
+        "google_web_search-1770691532470-cc1f5be1acd028",
+        "",
+        "a-b",
+        "call_x-y",
+    ]
+    statuses_pool = ["pending", "in_progress", "completed", "failed", None, "odd"]
+    one_pass = 0
+    for _ in range(3000):
+        n = rng.randint(0, 12)
+        names = [rng.choice([*names_pool, None]) for _ in range(n)]
+        statuses = [rng.choice(statuses_pool) for _ in range(n)]
+        if rng.random() < 0.5:  # the Claude Code shape, mostly
+            names = [
+                None
+                if s is None and rng.random() < 0.2
+                else rng.choice(["Bash", "Read", ""])
+                if s in ("pending", "in_progress")
+                else rng.choice(["toolu_01a", "toolu_02b", "item_3"])
+                for s in statuses
+            ]
+        every_rule: dict[int, int] = {}
+        for i, match in _pairs(names, statuses):
+            every_rule[i] = match
+            every_rule[match] = i
+        assert pair_tool_calls(names, statuses) == every_rule, (names, statuses)
+        one_pass += every_rule != {}
+    assert one_pass > 100

@@ -168,3 +168,31 @@ async def test_x_on_the_stats_screen_writes_the_figures_shown_as_html_or_markdow
     assert "| pass | 50.0% | (1/2 runs) |" in lines
     assert "| figure | A | B |" in lines
     assert list((tmp_path / "data").iterdir()) == [path]
+
+
+async def test_stats_screen_counts_from_the_facts_a_stats_command_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After ``trajtui stats`` kept each run's tool calls in the index cache, the stats
+    screen of the unchanged file counts them without building any run."""
+    from click.testing import CliRunner
+
+    from trajtui.cli import cli
+    from trajtui.core.jsonl.source import JsonlSource
+
+    calls = [step_tool("Bash", "pending", 100), step_tool("toolu_1", "failed", 300, duration=7)]
+    path = write_jsonl(tmp_path / "cap.jsonl", [capture(f"r{i}", calls) for i in range(30)])
+    assert CliRunner().invoke(cli, ["stats", str(path)]).exit_code == 0
+    async with running([str(path)]) as (pilot, app, _screen):
+        built: list[int] = []
+        make_run = JsonlSource._make_run
+
+        def counted(self: JsonlSource, i: int, entry: Any) -> Any:
+            built.append(i)
+            return make_run(self, i, entry)
+
+        monkeypatch.setattr(JsonlSource, "_make_run", counted)
+        await open_stats(pilot, app)
+        text = " ".join(drawn(app).split())
+        assert re.search(r"Bash 30 █+ calls · 30 failed .* median 7ms", text), text
+        assert built == []

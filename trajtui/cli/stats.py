@@ -68,8 +68,15 @@ def stats_of(
         if p.total:
             progress.scanning(source.path, p.done / p.total)
 
-    # the rows first (decoded on every core, kept: each run is then read whole to count it)
-    for _ in read_rows(ws.sources, keep=KEEP_ALL, say=print_err, progress=scanning):
+    # the rows first (decoded on every core, kept), each run's step facts with its row
+    # where its source can make them (else each run is then read whole to count it);
+    # kept in the index cache with the rows, so a second stats reads no line
+    for source in ws.sources:
+        source.want_step_facts()
+    rows = read_rows(
+        ws.sources, keep=KEEP_ALL, save=True, skip_known=True, say=print_err, progress=scanning
+    )
+    for _ in rows:
         pass
     parts = figures()
     collected = collect(ws.sources, ws.ref, where=where, progress=progress, parts=parts)

@@ -158,6 +158,7 @@ def read_rows(
     *,
     keep: int = 0,
     save: bool = False,
+    skip_known: bool = False,
     say: Say = _quiet,
     progress: Callable[[Source, ScanProgress], None] | None = None,
     stopped: Callable[[], bool] = lambda: False,
@@ -169,13 +170,20 @@ def read_rows(
         sources: The sources (a workspace's).
         keep: Rows of each source before this index are kept (see :class:`SourceRows`).
         save: Save each source's index in the index cache once it is read.
+        skip_known: Rows a source knows already (restored from the index cache) are not
+            given (a caller reading them from the source afterwards).
         say: Told each error (``PATH: message``) and notice, one line each; a source that
             fails to read is said and its rows read so far kept, and the next one read.
         progress: Told each source's scan progress.
         stopped: Polled at each step of a scan; reading ends when it turns true.
     """
     for source in sources:
-        rows = SourceRows(source, keep=keep, say=lambda notice: say(f"trajtui: {notice}"))
+        rows = SourceRows(
+            source,
+            keep=keep,
+            skip_known=skip_known,
+            say=lambda notice: say(f"trajtui: {notice}"),
+        )
         try:
             for step in rows.scan():
                 if progress is not None:

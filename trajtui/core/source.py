@@ -199,6 +199,15 @@ class Source(ABC):
         run is built to find its input)."""
         return None
 
+    def want_step_facts(self) -> None:
+        """Make each run's :meth:`step_facts` with its row from now on (``stats`` asks)."""
+
+    def step_facts(self, i: int) -> Any:
+        """What the statistics count of run ``i``'s steps, made with its row from only the
+        fields they need (:class:`~trajtui.core.stats.facts.StepFacts`); None: read the
+        run whole to count it."""
+        return None
+
     # -- reading -------------------------------------------------------------------------
 
     def scan(self) -> Iterator[ScanProgress]:

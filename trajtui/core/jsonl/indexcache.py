@@ -325,9 +325,9 @@ def _compare(source: JsonlSource, data: dict[str, Any], now: dict[str, Any]) -> 
 # -- save ------------------------------------------------------------------------------------
 
 
-def _mark(source: JsonlSource) -> tuple[int, int, int]:
-    """What a save of ``source`` would hold: file size, records, summaries."""
-    return (source.index.size, source.index.count, source.summarised())
+def _mark(source: JsonlSource) -> tuple[int, int, int, int]:
+    """What a save of ``source`` would hold: file size, records, summaries, step facts."""
+    return (source.index.size, source.index.count, source.summarised(), len(source.facts))
 
 
 def save(source: JsonlSource) -> bool:
@@ -368,6 +368,7 @@ def _save(source: JsonlSource) -> bool:
         "state": state,
         "records": ix.count,
         "summaries": mark[2],
+        "step_facts": mark[3],
         "written": time.time(),
     }
     cap = limit()[0]

@@ -36,6 +36,7 @@ from trajtui.core.jsonl.cachefile import (
     unpack_values,
 )
 from trajtui.core.jsonl.keytable import _SECRET, KEY, LONG, NONE, KeyTable
+from trajtui.core.jsonl.stepfacts import StepFactsStore
 from trajtui.core.jsonl.tablestate import (
     _check,
     _flat,
@@ -100,6 +101,8 @@ def dump(source: JsonlSource) -> tuple[dict[str, Any], dict[str, Section]]:
     out["source.problems"] = pack_values(problems)
     out["source.dups"] = pack_values(_flat(source._dup_refs))
     out["source.next"] = pack_values(_flat(source._next))
+    if source.facts.complete(count):
+        out.update(source.facts.dump())
     if ix.count != count or len(source._table) > count:
         raise Unstorable("the source changed while it was saved")
     return state, out
@@ -210,6 +213,8 @@ def _restore(source: JsonlSource, state: dict[str, Any], sections: dict[str, Any
     for key, n in _pairs(unpack_values(sections["source.next"]), "next numbers"):
         _check(isinstance(key, str) and type(n) is int and n >= 2, "bad next number")
         next_n[str(key)] = int(n)  # type: ignore[arg-type]
+    facts = StepFactsStore()
+    facts.restore(sections, count)
     _check_against_file(ix, starts, ends, keys, bad, flags["bom"])
     # Everything checked: now change the source.
     ix.starts, ix._lens, ix._huge, ix._keys, ix._blank_runs = starts, lens, huge, keys, runs
@@ -222,6 +227,7 @@ def _restore(source: JsonlSource, state: dict[str, Any], sections: dict[str, Any
     source._entry_problems = problems
     source._dup_refs, source._dup_map, source._next = dup_refs, dup_map, next_n
     source._named = count
+    source.facts.restored(facts)
 
 
 SAMPLED_RECORDS = 32

@@ -15,9 +15,10 @@ from typing import Any
 import msgspec
 
 from trajtui.core.io.jsonutil import id_text
+from trajtui.core.jsonl.stepfacts import pack
 from trajtui.core.model import RunSummary
 
-__all__ = ["Job", "Row", "plain", "rows_of"]
+__all__ = ["Job", "Row", "Rows", "plain", "rows_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class Job:
         first: Index of the first record.
         keys: Each record's key as the index took it from the line's head, to check against
             the key the record decodes to (empty: the index checked them).
+        facts: Make each record's step facts too (the format's ``lite_facts``: what the
+            statistics count of its steps), from the same decoded fields.
     """
 
     path: str
@@ -46,10 +49,19 @@ class Job:
     lines: tuple[int, ...]
     first: int
     keys: tuple[str | None, ...] = ()
+    facts: bool = False
 
 
 Row = RunSummary | None
 """A record's run summary, or None: read the record the ordinary way (it is unusual)."""
+
+
+class Rows(list[Row]):
+    """A job's rows, and (a job asking for them) each one's step facts in :attr:`facts`,
+    packed (:func:`~trajtui.core.jsonl.stepfacts.pack`; None where its row is: the record
+    is read the ordinary way)."""
+
+    facts: list[Any] | None = None
 
 
 _decoders: dict[type, msgspec.json.Decoder[Any]] = {}
@@ -88,8 +100,18 @@ def _plain(value: msgspec.Struct, kept: tuple[type, ...]) -> Any:
     return out
 
 
-def rows_of(job: Job) -> list[Row]:
+def rows_of(job: Job) -> Rows:
     """The rows of a job's records (run in a worker process, or here for small jobs)."""
+    made: dict[int, Any] | None = {} if job.facts else None
+    out = Rows(_rows_of(job, made))
+    if made is not None:
+        out.facts = [made.get(k) if row is not None else None for k, row in enumerate(out)]
+    return out
+
+
+def _rows_of(job: Job, facts: dict[int, Any] | None) -> list[Row]:
+    """The rows of ``job`` (and into ``facts``, when given, the step facts of each record
+    made into a row, by its position in the job)."""
     lite = job.fmt.lite
     decoder = _decoders.get(lite)
     if decoder is None:
@@ -145,4 +167,6 @@ def rows_of(job: Job) -> list[Row]:
             out.append(None)
             continue
         out.append(job.fmt.summarize(obj, ref, job.first + k, job.lines[k]))
+        if facts is not None:
+            facts[k] = pack(job.fmt.lite_facts(obj))
     return out

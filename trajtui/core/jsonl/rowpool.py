@@ -1,26 +1,24 @@
 """Run-list rows of a big JSONL file, decoded on every core.
 
-A run-list row needs a few fields of a record (its status, score, timing, the type and
-status of each step), not the megabytes of text around them. A :class:`RecordFormat` that
-declares a ``lite`` type (a ``msgspec.Struct`` naming only those fields) has its rows
-decoded by msgspec, which skips every other field without building it, in worker
-processes: one per core, each reading a contiguous span of the file by itself. The row is
-then made by the format's own ``summarize`` from a plain dict of the decoded fields, so a
-row is the same whichever way it was read.
+A run-list row needs a few fields of a record (its status, score, timing, the type and status of
+each step), not the megabytes of text around them. A :class:`RecordFormat` that declares a ``lite``
+type (a ``msgspec.Struct`` naming only those fields) has its rows decoded by msgspec, which skips
+every other field without building it, in worker processes: one per core, each reading a contiguous
+span of the file by itself. The row is then made by the format's own ``summarize`` from a plain
+dict of the decoded fields, so a row is the same whichever way it was read.
 
-Anything out of the ordinary (a line msgspec cannot decode into the lite type: bad JSON,
-invalid UTF-8, a field of an unexpected type, a record without its key, a record the
-format warns about) comes back as
-"read it here", and the source reads that record the ordinary way, with its problems and
-warnings. So does every record of a file that was replaced since it was indexed.
+Anything out of the ordinary (a line msgspec cannot decode into the lite type: bad JSON, invalid
+UTF-8, a field of an unexpected type, a record without its key, a record the format warns about)
+comes back as "read it here", and the source reads that record the ordinary way, with its problems
+and warnings. So does every record of a file that was replaced since it was indexed.
 
-Small jobs are not worth a process: :class:`RowFiller` decodes in the calling thread
-until a source has :data:`PARALLEL_FROM` records left to read.
+Small jobs are not worth a process: :class:`RowFiller` decodes in the calling thread until a source
+has :data:`PARALLEL_FROM` records left to read.
 
-A worker that dies (``kill -9``, the out-of-memory killer) breaks its pool: the jobs it had
-are done in the calling thread, the pool is replaced by a new one (after :data:`LOST_LIMIT`
-losses, rows are read in the caller from then on), no row is lost, and :func:`notices` has
-one line saying so for the user.
+A worker that dies (``kill -9``, the out-of-memory killer) breaks its pool: the jobs it had are
+done in the calling thread, the pool is replaced by a new one (after :data:`LOST_LIMIT` losses,
+rows are read in the caller from then on), no row is lost, and :func:`notices` has one line saying
+so for the user.
 """
 
 from __future__ import annotations
@@ -409,7 +407,7 @@ class RowFiller:
         for the next call. Without ``wait``, only the batches workers have finished are
         handed out (the caller has other work, such as indexing the rest of the file), and
         none while the worker processes are still starting."""
-        many = _worth_workers(self.source.index, upto - self.done)
+        many = upto > self.done and _worth_workers(self.source.index, upto - self.done)
         preload = (type(self.source.fmt).__module__,)
         if many and not wait and not ready(preload):
             return  # the workers are starting: the caller goes on with its other work
@@ -437,6 +435,7 @@ class RowFiller:
                 return
             self._jobs.popleft()
             rows = _rows(job, future, owner)
+            self.source.facts.put(job.first, getattr(rows, "facts", None), len(rows))
             self.done = job.first + len(rows)
             yield job.first, rows
 
@@ -468,6 +467,7 @@ class RowFiller:
             lines=tuple(index.line_of(j) for j in range(lo, i)),
             first=lo,
             keys=tuple(index.key(j) for j in range(lo, i)) if index.checks_deferred else (),
+            facts=source.facts.wanted,
         )
 
 

@@ -20,6 +20,7 @@ from trajtui.core.jsonl.index import FileChanged, LineIndex, ScanProgress
 from trajtui.core.jsonl.problems import file_problems
 from trajtui.core.jsonl.reader import JsonlReader, Record
 from trajtui.core.jsonl.rowpool import Row, RowFiller
+from trajtui.core.jsonl.stepfacts import StepFactsStore
 from trajtui.core.jsonl.table import SummaryTable
 from trajtui.core.model import Problem, Run, RunSummary, Severity
 from trajtui.core.source import (
@@ -32,6 +33,7 @@ from trajtui.core.source import (
     Source,
     Target,
 )
+from trajtui.core.stats.facts import StepFacts
 
 
 class RecordFormat(Protocol):
@@ -95,6 +97,7 @@ class JsonlSource(Source):
         self._runs = RunCache(4)
         self._lock = threading.Lock()
         self._entry_problems: dict[int, Problem] = {}
+        self.facts = StepFactsStore()  # what stats counts of each run's steps, when asked
         self._cache_tried = False
         self._unchecked: int | None = None  # keys from here on: checked when read
         self._correct_keys = True  # a key found wrong is corrected here (else: misread_key)
@@ -103,10 +106,10 @@ class JsonlSource(Source):
         """The first record whose key, taken from the line's head while checks were
         deferred without correction, proved wrong (the source must be read again with
         every key checked: see :meth:`defer_key_checks`)."""
-        self.cache_mark: tuple[int, int, int] | None = None
+        self.cache_mark: tuple[int, int, int, int] | None = None
         self.cache_saved_at = -1e9  # time.monotonic() of the last save
-        """What the index cache holds for this file (size, records, summaries), when this
-        source was restored from it or saved to it (:mod:`trajtui.core.jsonl.indexcache`)."""
+        """What the index cache holds for this file (size, records, summaries, step facts),
+        when this source was restored from or saved to it (:mod:`.indexcache`)."""
 
     # -- scanning ------------------------------------------------------------------------
 
@@ -238,6 +241,7 @@ class JsonlSource(Source):
                 self._dup_map.pop(ref, None)
             self._table.forget(i)
             self._entry_problems.pop(i, None)
+            self.facts.forget(i)
             self._runs.forget(i)
             self.reader.clear()
             self._named = i
@@ -318,8 +322,9 @@ class JsonlSource(Source):
     def entries(self, lo: int, hi: int, *, keep: bool = True) -> list[Entry]:
         """Entries ``lo`` up to ``hi`` (excluded), records read from one read of the file
         (``ls`` reads a file of a million small records this way)."""
-        if self.peek(lo) is not None:
-            return [self.entry(lo, keep=keep)]
+        known = self.peek(lo)
+        if known is not None:
+            return [known]
         return [
             self.peek(rec.index) or self._entry(rec, keep)
             for rec in self.reader.records(lo, min(hi, len(self)))
@@ -350,7 +355,13 @@ class JsonlSource(Source):
         on every core (None when the format has no lite type: read with :meth:`entries`)."""
         if not self.decodes_rows():
             return None
-        return RowFiller(self, start)
+        return RowFiller(self, self.facts.start(start))
+
+    def want_step_facts(self) -> None:
+        self.facts.wanted = self.decodes_rows() and hasattr(self.fmt, "lite_facts")
+
+    def step_facts(self, i: int) -> StepFacts | None:
+        return self.facts.get(i)
 
     def take(self, i: int, row: Row, *, keep: bool = True) -> Entry:
         """Entry ``i`` from a row a :class:`RowFiller` read (None: read the record here)."""

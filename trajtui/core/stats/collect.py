@@ -3,6 +3,8 @@
 Runs are read whole, one at a time (their facts kept, the runs let go), so per-step figures
 (tool calls by tool, tokens, what each format's figures count: its ``parts``) are counted
 for any size of input; a run that can no longer be read is counted from its row and said.
+A run whose source made its :class:`~trajtui.core.stats.facts.StepFacts` with its row
+(:meth:`~trajtui.core.source.Source.step_facts`) is counted from those, not read again.
 """
 
 from __future__ import annotations
@@ -14,7 +16,13 @@ from dataclasses import dataclass, field
 
 from trajtui.core.model import Problem, Run, RunSummary
 from trajtui.core.source import LoadError, Source
-from trajtui.core.stats.facts import RunFacts, facts_of_run, facts_of_summary
+from trajtui.core.stats.facts import (
+    RunFacts,
+    StepFacts,
+    facts_of_run,
+    facts_of_steps,
+    facts_of_summary,
+)
 from trajtui.core.stats.figures import Figures, Pick, figures
 from trajtui.core.stats.parts import Parts
 
@@ -96,7 +104,10 @@ def collect(
                 continue
             ref = ref_of(source, entry.ref)
             facts: RunFacts | None = None
-            if whole or where is not None:
+            steps = source.step_facts(i) if whole and where is None else None
+            if isinstance(steps, StepFacts):  # counted from the fields it needs alone
+                facts = facts_of_steps(entry, steps, ref=ref, source=s, index=i, path=source.path)
+            elif whole or where is not None:
                 try:
                     run = source.run(i)
                 except LoadError as err:

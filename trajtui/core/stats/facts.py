@@ -112,6 +112,45 @@ class RunFacts:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class StepFacts:
+    """What the statistics count of a run's steps, made by its format from only the fields
+    they need (its ``lite_facts``: no step is built), on every core in the same pass that
+    makes the run's row, and kept in the index cache: :func:`facts_of_steps` makes of it
+    and the row the same :class:`RunFacts` as :func:`facts_of_run` of the whole run.
+
+    Attributes:
+        calls: The run's tool calls, as :func:`step_calls` gives them of its steps.
+        tokens_in: Input tokens of the run (None when nothing says).
+        tokens_out: Output tokens.
+    """
+
+    calls: tuple[ToolCall, ...] = ()
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+
+
+def facts_of_steps(
+    summary: RunSummary, steps: StepFacts, *, ref: str, source: int, index: int, path: str
+) -> RunFacts:
+    """The facts of a run from its row and its :class:`StepFacts` (a format giving these
+    keeps its run's metadata in its row, and has none of the data a format's figures
+    count)."""
+    return RunFacts(
+        ref=ref,
+        source=source,
+        index=index,
+        path=path,
+        format=summary.format,
+        summary=summary,
+        metadata=summary.metadata,
+        tokens_in=steps.tokens_in,
+        tokens_out=steps.tokens_out,
+        calls=steps.calls,
+        loaded=True,
+    )
+
+
 def facts_of_summary(
     summary: RunSummary, *, ref: str, source: int, index: int, path: str
 ) -> RunFacts:

@@ -50,9 +50,10 @@ def tool_figures(runs: Sequence[RunFacts], sections: list[Section], data: dict[s
     flagged_known = [r for r in runs if r.summary.tool_errors is not None]
     loaded = [r for r in runs if r.loaded]
     by: dict[str, list[tuple[RunFacts, bool, float | None]]] = defaultdict(list)
+    failed_state = StepState.FAILED  # looked up once: a million calls are counted here
     for r in loaded:
         for c in r.calls:
-            by[c.tool or "(unnamed)"].append((r, c.state is StepState.FAILED, c.duration_ms))
+            by[c.tool or "(unnamed)"].append((r, c.state is failed_state, c.duration_ms))
     if not having and not by and not flagged_known:
         return
     sec = Section("tool calls", note=NOTE)
@@ -97,7 +98,10 @@ def tool_figures(runs: Sequence[RunFacts], sections: list[Section], data: dict[s
         durations = [d for _, _, d in items if d is not None]
         median = percentile(durations, 50) if durations else None
         rate = Rate(failures, len(told_items))
-        members = list(dict.fromkeys(r.pick for r, _, _ in items))
+        runs_of: dict[int, RunFacts] = {}  # each run once (one RunFacts a run)
+        for r, _, _ in items:
+            runs_of.setdefault(id(r), r)
+        members = [r.pick for r in runs_of.values()]
         med = "—" if median is None else _duration(median)
         sec.lines.append(
             Line(
@@ -115,7 +119,7 @@ def tool_figures(runs: Sequence[RunFacts], sections: list[Section], data: dict[s
             "untold_calls": len(items) - len(told_items),
             "median_duration_ms": median,
             "durations": len(durations),
-            "refs": [r.ref for r in dict.fromkeys(r for r, _, _ in items)],
+            "refs": [r.ref for r in runs_of.values()],
         }
     out["by_tool"] = rows
     sections.append(sec)

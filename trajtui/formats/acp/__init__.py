@@ -35,6 +35,7 @@ from trajtui.core.io.text import flat, one_line
 from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.model import Attempt, Field, Kind, Outcome, Run, RunSummary, Step
 from trajtui.core.source import FormatInfo
+from trajtui.core.stats.facts import StepFacts, ToolCall
 from trajtui.core.values import (
     boolean,
     fields,
@@ -48,7 +49,7 @@ from trajtui.core.values import (
 )
 from trajtui.formats.acp.compare import COMPARE, CompareFormat, is_compare
 from trajtui.formats.acp.lite import CaptureLite, StepLite, SummaryLite, TrialsLite
-from trajtui.formats.acp.steps import build_steps, tool_stats
+from trajtui.formats.acp.steps import build_steps, lite_calls, tool_stats
 
 CAPTURE = FormatInfo("acp-capture", "acp-harness capture")
 TRIALS = FormatInfo("acp-trials", "acp-harness trials")
@@ -137,6 +138,11 @@ class CaptureFormat(_Base):
         start = num(mapping(obj.get("timing")).get("start"))
         return build_steps(obj.get("trajectory"), lambda n: f"{ref}-step-{n}", start)
 
+    def lite_facts(self, obj: dict[str, Any]) -> StepFacts:
+        """What the statistics count of the run's steps, from its ``lite`` fields."""
+        start = num(mapping(obj.get("timing")).get("start"))
+        return StepFacts(lite_calls(obj.get("trajectory"), start))
+
     def summarize(self, obj: dict[str, Any], ref: str, index: int, line: int) -> RunSummary:
         status, outcome = _capture_status(obj)
         score = mapping(obj.get("score"))
@@ -209,6 +215,16 @@ class SummaryFormat(_Base):
                 raw=name,
             )
             for n, name in enumerate(sequence(obj.get("toolCalls")), 1)
+        )
+
+    def lite_facts(self, obj: dict[str, Any]) -> StepFacts:
+        """Each named tool a call of unknown state and duration, as its steps are."""
+        unknown = Outcome.NONE.state
+        return StepFacts(
+            tuple(
+                ToolCall(n if isinstance(n, str) and n else None, unknown, None)
+                for n in sequence(obj.get("toolCalls"))
+            )
         )
 
     def summarize(self, obj: dict[str, Any], ref: str, index: int, line: int) -> RunSummary:
@@ -316,6 +332,16 @@ class TrialsFormat(_Base):
                 )
             )
         return tuple(out)
+
+    def lite_facts(self, obj: dict[str, Any]) -> StepFacts:
+        """The calls of each trial in turn, from its ``lite`` fields."""
+        return StepFacts(
+            tuple(
+                call
+                for t in sequence(obj.get("trials"))
+                for call in lite_calls(mapping(t).get("trajectory"), None)
+            )
+        )
 
     def summarize(self, obj: dict[str, Any], ref: str, index: int, line: int) -> RunSummary:
         trials = sequence(obj.get("trials"))

@@ -19,11 +19,14 @@ from msgspec import UNSET, Struct, UnsetType, field
 
 
 class StepLite(Struct):
-    """A trajectory step: what tool-call counts and tool names need."""
+    """A trajectory step: what tool-call counts and tool names need, and the statistics'
+    call durations (``lite_facts``)."""
 
     type: Any = UNSET
     status: Any = UNSET
     name: Any = UNSET
+    timestamp: Any = UNSET
+    duration: Any = UNSET
 
 
 class CaptureLite(Struct):

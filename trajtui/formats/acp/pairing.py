@@ -145,10 +145,42 @@ def pair_tool_calls(names: Sequence[str | None], statuses: Sequence[str | None])
     """
     if len(names) != len(statuses):
         raise ValueError("names and statuses differ in length")
-    pairs: dict[int, int] = {}
+    pairs = _paired_in_turn(names, statuses)
+    if pairs is not None:
+        return pairs
+    pairs = {}
     for i, match in _pairs(names, statuses):
         pairs[i] = match
         pairs[match] = i
+    return pairs
+
+
+def _paired_in_turn(
+    names: Sequence[str | None], statuses: Sequence[str | None]
+) -> dict[int, int] | None:
+    """:func:`pair_tool_calls` of the shape Claude Code and Droid write, in one pass:
+    openings all named like tools, completions all call ids without ``-`` (no completion
+    can share an opening's name or extend it: each takes the earliest opening waiting).
+    None for any other shape (paired by :func:`_pairs`)."""
+    ids: dict[str, bool] = {}
+    waiting: deque[int] = deque()
+    pairs: dict[int, int] = {}
+    for i, name in enumerate(names):
+        if name is None:
+            continue
+        is_id = ids.get(name)
+        if is_id is None:
+            is_id = ids[name] = looks_like_call_id(name)
+        if statuses[i] in _OPEN:
+            if is_id:
+                return None
+            waiting.append(i)
+        elif not is_id or "-" in name:
+            return None
+        elif waiting:
+            match = waiting.popleft()
+            pairs[i] = match
+            pairs[match] = i
     return pairs
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from trajtui.core.io.text import one_line
 from trajtui.core.model import Kind, Outcome, Step
+from trajtui.core.stats.facts import ToolCall
 from trajtui.core.values import fields, mapping, num, sequence, string, text_of
 from trajtui.formats.acp.lite import StepLite
 from trajtui.formats.acp.pairing import pair_tool_calls, tool_calls, tool_of_name
@@ -146,3 +147,51 @@ def tool_stats(trajectory: Any) -> tuple[int | None, int | None, set[str]]:
         names.append(name if isinstance(name, str) else "")
         statuses.append(status if isinstance(status, str) else None)
     return tool_calls(names, statuses)
+
+
+def lite_calls(trajectory: Any, start: float | None) -> tuple[ToolCall, ...]:
+    """The tool calls the statistics count of a trajectory array (of :class:`StepLite`
+    or dicts), without building its steps: what
+    :func:`trajtui.core.stats.facts.step_calls` gives of :func:`build_steps`' steps (a
+    call at its opening half, its tool the one that half names, its state its completing
+    half's, its duration that half's ``duration``, else the opening's, else the time
+    between their timestamps)."""
+    items = [s if type(s) is StepLite else _as_lite(s) for s in sequence(trajectory)]
+    names: list[str | None] = []
+    statuses: list[str | None] = []
+    for s in items:
+        if s.type == "tool_call":
+            name, status = s.name, s.status
+            names.append(name if type(name) is str else "")
+            statuses.append(status if type(status) is str else None)
+        else:
+            names.append(None)
+            statuses.append(None)
+    if not any(n is not None for n in names):
+        return ()
+    pairs = pair_tool_calls(names, statuses)
+    out: list[ToolCall] = []
+    for pos, s in enumerate(items):
+        if names[pos] is None:
+            continue
+        pair = pairs.get(pos)
+        if pair is not None and pair < pos:
+            continue  # the completing half of a call counted at its opening
+        end = items[pair] if pair is not None else s
+        state = _TOOL_OUTCOME.get(string(end.status) or "", Outcome.NONE).state
+        duration = num(end.duration)
+        if duration is None:
+            duration = num(s.duration)
+        if duration is None and end is not s:
+            t0, t1 = _offset(s.timestamp, start), _offset(end.timestamp, start)
+            if t0 is not None and t1 is not None:
+                duration = t1 - t0
+        out.append(ToolCall(tool_of_name(names[pos]), state, duration))
+    return tuple(out)
+
+
+def _as_lite(s: Any) -> StepLite:
+    m = mapping(s)
+    return StepLite(
+        **{k: m[k] for k in ("type", "status", "name", "timestamp", "duration") if k in m}
+    )
