@@ -12,7 +12,7 @@ import pytest
 
 from tests.formats.swe_agent import builders as b
 from tests.helpers.ui import screen_lines, settle
-from trajtui.formats.swe_agent import source as swe_source
+from trajtui.core import docruns
 from trajtui.formats.swe_agent.lean import Lean, Reading
 from trajtui.ui.app import make_app
 
@@ -41,7 +41,7 @@ async def test_a_big_trajectory_is_listed_reading_and_shown_before_it_is_read_wh
         return finish(self)
 
     monkeypatch.setattr(Reading, "finish", held)
-    monkeypatch.setattr(swe_source, "PARTIAL_AFTER", 0.0)  # however fast it is read
+    monkeypatch.setattr(docruns, "PARTIAL_AFTER", 0.0)  # however fast it is read
     app = make_app([str(path)])
     async with app.run_test(size=(200, 40)) as pilot:
         try:

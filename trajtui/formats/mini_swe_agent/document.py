@@ -58,15 +58,6 @@ def named_file(path: str) -> bool:
     return _INFO_HEAD.match(head) is not None or _LIST_HEAD.match(head) is not None
 
 
-class Unreadable(Exception):
-    """The file is not a trajectory: ``line`` (or None) and a one-line ``message``."""
-
-    def __init__(self, line: int | None, message: str) -> None:
-        super().__init__(message)
-        self.line = line
-        self.message = message
-
-
 def stem(path: str) -> str:
     """The run's name from its file: ``x.traj.json`` is ``x``."""
     return discover.stem(path, (SUFFIX, ".json"))

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from trajtui.core.docruns import Unreadable
 from trajtui.core.io import safeio
 from trajtui.core.io.jsondoc import ENDS_EARLY, TOP, DocumentScan, Span, Spans, last_line, read_item
 from trajtui.core.io.jsonutil import JsonError
@@ -31,7 +32,6 @@ from trajtui.core.io.text import flat
 from trajtui.core.model import Field, Kind, Outcome, Step
 from trajtui.core.values import mapping, string, text_parts
 from trajtui.core.windowed import WindowedSteps
-from trajtui.formats.mini_swe_agent.document import Unreadable
 from trajtui.formats.mini_swe_agent.steps import (
     actions,
     call_step,

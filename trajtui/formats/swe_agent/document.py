@@ -92,15 +92,6 @@ class Traj:
     warning: str | None = None
 
 
-class Unreadable(Exception):
-    """The file is not a trajectory: ``line`` (or None) and a one-line ``message``."""
-
-    def __init__(self, line: int | None, message: str) -> None:
-        super().__init__(message)
-        self.line = line
-        self.message = message
-
-
 def replay(value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         try:

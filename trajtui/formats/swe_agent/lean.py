@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from trajtui.core.docruns import Unreadable
 from trajtui.core.io import safeio
 from trajtui.core.io.jsondoc import (
     ENDS_EARLY,
@@ -40,7 +41,7 @@ from trajtui.core.io.text import flat
 from trajtui.core.model import Field, Kind, Step
 from trajtui.core.values import mapping, string, text_parts
 from trajtui.core.windowed import WindowedSteps
-from trajtui.formats.swe_agent.document import DROPPED, Item, Traj, Unreadable, replay, traj_of
+from trajtui.formats.swe_agent.document import DROPPED, Item, Traj, replay, traj_of
 from trajtui.formats.swe_agent.steps import (
     call_step,
     demo,

@@ -11,25 +11,21 @@ run's steps are built when shown, each from its item read again by its byte span
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable, Generator, Iterator
-from dataclasses import replace
-from functools import partial
+from collections.abc import Iterator
 from typing import Any
 
+from trajtui.core.docruns import DocumentRuns
 from trajtui.core.format_api import Certainty, Claim, Format, Opened, Reach, Scope
 from trajtui.core.io import safeio
 from trajtui.core.io.detect import Sniffed
 from trajtui.core.io.discover import Walked, inside, subdirs
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.jsonl.index import ScanProgress
-from trajtui.core.model import Outcome, Problem, Run, RunSummary, Severity
-from trajtui.core.source import FormatInfo, LoadError
-from trajtui.core.static_source import PARTIAL_AFTER, PARTIAL_EVERY, StaticSource
+from trajtui.core.model import Problem, Run, Severity
+from trajtui.core.source import FormatInfo
 from trajtui.core.values import mapping, string
 from trajtui.formats.swe_agent.document import (
     SUFFIX,
-    Unreadable,
     looks_like,
     looks_like_value,
     stem,
@@ -38,7 +34,6 @@ from trajtui.formats.swe_agent.lean import Lean, Reading
 from trajtui.formats.swe_agent.runs import FORMAT_ID, Pred, build_run
 
 FORMAT = FormatInfo(FORMAT_ID, "SWE-agent trajectories")
-READING = "reading"  # a partial row's status (still being read), as session formats say it
 PREDS = "preds.json"
 PRED = ".pred"
 MAX_PREDS = 64 << 20
@@ -87,14 +82,12 @@ class RunScope(Scope):
         return Reach.ALL if at_root and name in (own + SUFFIX, own + PRED) else Reach.NONE
 
 
-class SweSource(StaticSource):
+class SweSource(DocumentRuns[Lean, Pred]):
     """A trajectory file (``kind`` ``file``) or an output directory (``output``)."""
 
     def __init__(self, path: str, kind: str, label: str | None = None) -> None:
         super().__init__(path, FORMAT, label)
         self.kind = kind
-        self._last: tuple[tuple[Any, ...], Lean] | None = None
-        self._reading: tuple[str, Lean] | None = None  # the partial run being listed
         self.root_real = os.path.realpath(
             os.path.dirname(os.path.abspath(path)) if kind == "file" else path
         )
@@ -110,6 +103,15 @@ class SweSource(StaticSource):
             self.add_problem(Problem(path, None, f"not read: {err}", Severity.WARNING))
             return None
         return value
+
+    def _begin(self, path: str) -> Reading:
+        return Reading(path)
+
+    def _run(self, ref: str, read: Lean, path: str, extra: Pred | None) -> Run:
+        return build_run(ref, read, path, extra)
+
+    def _extra(self, path: str, extra: Pred | None) -> Pred | None:
+        return self._pred(path) or extra  # (its own .pred beside it, else preds.json's)
 
     def _pred(self, traj_path: str) -> Pred | None:
         path = traj_path[: -len(SUFFIX)] + PRED if traj_path.endswith(SUFFIX) else None
@@ -137,109 +139,6 @@ class SweSource(StaticSource):
             if n % 16 == 0:
                 yield ScanProgress(n, len(names), len(self), finished=False)
         yield ScanProgress(1, 1, len(self), finished=False)
-
-    def _traj(self, path: str) -> Lean:
-        """The trajectory of ``path``, read in one pass (:mod:`~.lean`); while the scan
-        lists it partial, the items read so far; the last one read is kept while its file
-        stays the same, so a run listed and then opened is read once."""
-        reading = self._reading
-        if reading is not None and reading[0] == path:
-            return reading[1]
-        read = self._read(path, None)
-        while True:
-            try:
-                next(read)
-            except StopIteration as done:
-                return done.value
-
-    def _read(
-        self, path: str, partial_run: Callable[[Lean], None] | None
-    ) -> Generator[int, None, Lean]:
-        """Read the trajectory at ``path``, yielding the bytes read now and then, and
-        giving ``partial_run`` the run so far (once it has been read for
-        :data:`PARTIAL_AFTER` seconds, then at most every :data:`PARTIAL_EVERY`).
-
-        Raises:
-            Unreadable: It is not a trajectory (or outside the opened directory).
-            OSError: It cannot be read.
-        """
-        if not inside(self.root_real, path):
-            raise Unreadable(None, "outside the opened directory (not read)")
-        self.watch(path)
-        st = os.stat(path)
-        key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-        last = self._last
-        if last is not None and last[0] == key:
-            return last[1]
-        reading = Reading(path)
-        due = time.monotonic() + PARTIAL_AFTER
-        for at in reading:
-            if partial_run is not None and time.monotonic() >= due:
-                began = time.monotonic()
-                so_far = reading.partial()
-                if so_far is not None and so_far.steps:
-                    partial_run(so_far)
-                    now = time.monotonic()
-                    due = now + max(PARTIAL_EVERY, 4 * (now - began))
-                    yield at
-        traj = reading.finish()
-        self._last = (key, traj)
-        return traj
-
-    def _list(self, path: str, ref: str, pred: Pred | None) -> Iterator[ScanProgress]:
-        """List the run of ``path``; when the reader revises rows, listed partial once it
-        has been read for :data:`PARTIAL_AFTER` seconds (a big one), revised as read."""
-        pred = self._pred(path) or pred
-        listed: RunSummary | None = None
-        read_so_far: RunSummary | None = None
-
-        def revise(so_far: Lean) -> None:
-            nonlocal listed, read_so_far
-            read_so_far = build_run(ref, so_far, path, pred).summary
-            row = replace(read_so_far, status=READING, outcome=Outcome.RUNNING)
-            self._reading = (path, so_far)
-            if listed is None:
-                listed = self.add_run(row, partial(self._build, path, pred))
-            else:
-                listed = self.revise_run(listed.index, row)
-
-        problem: Problem | None = None
-        try:
-            read = self._read(path, revise if self.partial_rows else None)
-            while True:
-                try:
-                    at = next(read)
-                except StopIteration as done:
-                    traj: Lean = done.value
-                    break
-                yield ScanProgress(at, max(1, os.path.getsize(path)), len(self), finished=False)
-        except Unreadable as err:
-            problem = Problem(path, err.line, err.message, ref=ref)
-        except OSError as err:
-            problem = Problem(path, None, f"cannot read: {err.strerror or err}", ref=ref)
-        finally:
-            self._reading = None
-        if problem is not None:
-            if listed is not None and read_so_far is not None:  # what preceded the break
-                self.revise_run(listed.index, read_so_far)
-                self.add_problem(replace(problem, ref=listed.ref))
-            else:
-                self.add_problem(problem, row=True)
-            return
-        if traj.warning:
-            self.add_problem(Problem(path, None, traj.warning, Severity.WARNING, ref=ref))
-        summary = build_run(ref, traj, path, pred).summary
-        if listed is None:
-            self.add_run(summary, partial(self._build, path, pred))
-        else:
-            self.revise_run(listed.index, summary)
-
-    def _build(self, path: str, pred: Pred | None, ref: str) -> Run:
-        try:
-            traj = self._traj(path)
-        except Unreadable as err:
-            raise LoadError(Problem(path, err.line, err.message, ref=ref)) from None
-        return build_run(ref, traj, path, pred)
 
 
 class SweFormat(Format):
