@@ -4,16 +4,15 @@ read; both are revised to the whole run when it is read to its end."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.formats.swe_agent import builders as b
-from tests.helpers.ui import screen_lines, settle
+from tests.helpers.ui import Held, screen_lines, settle
 from trajtui.core import docruns
-from trajtui.formats.swe_agent.lean import Lean, Reading
+from trajtui.formats.swe_agent.lean import Reading
 from trajtui.ui.app import make_app
 
 CALLS = 300
@@ -31,26 +30,12 @@ async def test_a_big_trajectory_is_listed_reading_and_shown_before_it_is_read_wh
         b.item(f"cat f{n}.py", "y" * 4000, f"THOUGHT: step {n}.", 0.5) for n in range(CALLS)
     ]
     path = b.write(tmp_path / "big.traj", run_)
-    gate = threading.Event()  # the end of the document waits for the test
-    reached = threading.Event()
-    finish = Reading.finish
-
-    def held(self: Reading) -> Lean:
-        reached.set()
-        gate.wait(60)
-        return finish(self)
-
-    monkeypatch.setattr(Reading, "finish", held)
+    held = Held(monkeypatch, Reading, "finish")  # the end of the document waits
     monkeypatch.setattr(docruns, "PARTIAL_AFTER", 0.0)  # however fast it is read
     app = make_app([str(path)])
     async with app.run_test(size=(200, 40)) as pilot:
         try:
-            for _ in range(600):
-                await pilot.pause(0.05)
-                if row_of(app) and reached.is_set() and app.screen.run is not None:  # type: ignore[attr-defined]
-                    break
-            assert reached.is_set()
-            await pilot.pause(0.3)  # (the last revision drawn)
+            await held.until(pilot, lambda: row_of(app) and app.screen.run is not None)  # type: ignore[attr-defined]
             row = row_of(app)
             assert "reading" in row, "\n".join(screen_lines(app))
             source = app.screen.ws.sources[0]  # type: ignore[attr-defined]
@@ -59,7 +44,7 @@ async def test_a_big_trajectory_is_listed_reading_and_shown_before_it_is_read_wh
             assert run is not None and 0 < len(run.steps) <= 2 + 2 * CALLS + 1
             assert run.steps[0].title == "THOUGHT: step 0."  # (1.1: the history comes after)
         finally:
-            gate.set()
+            held.release()
         await settle(pilot)
         row = row_of(app)
         assert "reading" not in row, row
