@@ -177,6 +177,10 @@ def read_rows(
         progress: Told each source's scan progress.
         stopped: Polled at each step of a scan; reading ends when it turns true.
     """
+    sources = list(sources)
+    # the workers a big file needs, forked now while this process may still fork them
+    # (later, the filler starts them from a thread: spawned, each importing the program)
+    warm_up(sources)
     for source in sources:
         rows = SourceRows(
             source,
