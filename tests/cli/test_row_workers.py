@@ -41,8 +41,26 @@ main(sys.argv[1:])
 )
 def test_commands_reading_every_row_fork_their_workers(tmp_path: Path, command: list[str]) -> None:
     path = capture_fixture(tmp_path)
+    assert "workers: fork" in _run(tmp_path, [*command, str(path)])
+
+
+@pytest.mark.parametrize("command", [["ls", "--json"], ["stats", "--json"]], ids=lambda c: c[0])
+def test_a_file_whose_rows_are_in_the_index_cache_starts_no_workers(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """Again with the file unchanged, every row comes from the index cache: no process is
+    started for rows there is none to decode."""
+    path = capture_fixture(tmp_path)
+    first = _run(tmp_path, [*command, str(path)])
+    assert "workers: fork" in first
+    assert [line for line in _run(tmp_path, [*command, str(path)]) if "workers" in line] == []
+
+
+def _run(tmp_path: Path, args: list[str]) -> list[str]:
+    """Run trajtui with ``args`` (its index cache under ``tmp_path``); its stderr's lines
+    (``workers: METHOD`` when it started row workers)."""
     done = subprocess.run(
-        [sys.executable, "-c", _PROG, *command, str(path)],
+        [sys.executable, "-c", _PROG, *args],
         capture_output=True,
         timeout=60,
         env={
@@ -52,4 +70,4 @@ def test_commands_reading_every_row_fork_their_workers(tmp_path: Path, command: 
         },
     )
     assert done.returncode == 0, done.stderr.decode()
-    assert "workers: fork" in done.stderr.decode().splitlines()
+    return done.stderr.decode().splitlines()
