@@ -26,7 +26,6 @@ from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.text import visible
 from trajtui.core.model import Problem, RunSummary
 from trajtui.core.query import Facts, elsewhere, facts_of_run, facts_of_summary
-from trajtui.core.rows import warm_up
 from trajtui.core.source import LoadError, Source
 from trajtui.core.workspace import Workspace
 from trajtui.render import fmt
@@ -178,7 +177,6 @@ def ls_cmd(
     query = parse_where(where, None) if where is not None else None
     use_cache(no_cache)
     ws = open_workspace(paths)
-    warm_up(ws.sources)
     out = sys.stdout
     width = shutil.get_terminal_size((100, 24)).columns if out.isatty() else None
     runs = 0

@@ -21,7 +21,7 @@ from trajtui.cli.cache import no_cache_option, use_cache
 from trajtui.cli.output import open_workspace, print_err, report_problems, silence_stdout
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.io.sanitize import csv_cell, json_text, visible
-from trajtui.core.jsonl import indexcache
+from trajtui.core.jsonl import indexcache, rowpool
 
 HELP = """Run SQL over the tables of PATH...: runs, steps, tool_calls, trials.
 
@@ -107,6 +107,8 @@ def sql_cmd(
         print_err("trajtui sql: give PATH... to query, or --from OUT/ (an export), not both")
         sys.exit(2)
     use_cache(no_cache)
+    # duckdb runs threads once imported: a big file's row workers are forked before it
+    rowpool.start_early(paths)
     from trajtui.core.tables.sql import SqlError, connect
     from trajtui.core.tables.sql import query as run_query
     from trajtui.core.tables.writer import read_manifest

@@ -184,8 +184,16 @@ def read_rows(
             skip_known=skip_known,
             say=lambda notice: say(f"trajtui: {notice}"),
         )
+        warmed = False
         try:
             for step in rows.scan():
+                if not warmed:  # the index cache is read: the rows it has are known
+                    warmed = True
+                    if source.known_prefix() < len(source):
+                        # the workers a big file needs, forked now while this process may
+                        # (the filler would start them from a thread: spawned, each
+                        # importing the program again)
+                        warm_up([source])
                 if progress is not None:
                     progress(source, step)
                 if stopped():
