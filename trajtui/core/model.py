@@ -1,14 +1,13 @@
 """The model every format is read into: runs, attempts, steps and problems.
 
-All model objects are frozen dataclasses built by a format's reader from one parsed record
-or file. They keep the object as it is in the file (``raw``) next to the fields trajtui
-understands, so every number shown can be traced back to the file: a field the file does not
-have is ``None`` and is shown as absent, never as a default.
+All model objects are frozen dataclasses a format's reader builds from one record or file.
+They keep the object as it is in the file (``raw``) beside the fields trajtui understands:
+every number shown can be traced back to the file, and a field the file does not have is
+``None``, shown as absent, never as a default.
 
 Vocabulary:
 
-* A **Source** (see :mod:`trajtui.core.source`) is one opened thing: a JSONL file, a forecast
-  eval directory, an ultraplan log directory, a results tree. It has one format.
+* A **Source** (:mod:`trajtui.core.source`) is one opened thing, of one format.
 * A **Run** is one record/task/plan/results file: the unit listed by ``trajtui ls``.
 * An **Attempt** is one trial of a run (acp-harness ``trials`` files have k of them).
 * A **Step** is one item of a timeline: a message, a thought, a tool call, a model call...
@@ -21,6 +20,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from trajtui.core.io.remote import shown
 
 
 class Kind(StrEnum):
@@ -148,11 +149,8 @@ class Problem:
     severity: Severity = Severity.ERROR
     ref: str | None = None
 
-    def __str__(self) -> str:
-        from trajtui.core.io.remote import shown  # (a remote object's mirror: its URL)
-
-        path = shown(self.path)
-        where = f"{path}:{self.line}" if self.line is not None else path
+    def __str__(self) -> str:  # (a remote object's mirror: said by its URL)
+        where = shown(self.path) + (f":{self.line}" if self.line is not None else "")
         return f"{where}: {self.message}"
 
 
