@@ -70,7 +70,7 @@ def slow_rows(job: Job) -> list[Row]:
     """The rows of a job, a while later in a worker (so jobs are still running when one
     dies); at once here."""
     if os.getpid() != TEST_PROCESS:
-        time.sleep(0.3)
+        time.sleep(0.1)
     return rowjobs.rows_of(job)
 
 
