@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
 from typing import Generic, Protocol, TypeVar
@@ -76,6 +76,39 @@ class Reading(Protocol[R_co]):
         ...
 
 
+class _Steps(Protocol):
+    @property
+    def steps(self) -> object:
+        """Its steps (or how many): nothing worth listing while false."""
+        ...
+
+
+S = TypeVar("S", bound=_Steps)
+
+
+def revisions(
+    reading: Iterable[int],
+    so_far: Callable[[], S | None],
+    partial: Callable[[S], None] | None,
+    every: float,
+    after: float,
+) -> Iterator[int]:
+    """Iterate ``reading`` (a document read in one pass, giving the bytes read so far),
+    giving ``partial`` what ``so_far()`` makes of it once it has been read for ``after``
+    seconds (a file read sooner is never partial), then at most every ``every`` seconds (or
+    four times as long as making it took), yielding the bytes read after each revision."""
+    due = time.monotonic() + after
+    for at in reading:
+        if partial is not None and time.monotonic() >= due:
+            began = time.monotonic()
+            got = so_far()
+            if got is not None and got.steps:
+                partial(got)
+                now = time.monotonic()
+                due = now + max(every, 4 * (now - began))
+                yield at
+
+
 class DocumentRuns(StaticSource, Generic[R, X]):
     """Runs of one document each, under :attr:`root_real` (files outside it are not
     read). ``X`` is what a format adds to a run from beside its file (a prediction)."""
@@ -134,16 +167,7 @@ class DocumentRuns(StaticSource, Generic[R, X]):
         if last is not None and last[0] == key:
             return last[1]
         reading = self._begin(path)
-        due = time.monotonic() + PARTIAL_AFTER
-        for at in reading:
-            if partial_run is not None and time.monotonic() >= due:
-                began = time.monotonic()
-                so_far = reading.partial()
-                if so_far is not None and so_far.steps:
-                    partial_run(so_far)
-                    now = time.monotonic()
-                    due = now + max(PARTIAL_EVERY, 4 * (now - began))
-                    yield at
+        yield from revisions(reading, reading.partial, partial_run, PARTIAL_EVERY, PARTIAL_AFTER)
         done = reading.finish()
         self._last = (key, done)
         return done

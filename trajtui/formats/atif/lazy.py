@@ -12,11 +12,11 @@ time, the last few windows kept: what a run holds is what is shown, not the file
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from trajtui.core.docruns import revisions
 from trajtui.core.io import safeio
 from trajtui.core.io.jsondoc import DocumentScan, Scanned, Span, Spans, read_item
 from trajtui.core.io.jsonutil import JsonError
@@ -130,16 +130,7 @@ class TrajectoryRead:
         every ``every`` seconds (or four times as long as making it took: each is made from
         every step read), yielding the bytes read after each. Returns the whole
         trajectory."""
-        due = time.monotonic() + after
-        for at in self:
-            if partial is not None and time.monotonic() >= due:
-                began = time.monotonic()
-                so_far = self.partial()
-                if so_far is not None and so_far.steps:
-                    partial(so_far)
-                    now = time.monotonic()
-                    due = now + max(every, 4 * (now - began))
-                    yield at
+        yield from revisions(self, self.partial, partial, every, after)
         assert self.trajectory is not None
         return self.trajectory
 
