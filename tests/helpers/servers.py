@@ -15,6 +15,7 @@ import html
 import os
 import socket
 import threading
+import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -71,8 +72,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/octet-stream")
         self.send_header("Accept-Ranges", "bytes")
-        self.send_header("ETag", f'"{st.st_ino:x}-{st.st_mtime_ns:x}-{size:x}"')
-        self.send_header("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True))
+        if owner.validators:
+            self.send_header("ETag", f'"{st.st_ino:x}-{st.st_mtime_ns:x}-{size:x}"')
+            self.send_header("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True))
         if want:
             self.send_header("Content-Range", f"bytes {start}-{end - 1}/{size}")
         self.send_header("Content-Length", str(end - start))
@@ -87,9 +89,11 @@ class _Handler(BaseHTTPRequestHandler):
             f.seek(start)
             left = end - start
             while left:
-                chunk = f.read(min(left, 1 << 20))
+                chunk = f.read(min(left, owner.chunk))
                 if not chunk:
                     break
+                if owner.pause:
+                    time.sleep(owner.pause)
                 self.wfile.write(chunk)
                 left -= len(chunk)
                 with owner.lock:
@@ -115,6 +119,9 @@ class HTTP:
         ranges: ``(start, end)`` of each body sent.
         heads: HEAD requests answered.
         deny: A path prefix answered 403 (a denied read).
+        validators: Whether it says an object's ETag and Last-Modified (a server may not).
+        chunk, pause: Bodies are sent ``chunk`` bytes at a time, ``pause`` seconds before
+            each (a slow link).
     """
 
     def __init__(self, root: str) -> None:
@@ -123,6 +130,8 @@ class HTTP:
         self.heads = 0
         self.ranges: list[tuple[int, int]] = []
         self.deny = ""
+        self.validators = True
+        self.chunk, self.pause = 1 << 20, 0.0
         self.lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.owner = self
