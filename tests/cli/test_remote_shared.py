@@ -127,3 +127,25 @@ def test_an_object_served_without_validators_is_never_shown_stale(served: HTTP) 
     assert path.stat().st_size == len(data)
     again = trajtui("ls", "--json", url)
     assert refs(again.stdout) == ["calls-2", "flagged"], again.stderr
+
+
+def test_a_note_on_a_url_outlives_the_mirror_cache(served: HTTP) -> None:
+    """Notes are kept for the URL (as the screen names the source), not the mirror: the
+    cache emptied, they are still there; and they stay the URL's, not a local copy's."""
+    from trajtui.core.io import remote
+
+    path = tool_calls_capture(Path(served.root) / "cap.jsonl")
+    url = f"{served.url}/cap.jsonl"
+    added = trajtui("notes", url, "calls-1", "--note", "looked at", "--bookmark")
+    assert added.returncode == 0, added.stderr
+    listed = trajtui("notes", "--all")
+    assert listed.stdout.startswith(url), listed.stdout  # the source named by its URL
+    import shutil
+
+    shutil.rmtree(remote.cache_root())
+    again = trajtui("notes", url)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines() == ["calls-1  ★ looked at"]
+    copy = Path(served.root).parent / "copy.jsonl"
+    copy.write_bytes(path.read_bytes())
+    assert trajtui("notes", str(copy)).returncode == 1  # (a copy does not take them)

@@ -1,6 +1,6 @@
 """Which notes belong to which source: a source's identity, as a notes file records it.
 
-A notes file records the source's real path and a fingerprint of its content (size, a hash
+A notes file records the source's real path (a remote object's URL) and a fingerprint of its content (size, a hash
 of its first :data:`HASHED` bytes and one of its last; for a directory, its top-level names
 and sizes), so that a source moved or renamed keeps its notes, and a file that grew since
 is still known by its first bytes (see :mod:`trajtui.core.notes`).
@@ -12,7 +12,7 @@ import hashlib
 import os
 from typing import Any
 
-from trajtui.core.io import safeio
+from trajtui.core.io import remote, safeio
 
 HASHED = 64 << 10
 """Bytes hashed at each end of a file for its fingerprint."""
@@ -21,8 +21,19 @@ MAX_LISTED = 10_000
 
 
 def real(path: str) -> str:
-    """``path`` with links resolved (as it is recorded)."""
-    return os.path.realpath(path)
+    """``path`` as it is recorded: with links resolved, or a remote object's URL (its mirror
+    is a cache's file, which may be emptied; the URL is what the screen names)."""
+    url = remote.shown(path)
+    return url if url != path else os.path.realpath(path)
+
+
+def in_place(recorded: str, fp: dict[str, Any]) -> bool:
+    """The source recorded as ``recorded`` with the fingerprint ``fp`` is still where it
+    was (not moved: a copy does not take its notes). A URL is taken to be (it is not read
+    to know: a local copy of a remote object does not take its notes)."""
+    if remote.is_url(recorded):
+        return True
+    return os.path.exists(recorded) and fingerprint(recorded) == fp
 
 
 def fingerprint(path: str) -> dict[str, Any] | None:

@@ -49,7 +49,7 @@ from trajtui.core.io.discover import inside
 from trajtui.core.io.jsonutil import JsonError, dumps_line, loads
 from trajtui.core.io.text import one_line
 from trajtui.core.jsonl.cachedir import private_dir
-from trajtui.core.noteid import fingerprint, real, starts_with
+from trajtui.core.noteid import fingerprint, in_place, real, starts_with
 
 SUFFIX = ".json"
 VERSION = 1
@@ -263,7 +263,7 @@ def find_book(path: str, shelf: Sequence[Book] | None = None) -> Book:
     now: dict[str, Any] | None = None
     for book in shelf:
         fp = book.fingerprint
-        if not fp or (os.path.exists(book.path) and fingerprint(book.path) == fp):
+        if not fp or in_place(book.path, fp):
             continue  # the recorded source is still in place: this is not it
         if now is None:
             now = fingerprint(path)
