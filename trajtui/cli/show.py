@@ -89,6 +89,8 @@ def show_cmd(path: str, ref: str, as_json: bool, no_cache: bool) -> None:
     ws = open_workspace([path])
     if not ws.sources:
         sys.exit(1)
+    for source in ws.sources:
+        source.one_run = True  # (no row is printed: the run shown is read whole)
     told = ""  # what the error line already said (its problem is not repeated)
     code = 0
     try:

@@ -156,6 +156,13 @@ class Source(ABC):
     then lists it at once, its row the figures so far (the row says it is partial),
     replaced as the reading goes on. Left off, only final rows are listed (``ls`` prints each row once)."""
 
+    one_run: bool = False
+    """Set by a reader that wants one run of the source (``show``) before the scan: a source
+    that reads each run once more while listing, only for its row's counts (an Inspect
+    ``.eval``: each sample), lists its rows without that pass; the run wanted is read whole
+    when it is opened, its figures its own. Left off, rows are counted as ``ls``, ``stats``
+    and the TUI show them."""
+
     started: float | None = None
     """When the run the source holds started (epoch seconds), where its format knows it at
     open, cheaply (a session file's first timestamp): a folder's sources that tell it are

@@ -356,3 +356,30 @@ def test_an_eval_logs_counts_are_the_same_in_ls_stats_export_and_sql(tmp_path: P
     assert code == 0, err
     got = {json.loads(x)["ref"]: json.loads(x)["tool_calls"] for x in out.splitlines()}
     assert got == {k: v["tool_calls"] for k, v in rows.items()}
+
+
+def test_show_of_one_sample_reads_that_sample_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``show`` needs the one run: the listing's pass that reads every sample for its
+    counts (what ``ls`` prints) is left out; what it shows is the same, and ``ls`` still
+    counts every row."""
+    from trajtui.formats.inspect import source
+
+    path = b.write_eval(tmp_path / "a.eval")
+    read: list[str] = []
+    real = source.read_sample
+
+    def spy(archive: Any, name: str) -> Any:
+        read.append(name)
+        return real(archive, name)
+
+    monkeypatch.setattr(source, "read_sample", spy)
+    code, out, err = _run("show", str(path), "s1/epoch-1")
+    assert code == 0, err
+    assert "tool calls 1" in out and "tool errors 0" in out
+    assert read == ["samples/s1_epoch_1.json"]
+    read.clear()
+    rows = _rows(path)
+    assert len(read) == len(rows) == 6  # (ls: every sample read once, for its counts)
+    assert f"steps ({rows['s1/epoch-1']['steps']})" in out

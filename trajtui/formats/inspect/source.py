@@ -162,8 +162,9 @@ class EvalSource(_InspectSource):
                 rows[key] = summary_row({"id": key[0], "epoch": int(key[1])}, log)
         yield ScanProgress(1, 2, 0)
         # a remote log (its local mirror) is listed from its central directory and summaries
-        # alone: reading every sample for its counts would fetch the whole archive
-        counted = not sparse.is_mirror(self.path)
+        # alone: reading every sample for its counts would fetch the whole archive; and so
+        # is a log one run of which is wanted (show): that run is read when it is opened
+        counted = not self.one_run and not sparse.is_mirror(self.path)
         if counted and not self.partial_rows:  # (ls) rows printed as listed, with their counts
             last = time.monotonic()
             for n, (key, row) in enumerate(rows.items(), 1):
