@@ -41,14 +41,6 @@ def disjoint(ranges: list[tuple[int, int]]) -> bool:
     return all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[HTTP]:
-    root = tmp_path / "www"
-    root.mkdir()
-    with HTTP(str(root)) as server:
-        yield server
-
-
 def test_ls_of_an_http_capture_lists_its_runs_each_byte_fetched_once(served: HTTP) -> None:
     path = tool_calls_capture(Path(served.root) / "cap.jsonl")
     url = f"{served.url}/cap.jsonl"

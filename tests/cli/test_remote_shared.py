@@ -10,34 +10,15 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import orjson
-import pytest
-
+from tests.cli.test_remote import refs, trajtui
 from tests.helpers.servers import HTTP
 from tests.helpers.shapes import tool_calls_capture
 
 
 def command(*args: str) -> list[str]:
     return [sys.executable, "-m", "trajtui", *args]
-
-
-def trajtui(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command(*args), capture_output=True, text=True, timeout=120)
-
-
-def refs(out: str) -> list[str]:
-    return [orjson.loads(line)["ref"] for line in out.splitlines()]
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[HTTP]:
-    root = tmp_path / "www"
-    root.mkdir()
-    with HTTP(str(root)) as server:
-        yield server
 
 
 def big_capture(served: HTTP, runs: int = 20_000) -> tuple[Path, list[str]]:
