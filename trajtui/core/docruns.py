@@ -20,7 +20,9 @@ from dataclasses import replace
 from functools import partial
 from typing import Generic, Protocol, TypeVar
 
+from trajtui.core.io import safeio
 from trajtui.core.io.discover import inside
+from trajtui.core.io.jsondoc import ENDS_EARLY, DocumentScan, Visitor, last_line
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Outcome, Problem, Run, RunSummary, Severity
 from trajtui.core.source import FormatInfo, LoadError
@@ -74,6 +76,35 @@ class Reading(Protocol[R_co]):
             Unreadable: It is not a trajectory.
         """
         ...
+
+
+class Opened(Protocol):
+    """What a reading records of the file it opens (a format's lean run)."""
+
+    path: str
+    ident: tuple[int, int]
+    size: int
+
+
+class ScanReading:
+    """The pass a :class:`Reading` makes over one document: :meth:`_scan_file` opens the
+    file (its identity and size recorded on ``lean``), streams the ``arrays`` it names to
+    ``visit`` and yields the bytes read so far; :attr:`_scan` is the scan (what
+    :meth:`~Reading.partial` reads between two items), :attr:`_error` where and why it
+    stopped short once it ends (a document cut short: at its last line, blanks included)."""
+
+    _scan: DocumentScan | None = None
+    _error: tuple[int, str] | None = None
+
+    def _scan_file(self, lean: Opened, arrays: frozenset[str], visit: Visitor) -> Iterator[int]:
+        with safeio.open_regular(lean.path) as f:
+            lean.ident, lean.size = f.ident, f.size
+            self._scan = DocumentScan(f, arrays=arrays, visit=visit, spans=False)
+            yield from self._scan
+            error = self._scan.scanned.error
+            if error is not None and error[1].endswith(ENDS_EARLY):
+                error = (last_line(f, f.size), error[1])
+            self._error = error
 
 
 class _Steps(Protocol):

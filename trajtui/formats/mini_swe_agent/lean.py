@@ -24,9 +24,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from trajtui.core.docruns import Unreadable
+from trajtui.core.docruns import ScanReading, Unreadable
 from trajtui.core.io import safeio
-from trajtui.core.io.jsondoc import ENDS_EARLY, TOP, DocumentScan, Span, Spans, last_line, read_item
+from trajtui.core.io.jsondoc import TOP, Span, Spans, read_item
 from trajtui.core.io.jsonutil import JsonError
 from trajtui.core.io.text import flat
 from trajtui.core.model import Field, Kind, Outcome, Step
@@ -225,7 +225,7 @@ class Lean:
         return (self.last - self.first) * 1000
 
 
-class Reading:
+class Reading(ScanReading):
     """A trajectory file read in one pass, watched as it goes: iterating it reads the file,
     giving after each message the byte offset read up to; :meth:`partial` is the run of the
     messages read so far, :meth:`finish` the whole one once the iteration ends.
@@ -236,9 +236,6 @@ class Reading:
 
     def __init__(self, path: str) -> None:
         self.lean = Lean(path=path)
-        self.size = 0
-        self._scan: DocumentScan | None = None
-        self._error: tuple[int, str] | None = None
 
     def __iter__(self) -> Iterator[int]:
         lean = self.lean
@@ -247,15 +244,7 @@ class Reading:
             lean.add(item)
             lean.spans.append(span)
 
-        with safeio.open_regular(lean.path) as f:
-            lean.ident, lean.size = f.ident, f.size
-            self.size = f.size
-            self._scan = DocumentScan(f, arrays=_ARRAYS, visit=visit, spans=False)
-            yield from self._scan
-            error = self._scan.scanned.error
-            if error is not None and error[1].endswith(ENDS_EARLY):
-                error = (last_line(f, f.size), error[1])  # where it ends, blanks included
-            self._error = error
+        return self._scan_file(lean, _ARRAYS, visit)
 
     def _members(self, lean: Lean) -> bool:
         """Set the top-level members of ``lean``; False when it is no trajectory (yet)."""

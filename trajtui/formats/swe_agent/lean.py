@@ -25,15 +25,12 @@ from typing import Any
 
 import msgspec
 
-from trajtui.core.docruns import Unreadable
+from trajtui.core.docruns import ScanReading, Unreadable
 from trajtui.core.io import safeio
 from trajtui.core.io.jsondoc import (
-    ENDS_EARLY,
-    DocumentScan,
     Pread,
     Span,
     Spans,
-    last_line,
     read_item,
 )
 from trajtui.core.io.jsonutil import JsonError
@@ -196,7 +193,7 @@ class Lean:
         return None if self.seconds is None else self.seconds * 1000
 
 
-class Reading:
+class Reading(ScanReading):
     """A trajectory file read in one pass, watched as it goes: iterating it reads the file,
     giving after each item the byte offset read up to; :meth:`partial` is the run of the
     items read so far, :meth:`finish` the whole one once the iteration ends.
@@ -208,8 +205,6 @@ class Reading:
     def __init__(self, path: str) -> None:
         self.lean = Lean(path=path)
         self._attempts: list[Traj] = []
-        self._scan: DocumentScan | None = None
-        self._error: tuple[int, str] | None = None
 
     def __iter__(self) -> Iterator[int]:
         lean, attempts = self.lean, self._attempts
@@ -222,14 +217,7 @@ class Reading:
             else:
                 attempts.append(traj_of(mapping(item)))
 
-        with safeio.open_regular(lean.path) as f:
-            lean.ident, lean.size = f.ident, f.size
-            self._scan = DocumentScan(f, arrays=_ARRAYS, visit=visit, spans=False)
-            yield from self._scan
-            error = self._scan.scanned.error
-            if error is not None and error[1].endswith(ENDS_EARLY):
-                error = (last_line(f, f.size), error[1])  # where it ends, blanks included
-            self._error = error
+        return self._scan_file(lean, _ARRAYS, visit)
 
     def partial(self) -> Lean | None:
         """The run of the items read so far (no result yet; None before they start); call
