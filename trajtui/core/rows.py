@@ -182,6 +182,7 @@ def read_rows(
         progress: Told each source's scan progress.
         stopped: Polled at each step of a scan; reading ends when it turns true.
     """
+    rowpool.for_command_line()
     for source in sources:
         rows = SourceRows(
             source,

@@ -114,7 +114,7 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                         max_workers=cores(),
                         mp_context=context,
                         initializer=_start,
-                        initargs=(preload, os.getpid()),
+                        initargs=(preload, os.getpid(), _nice),
                     )
                     # one job per worker at once: each starts its process now, inside
                     for ready in [started.submit(int) for _ in range(cores())]:
@@ -164,14 +164,25 @@ def ready(preload: tuple[str, ...] = ()) -> bool:
 
 
 WORKER_NICE = 10
-"""How much lower the workers' scheduling priority is than their parent's (``nice``)."""
+"""How much lower the workers' scheduling priority is than their parent's (``nice``), for
+the TUI: its UI thread answers keys before the workers read on."""
+
+_nice = WORKER_NICE  # the priority of workers started from now on
+
+
+def for_command_line() -> None:
+    """The workers started from now on work at this process's own priority: a command line
+    (``ls``, ``stats``...) has nothing to answer meanwhile, and on a busy machine workers
+    of lower priority would wait behind every other process while the user waits for them."""
+    global _nice
+    _nice = 0
 
 
 PARENT_CHECK = 1.0
 """Seconds between a worker's looks at whether the process it works for is still there."""
 
 
-def _start(preload: tuple[str, ...], parent: int) -> None:
+def _start(preload: tuple[str, ...], parent: int, nice: int = WORKER_NICE) -> None:
     """In a worker, as it starts: nothing it prints can reach the terminal the TUI draws on;
     the signals that end trajtui end the worker plainly (a forked one has the handlers of
     the process it works for: SIGINT, which a terminal sends to every process of the job,
@@ -197,10 +208,11 @@ def _start(preload: tuple[str, ...], parent: int) -> None:
 
     threading.Thread(target=orphaned, name="trajtui-parent", daemon=True).start()
     try:
-        # the process it works for comes first: a worker has a core when nothing else
-        # wants it, and the TUI (whose UI thread and loader share that process) is not
-        # made to wait for a core while it answers a key
-        os.nice(WORKER_NICE)
+        # the TUI's process comes first: a worker has a core when nothing else wants it,
+        # and the TUI (whose UI thread and loader share that process) is not made to wait
+        # for a core while it answers a key
+        if nice:
+            os.nice(nice)
     except (AttributeError, OSError):  # no nice here, or not allowed: as it is
         pass
     import importlib
