@@ -26,13 +26,13 @@ from __future__ import annotations
 from array import array
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from trajtui.core.jsonl import rowpool
 from trajtui.core.jsonl.index import LineIndex, ScanProgress
 from trajtui.core.jsonl.longlines import CHUNK
-from trajtui.core.jsonl.rowjobs import ANY_KEY, Row, RowMaker
+from trajtui.core.jsonl.rowjobs import ANY_KEY, Row, RowMaker, row_at, row_values
 
 if TYPE_CHECKING:
     from trajtui.core.jsonl.source import JsonlSource
@@ -85,8 +85,9 @@ class Piece:
         bom: The piece starts the file, with a byte-order mark.
         blank: The piece has a blank line (it is not adopted: the caller scans it).
         deferred: The keys were taken from the lines' heads.
-        rows: Each record's row (None: read it the ordinary way); its reference is its key,
-            its index and line number within the piece.
+        rows: Each record's row as its values (:func:`~.rowjobs.row_values`; None: read the
+            record the ordinary way), with its key as its reference, its index and line
+            number within the piece.
         facts: Each record's packed step facts, when asked for.
     """
 
@@ -100,7 +101,7 @@ class Piece:
     bom: bool
     blank: bool
     deferred: bool
-    rows: list[Row]
+    rows: list[tuple[Any, ...] | None]
     facts: list[Any] | None
 
 
@@ -151,13 +152,13 @@ def piece_of(job: PieceJob) -> Piece | None:
         if index.scanned_to != stop:  # shorter now: truncated
             return None
         blank = index.blank_lines().total > 0
-        rows: list[Row] = []
+        rows: list[tuple[Any, ...] | None] = []
         facts: list[Any] | None = [] if job.facts else None
         for j in range(0 if blank else index.count):
             made = index.made.get(j)
             if made is None:  # a line longer than a chunk: read on its own
                 made = index._row(j, memoryview(index.read(j)), False)
-            rows.append(made[0])
+            rows.append(None if made[0] is None else row_values(made[0]))
             if facts is not None:
                 facts.append(made[1] if made[0] is not None else None)
         return Piece(
@@ -263,16 +264,10 @@ def _adopt(source: JsonlSource, piece: Piece) -> bool:
     index.adopt(piece)
     source.name_new_records()
     rows: list[Row] = []
-    line_of = index.line_of
-    for j, row in enumerate(piece.rows):
-        if row is not None:
-            i = first + j
-            ref, line = source.ref_of(i), line_of(i)
-            if ref is None:
-                row = None
-            elif row.ref != ref or row.index != i or row.line != line:
-                row = replace(row, ref=ref, index=i, line=line)
-        rows.append(row)
+    line_of, ref_of = index.line_of, source.ref_of
+    for i, values in enumerate(piece.rows, first):
+        ref = None if values is None else ref_of(i)
+        rows.append(None if values is None or ref is None else row_at(values, ref, i, line_of(i)))
     source.keep_ready(first, rows, piece.facts)
     return True
 

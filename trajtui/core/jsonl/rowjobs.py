@@ -20,7 +20,7 @@ from trajtui.core.io.jsonutil import id_text
 from trajtui.core.jsonl.stepfacts import pack
 from trajtui.core.model import RunSummary
 
-__all__ = ["ANY_KEY", "Job", "Row", "RowMaker", "Rows", "plain", "rows_of"]
+__all__ = ["ANY_KEY", "Job", "Row", "RowMaker", "Rows", "plain", "row_at", "row_values", "rows_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,24 @@ class Rows(list[Row]):
 
 _decoders: dict[type, msgspec.json.Decoder[Any]] = {}
 
-_summary_values = operator.attrgetter(*(f.name for f in fields(RunSummary)))
+_FIELDS = [f.name for f in fields(RunSummary)]
+_summary_values = operator.attrgetter(*_FIELDS)
+_LINE = _FIELDS.index("line")
+if _FIELDS[:2] != ["ref", "index"]:
+    raise AssertionError("a row's reference and index are its first fields")
+
+
+def row_values(row: RunSummary) -> tuple[Any, ...]:
+    """A row as its values, in the order of its fields (:func:`row_at` makes it again)."""
+    values: tuple[Any, ...] = _summary_values(row)
+    return values
+
+
+def row_at(values: tuple[Any, ...], ref: str, index: int, line: int) -> RunSummary:
+    """The row :func:`row_values` gave, with this reference, index and line number."""
+    fixed = list(values)
+    fixed[0], fixed[1], fixed[_LINE] = ref, index, line
+    return RunSummary(*fixed)
 
 
 def _reduce_summary(row: RunSummary) -> tuple[type[RunSummary], tuple[Any, ...]]:
