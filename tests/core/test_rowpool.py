@@ -315,6 +315,30 @@ def test_workers_are_forked_only_from_a_process_of_one_thread(
     assert int(workers) == min(19, int(mine) + 10)
 
 
+def test_a_command_lines_workers_work_at_its_own_priority(tmp_path: Path) -> None:
+    """``ls``, ``stats``, ``export`` read rows with nothing else to do: on a busy machine,
+    workers of a lower priority would wait behind every other process while the user waits
+    for the answer. Only the TUI's workers give way."""
+    path = capture_fixture(tmp_path)
+    out = _run_script(
+        tmp_path,
+        "import os\n"
+        "from trajtui.core.jsonl import rowpool\n"
+        "from trajtui.core.rows import read_rows\n"
+        "from trajtui.core.workspace import open_paths\n"
+        "from trajtui.formats.registry import formats\n"
+        "if __name__ == '__main__':\n"
+        "    rowpool.PARALLEL_FROM = rowpool.SMALL_RECORD = rowpool.PARALLEL_BYTES = 0\n"
+        f"    ws = open_paths([{str(path)!r}], formats())\n"
+        "    print(sum(1 for _ in read_rows(ws.sources)))\n"
+        "    print(os.nice(0), rowpool._pool.submit(os.nice, 0).result())\n"
+        "    rowpool.shutdown()\n",
+    )
+    rows, mine, workers = out.split()
+    assert int(rows) == 5
+    assert int(workers) == int(mine)
+
+
 def test_a_caller_with_other_work_does_not_wait_for_the_workers_to_start(
     tmp_path: Path, workers: None
 ) -> None:

@@ -57,6 +57,7 @@ class SourceRows:
         defer_keys: bool = True,
         correct_keys: bool = True,
         skip_known: bool = False,
+        whole: bool = False,
         say: Say = _quiet,
     ) -> None:
         """Read ``source``.
@@ -74,6 +75,8 @@ class SourceRows:
                 deferring.
             skip_known: Rows the source knows already (restored from the index cache,
                 or read for the screen) are skipped, not given again.
+            whole: Every row is read now, without a pause (a command line's reading: see
+                :meth:`~trajtui.core.source.RowDecoder.read_whole`).
             say: Told what the user should hear of the row workers (one that died), a
                 line each.
         """
@@ -87,6 +90,8 @@ class SourceRows:
         self._started = False
         if self._decoder is not None and defer_keys:
             self._decoder.defer_key_checks(correct=correct_keys)
+        if self._decoder is not None and whole:
+            self._decoder.read_whole()
 
     @property
     def misread(self) -> int | None:
@@ -177,11 +182,13 @@ def read_rows(
         progress: Told each source's scan progress.
         stopped: Polled at each step of a scan; reading ends when it turns true.
     """
+    rowpool.for_command_line()
     for source in sources:
         rows = SourceRows(
             source,
             keep=keep,
             skip_known=skip_known,
+            whole=True,
             say=lambda notice: say(f"trajtui: {notice}"),
         )
         warmed = False

@@ -107,6 +107,11 @@ class RowDecoder(Protocol):
         records from it on (else :attr:`misread_key` says which, and nothing changes)."""
         ...
 
+    def read_whole(self) -> None:
+        """Every row will be read, in file order, at once (a command line's reading): a
+        file not read before may be indexed and its rows made together, by pieces."""
+        ...
+
     def filler(self, start: int = 0) -> RowFiller | None:
         """A reader of the rows from record ``start`` on, decoding on every core."""
         ...

@@ -34,24 +34,23 @@ import os
 import time
 from array import array
 from collections.abc import Iterator
+from typing import Any
 
 from trajtui.core.io.jsonutil import BOM, line_break
 from trajtui.core.io.openfiles import FileChanged, FileHandle
 from trajtui.core.jsonl.blanklines import BlankLines, BlankRuns
 from trajtui.core.jsonl.changes import ends_hash, how_changed
 from trajtui.core.jsonl.keytable import KeyTable
+from trajtui.core.jsonl.longlines import _WS, CHUNK, LongLines
 from trajtui.core.jsonl.progress import ScanProgress
 from trajtui.core.jsonl.recordkey import RecordKey
 
 __all__ = ["CHUNK", "FileChanged", "LineIndex", "ScanProgress"]
 
-CHUNK = 4 * 1024 * 1024
-
-_WS = b" \t\r\n\f\v"
 _LEN_MAX = 0xFFFFFFFF
 
 
-class LineIndex:
+class LineIndex(LongLines):
     """Offsets of the records (non-blank lines) of one JSONL file.
 
     Attributes:
@@ -305,59 +304,6 @@ class LineIndex:
         self._sample = None if ends is None else (size, ends)
         yield ScanProgress(size, size, self.count, finished=True)
 
-    def _find_newline(self, pos: int, size: int) -> int | None:
-        """Offset of the next line break at or after ``pos``, reading ahead in chunks."""
-        nl = self._nl or b"\n"
-        while pos < size:
-            if self._stopped():
-                return None
-            chunk = self._file.pread(min(CHUNK, size - pos), pos)
-            if not chunk:
-                return None
-            at = chunk.find(nl)
-            if at >= 0:
-                return pos + at
-            pos += len(chunk)
-        return None
-
-    def _only_space(self, start: int, stop: int) -> bool:
-        """True when the file holds nothing but whitespace from ``start`` to ``stop``."""
-        while start < stop:
-            chunk = self._file.pread(min(CHUNK, stop - start), start)
-            if not chunk or chunk.strip(_WS):
-                return not chunk
-            start += len(chunk)
-        return True
-
-    def _add_long_line(self, head: bytes, start: int, end: int) -> None:
-        """Index a line longer than a chunk, from its first bytes and its end offset."""
-        self._line += 1
-        content = 3 if start == 0 and head.startswith(BOM) else 0
-        if content:
-            self.bom = True
-        stop = end
-        if self._nl == b"\n" and self._file.pread(1, end - 1) == b"\r":
-            stop -= 1
-        if not head[content:].strip(_WS) and self._only_space(start + len(head), stop):
-            self._blank_runs.note(self._line)
-            return
-        self._record(head, content, min(len(head), stop - start), start + content, stop, self._line)
-
-    def _add_tail(self, pos: int, size: int) -> None:
-        """Index the last line, which has no newline (yet)."""
-        data = self._file.pread(min(size - pos, CHUNK), pos)
-        if not data.strip(_WS) and self._only_space(pos + len(data), size):
-            return
-        self._line += 1
-        content = 3 if pos == 0 and data.startswith(BOM) else 0
-        if content:
-            self.bom = True
-        stop = size
-        if self._file.pread(1, size - 1) == b"\r":
-            stop -= 1
-        self._record(data, content, min(len(data), stop - pos), pos + content, stop, self._line)
-        self.unterminated = True
-
     def _lines_in(self, buf: bytes, buf_at: int) -> int:
         """Index every complete line in ``buf`` (at file offset ``buf_at``); return the
         bytes consumed (up to and including the last line break).
@@ -440,6 +386,65 @@ class LineIndex:
         runs.total = blanks
         runs.first, runs.last = run_first, run_last
         return start
+
+    # -- pieces (:mod:`trajtui.core.jsonl.pieces`) ------------------------------------------
+
+    @property
+    def scanned_to(self) -> int:
+        """Offset of the first line not indexed yet."""
+        return self._pos
+
+    @property
+    def stopped(self) -> bool:
+        """A scan was asked to stop."""
+        return self._cancelled
+
+    @property
+    def lens(self) -> array[int]:
+        """Each record's length (:data:`_LEN_MAX` for those of 4 GiB and more)."""
+        return self._lens
+
+    @property
+    def huge(self) -> dict[int, int]:
+        """Record -> its length, for records of 4 GiB and more."""
+        return self._huge
+
+    def line_break(self, size: int) -> bytes:
+        """How the file's lines end (found from its first line break, once)."""
+        if self._nl is None:
+            self.set_line_break(self._read_break(size))
+        return self._nl or b"\n"
+
+    def set_line_break(self, nl: bytes) -> None:
+        """Lines end with ``nl`` (as another scan of the file found)."""
+        self._nl = nl
+        self.cr_only = nl == b"\r"
+
+    def place(self, pos: int) -> None:
+        """Scan from ``pos`` (the start of a line) on, as the first line (an index of
+        one piece of the file)."""
+        self._pos = pos
+
+    def scan_to(self, stop: int) -> Iterator[ScanProgress]:
+        """Index the lines before ``stop`` (a line start), from where the scan stands."""
+        return self._scan_to(stop, 3600.0)
+
+    def adopt(self, piece: Any) -> None:
+        """Take the records another process indexed from where this index's scan stands
+        (a :class:`~trajtui.core.jsonl.pieces.Piece` with no blank line in it: the
+        records' line numbers follow on)."""
+        if piece.start != self._pos or piece.blank:
+            raise ValueError("a piece is adopted where the scan stands, with no blank line")
+        n0 = self.count
+        self.starts.extend(piece.starts)
+        self._lens.extend(piece.lens)
+        self._keys.extend(piece.keys)
+        self.bad.update({n0 + j: m for j, m in piece.bad.items()})
+        self._huge.update({n0 + j: n for j, n in piece.huge.items()})
+        self.bom = self.bom or piece.bom
+        self.count = n0 + len(piece.keys)
+        self._line += len(piece.keys)
+        self._pos = piece.stop
 
     def defer_key_checks(self, defer: bool = True) -> None:
         """Stop (or resume) checking, while scanning, that a record whose line starts with

@@ -36,6 +36,7 @@ from trajtui.core.jsonl.cachefile import (
     unpack_values,
 )
 from trajtui.core.jsonl.keytable import _SECRET, KEY, LONG, NONE, KeyTable
+from trajtui.core.jsonl.names import Renamed
 from trajtui.core.jsonl.stepfacts import StepFactsStore
 from trajtui.core.jsonl.tablestate import (
     _check,
@@ -99,8 +100,8 @@ def dump(source: JsonlSource) -> tuple[dict[str, Any], dict[str, Section]]:
     for i, p in list(source._entry_problems.items()):
         problems += [i, p.line, p.message, p.severity.value, p.ref]
     out["source.problems"] = pack_values(problems)
-    out["source.dups"] = pack_values(_flat(source._dup_refs))
-    out["source.next"] = pack_values(_flat(source._next))
+    out["source.dups"] = pack_values(_flat(source._names.by_record))
+    out["source.next"] = pack_values(_flat(source._names.next_n))
     if source.facts.complete(count):
         out.update(source.facts.dump())
     if ix.count != count or len(source._table) > count:
@@ -225,7 +226,7 @@ def _restore(source: JsonlSource, state: dict[str, Any], sections: dict[str, Any
     ix.complete = True
     source._table = table
     source._entry_problems = problems
-    source._dup_refs, source._dup_map, source._next = dup_refs, dup_map, next_n
+    source._names = Renamed(dup_map, dup_refs, next_n)
     source._named = count
     source.facts.restored(facts)
 

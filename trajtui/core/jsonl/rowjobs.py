@@ -8,8 +8,10 @@ ordinary way, with its problems and warnings.
 
 from __future__ import annotations
 
+import copyreg
+import operator
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import msgspec
@@ -18,7 +20,7 @@ from trajtui.core.io.jsonutil import id_text
 from trajtui.core.jsonl.stepfacts import pack
 from trajtui.core.model import RunSummary
 
-__all__ = ["Job", "Row", "Rows", "plain", "rows_of"]
+__all__ = ["ANY_KEY", "Job", "Row", "RowMaker", "Rows", "plain", "row_at", "row_values", "rows_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,34 @@ class Rows(list[Row]):
 
 _decoders: dict[type, msgspec.json.Decoder[Any]] = {}
 
+_FIELDS = [f.name for f in fields(RunSummary)]
+_summary_values = operator.attrgetter(*_FIELDS)
+_LINE = _FIELDS.index("line")
+if _FIELDS[:2] != ["ref", "index"]:
+    raise AssertionError("a row's reference and index are its first fields")
+
+
+def row_values(row: RunSummary) -> tuple[Any, ...]:
+    """A row as its values, in the order of its fields (:func:`row_at` makes it again)."""
+    values: tuple[Any, ...] = _summary_values(row)
+    return values
+
+
+def row_at(values: tuple[Any, ...], ref: str, index: int, line: int) -> RunSummary:
+    """The row :func:`row_values` gave, with this reference, index and line number."""
+    fixed = list(values)
+    fixed[0], fixed[1], fixed[_LINE] = ref, index, line
+    return RunSummary(*fixed)
+
+
+def _reduce_summary(row: RunSummary) -> tuple[type[RunSummary], tuple[Any, ...]]:
+    """A row pickled (sent back from a worker) as its values, in the order of its fields:
+    the dataclass's own way lists the fields again for each row, a fifth of its cost."""
+    return RunSummary, _summary_values(row)
+
+
+copyreg.pickle(RunSummary, _reduce_summary)
+
 
 def plain(value: Any, kept: tuple[type, ...] = ()) -> Any:
     """A decoded lite value as the plain JSON value it stands for: structs become dicts of
@@ -112,10 +142,6 @@ def rows_of(job: Job) -> Rows:
 def _rows_of(job: Job, facts: dict[int, Any] | None) -> list[Row]:
     """The rows of ``job`` (and into ``facts``, when given, the step facts of each record
     made into a row, by its position in the job)."""
-    lite = job.fmt.lite
-    decoder = _decoders.get(lite)
-    if decoder is None:
-        decoder = _decoders[lite] = msgspec.json.Decoder(lite)
     if not job.spans:
         return []
     last_off, last_len = job.spans[-1]
@@ -135,38 +161,72 @@ def _rows_of(job: Job, facts: dict[int, Any] | None) -> list[Row]:
         os.close(fd)
     if len(data) < want:
         return [None] * len(job.spans)
-    out: list[Row] = []
-    key = job.fmt.key
-    kept = getattr(job.fmt, "lite_kept", ())
+    make = RowMaker(job.fmt, facts is not None)
     # msgspec skips a field without checking its UTF-8; the ordinary read warns about
     # invalid UTF-8 anywhere in a record: such records are read there.
     checked = data.isascii()
     view = memoryview(data)  # records decoded where they are, not copied out
+    out: list[Row] = []
     for k, (off, n) in enumerate(job.spans):
-        ref = job.refs[k]
-        raw = view[off : off + n]
-        if not checked:
+        key = job.keys[k] if job.keys else ANY_KEY
+        row, fact = make(
+            view[off : off + n], checked, job.refs[k], job.first + k, job.lines[k], key
+        )
+        out.append(row)
+        if facts is not None and row is not None:
+            facts[k] = fact
+    return out
+
+
+ANY_KEY = object()
+"""The key a record decodes to is not checked (the index checked it)."""
+
+
+class RowMaker:
+    """Makes the row of one record from its bytes (and its packed step facts, when asked),
+    or None: read it the ordinary way."""
+
+    __slots__ = ("_both", "_check", "_decoder", "_facts", "_fmt", "_keep", "_key", "_summarize")
+
+    def __init__(self, fmt: Any, facts: bool) -> None:
+        lite = fmt.lite
+        decoder = _decoders.get(lite)
+        if decoder is None:
+            decoder = _decoders[lite] = msgspec.json.Decoder(lite)
+        self._decoder = decoder
+        self._fmt = fmt
+        self._key = fmt.key
+        self._keep = getattr(fmt, "lite_kept", ())
+        self._check = fmt.check
+        self._summarize = fmt.summarize
+        self._facts = fmt.lite_facts if facts else None
+        # the row and the facts from one pass over the steps, where the format can
+        self._both = getattr(fmt, "summarize_facts", None) if facts else None
+
+    def __call__(
+        self, raw: memoryview, ascii: bool, ref: str | None, index: int, line: int, key: Any
+    ) -> tuple[Row, Any]:
+        """The row of the record ``raw`` (``ascii``: its bytes are known to be ASCII), with
+        reference ``ref``; ``key`` is the key the index took for it (checked against the
+        one it decodes to), or :data:`ANY_KEY`."""
+        if not ascii:
             try:
                 str(raw, "utf-8")
             except UnicodeDecodeError:
-                out.append(None)
-                continue
+                return None, None
         try:
-            value = decoder.decode(raw)
+            value = self._decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            out.append(None)
-            continue
-        obj = plain(value, kept)
-        if ref is None or not isinstance(obj, dict) or key not in obj:
-            out.append(None)
-            continue
-        if job.keys and id_text(obj[key]) != job.keys[k]:  # spelled again later: read there
-            out.append(None)
-            continue
-        if job.fmt.check(obj) is not None:  # a warning names the record's keys: read it there
-            out.append(None)
-            continue
-        out.append(job.fmt.summarize(obj, ref, job.first + k, job.lines[k]))
-        if facts is not None:
-            facts[k] = pack(job.fmt.lite_facts(obj))
-    return out
+            return None, None
+        obj = plain(value, self._keep)
+        if ref is None or not isinstance(obj, dict) or self._key not in obj:
+            return None, None
+        if key is not ANY_KEY and id_text(obj[self._key]) != key:  # spelled again later
+            return None, None
+        if self._check(obj) is not None:  # a warning names the record's keys: read it there
+            return None, None
+        if self._both is not None:
+            row, made = self._both(obj, ref, index, line)
+            return row, pack(made)
+        row = self._summarize(obj, ref, index, line)
+        return row, None if self._facts is None else pack(self._facts(obj))

@@ -27,17 +27,16 @@ import atexit
 import gc
 import os
 import stat
-import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from trajtui.core.io.safeio import read_head
 from trajtui.core.jsonl import tracker
 from trajtui.core.jsonl.rowjobs import Job, Row, plain, rows_of
+from trajtui.core.jsonl.workerenv import may_fork, plain_main, real_stderr
 
 __all__ = ["Job", "Row", "RowFiller", "notices", "plain", "pool", "rows_of", "shutdown"]
 
@@ -72,6 +71,7 @@ _starting_lock = threading.Lock()
 _lost = 0  # pools that lost a worker
 _notices: list[str] = []  # for the user, once
 _at_exit = False  # shutdown is registered to run at exit
+_forked = False  # the running pool's workers were forked from this process
 
 
 def cores() -> int:
@@ -86,7 +86,7 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
     """The worker processes (started on first use, each importing the modules ``preload``
     names while it starts, such as the format of the rows it will read), or None on a
     single core or where processes cannot be started."""
-    global _pool, _failed
+    global _pool, _failed, _forked
     with _pool_lock:
         if _pool is None and not _failed and cores() > 1:
             # imported here: only a big file needs processes
@@ -99,7 +99,7 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
             # spawn. multiprocessing hands its helper process the standard error's
             # descriptor, which a running TUI has replaced: the real one is lent meanwhile,
             # and the workers are started now, inside.
-            fork = _may_fork()
+            fork = may_fork()
             # the workers' collections leave the objects they were forked with be (what
             # was kept before stays kept after)
             freeze = fork and gc.get_freeze_count() == 0
@@ -109,12 +109,12 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                 context = multiprocessing.get_context("fork" if fork else "spawn")
                 if not fork:
                     tracker.quiet()
-                with _real_stderr(), _plain_main():
+                with real_stderr(), plain_main():
                     started = ProcessPoolExecutor(
                         max_workers=cores(),
                         mp_context=context,
                         initializer=_start,
-                        initargs=(preload, os.getpid()),
+                        initargs=(preload, os.getpid(), _nice),
                     )
                     # one job per worker at once: each starts its process now, inside
                     for ready in [started.submit(int) for _ in range(cores())]:
@@ -126,11 +126,25 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                 if freeze:
                     gc.unfreeze()
             _pool = started
+            _forked = fork
             global _at_exit
             if not _at_exit:
                 _at_exit = True
                 atexit.register(shutdown)
         return _pool
+
+
+def forked(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
+    """The worker processes when they are forked from this one (now, when none are
+    running and this process runs one thread; see :func:`pool`), else None: spawned
+    workers, or none, or a single core."""
+    with _pool_lock:
+        if _pool is not None:
+            return _pool if _forked else None
+    if not may_fork():
+        return None
+    workers = pool(preload)
+    return workers if _forked else None
 
 
 def ready(preload: tuple[str, ...] = ()) -> bool:
@@ -149,73 +163,26 @@ def ready(preload: tuple[str, ...] = ()) -> bool:
     return False
 
 
-def _may_fork() -> bool:
-    """True when worker processes may be forked from this one: it is running one thread
-    (counted by the kernel, so threads started outside Python count too), this one."""
-    import multiprocessing
-
-    # Linux only: macOS offers fork, but its system libraries are not safe across one
-    if (
-        not sys.platform.startswith("linux")
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
-        return False
-    if threading.current_thread() is not threading.main_thread():
-        return False
-    try:
-        return len(os.listdir("/proc/self/task")) == 1
-    except OSError:  # no /proc: only Python's own count is known
-        return threading.active_count() == 1
-
-
-@contextmanager
-def _real_stderr() -> Iterator[None]:
-    """``sys.stderr`` is the process's own while inside (Textual replaces it with an object
-    that has no usable file descriptor)."""
-    saved = sys.stderr
-    try:
-        usable = saved.fileno() >= 0  # Textual's stand-in says -1
-    except (AttributeError, OSError, ValueError):
-        usable = False
-    if not usable and sys.__stderr__ is not None:
-        sys.stderr = sys.__stderr__
-    try:
-        yield
-    finally:
-        sys.stderr = saved
-
-
-@contextmanager
-def _plain_main() -> Iterator[None]:
-    """Workers start without running the program's main script: spawn re-imports
-    ``__main__`` from its file in each worker (for ``trajtui``, the whole CLI and every
-    format, 0.4 s of a core each), and rows need none of it."""
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    spec = getattr(main, "__spec__", None)
-    if main is None or (path is None and spec is None):
-        yield
-        return
-    try:
-        if path is not None:
-            del main.__file__
-        main.__spec__ = None
-        yield
-    finally:
-        if path is not None:
-            main.__file__ = path
-        main.__spec__ = spec
-
-
 WORKER_NICE = 10
-"""How much lower the workers' scheduling priority is than their parent's (``nice``)."""
+"""How much lower the workers' scheduling priority is than their parent's (``nice``), for
+the TUI: its UI thread answers keys before the workers read on."""
+
+_nice = WORKER_NICE  # the priority of workers started from now on
+
+
+def for_command_line() -> None:
+    """The workers started from now on work at this process's own priority: a command line
+    (``ls``, ``stats``...) has nothing to answer meanwhile, and on a busy machine workers
+    of lower priority would wait behind every other process while the user waits for them."""
+    global _nice
+    _nice = 0
 
 
 PARENT_CHECK = 1.0
 """Seconds between a worker's looks at whether the process it works for is still there."""
 
 
-def _start(preload: tuple[str, ...], parent: int) -> None:
+def _start(preload: tuple[str, ...], parent: int, nice: int = WORKER_NICE) -> None:
     """In a worker, as it starts: nothing it prints can reach the terminal the TUI draws on;
     the signals that end trajtui end the worker plainly (a forked one has the handlers of
     the process it works for: SIGINT, which a terminal sends to every process of the job,
@@ -241,10 +208,11 @@ def _start(preload: tuple[str, ...], parent: int) -> None:
 
     threading.Thread(target=orphaned, name="trajtui-parent", daemon=True).start()
     try:
-        # the process it works for comes first: a worker has a core when nothing else
-        # wants it, and the TUI (whose UI thread and loader share that process) is not
-        # made to wait for a core while it answers a key
-        os.nice(WORKER_NICE)
+        # the TUI's process comes first: a worker has a core when nothing else wants it,
+        # and the TUI (whose UI thread and loader share that process) is not made to wait
+        # for a core while it answers a key
+        if nice:
+            os.nice(nice)
     except (AttributeError, OSError):  # no nice here, or not allowed: as it is
         pass
     import importlib
@@ -264,7 +232,7 @@ def _worth_workers(index: Any, left: int) -> bool:
     return left >= PARALLEL_FROM or index.size >= PARALLEL_BYTES
 
 
-def _big_records(path: str, size: int) -> bool:
+def big_records(path: str, size: int) -> bool:
     """The file ``path`` (of ``size`` bytes) will need the workers: it is big, and its
     records (judged from its first megabyte) are not small."""
     if size < PARALLEL_BYTES:
@@ -280,14 +248,14 @@ def start_early(paths: Sequence[str]) -> None:
     """Fork the workers now when a file among ``paths`` will need them and this process
     (a command about to start the TUI, before it starts its threads) runs one thread:
     later, from the TUI's threads, they could only be spawned (0.2 s of a core each)."""
-    if not _may_fork() or cores() <= 1:
+    if not may_fork() or cores() <= 1:
         return
     for path in paths:
         try:
             st = os.stat(path)
         except OSError:
             continue
-        if stat.S_ISREG(st.st_mode) and _big_records(path, st.st_size):
+        if stat.S_ISREG(st.st_mode) and big_records(path, st.st_size):
             pool()
             return
 
@@ -296,10 +264,10 @@ def warm_up(sources: list[Any]) -> None:
     """Start the worker processes now when one of ``sources`` (JSONL sources, opened and
     not read yet) will need them, so they are ready when its first rows are: forked at
     once from a process of one thread, else spawned in the background."""
-    big = [s for s in sources if s.decodes_rows() and _big_records(s.path, s.index.size)]
+    big = [s for s in sources if s.decodes_rows() and big_records(s.path, s.index.size)]
     if big:
         preload = tuple(sorted({type(s.fmt).__module__ for s in big}))
-        if _may_fork():  # a few milliseconds: done now, before any thread is started
+        if may_fork():  # a few milliseconds: done now, before any thread is started
             pool(preload)
             return
         ready(preload)
@@ -326,7 +294,7 @@ def notices() -> list[str]:
         return out
 
 
-def _is_lost(err: BaseException) -> bool:
+def is_lost(err: BaseException) -> bool:
     """``err`` says the pool lost a worker (or was shut down for it meanwhile)."""
     from concurrent.futures import BrokenExecutor
 
@@ -335,7 +303,7 @@ def _is_lost(err: BaseException) -> bool:
     )
 
 
-def _lose(workers: ProcessPoolExecutor) -> None:
+def lose(workers: ProcessPoolExecutor) -> None:
     """``workers`` lost a process: forget the pool (the next :func:`pool` starts a new one,
     or none after :data:`LOST_LIMIT` losses) and, the first time, say so."""
     global _pool, _failed, _lost, _starting
@@ -407,6 +375,7 @@ class RowFiller:
         for the next call. Without ``wait``, only the batches workers have finished are
         handed out (the caller has other work, such as indexing the rest of the file), and
         none while the worker processes are still starting."""
+        yield from self._ready()
         many = upto > self.done and _worth_workers(self.source.index, upto - self.done)
         preload = (type(self.source.fmt).__module__,)
         if many and not wait and not ready(preload):
@@ -418,7 +387,7 @@ class RowFiller:
                 job = self._job(self._next, upto)
                 if job is None:
                     break
-                future, workers = _submit(workers, job)
+                future, workers = submit(workers, job)
                 self._jobs.append((job, future, workers))
                 self._next = job.first + len(job.spans)
             if not self._jobs:
@@ -427,7 +396,7 @@ class RowFiller:
             if future is None and workers is None and many and (wait or ready(preload)):
                 workers = pool()  # a new pool, after one lost a worker
             if future is None and workers is not None:
-                future, workers = _submit(workers, job)
+                future, workers = submit(workers, job)
                 owner = workers
             if not wait and (future is None or not future.done()):
                 if future is not None:
@@ -438,6 +407,18 @@ class RowFiller:
             self.source.facts.put(job.first, getattr(rows, "facts", None), len(rows))
             self.done = job.first + len(rows)
             yield job.first, rows
+
+    def _ready(self) -> Iterator[tuple[int, list[Row]]]:
+        """The rows made with the index (:mod:`trajtui.core.jsonl.pieces`) from here on."""
+        ready = self.source.ready
+        while ready and not self._jobs:
+            first, rows, facts = ready.popleft()
+            if first != self.done:  # not where this reader stands: read the ordinary way
+                ready.clear()
+                return
+            self.source.facts.put(first, facts, len(rows))
+            self.done = self._next = first + len(rows)
+            yield first, rows
 
     def _job(self, lo: int, hi: int) -> Job | None:
         """A job for records from ``lo``: contiguous, at most a batch's bytes and records."""
@@ -471,16 +452,17 @@ class RowFiller:
         )
 
 
-def _submit(workers: Any, job: Job) -> tuple[Future[list[Row]] | None, Any]:
-    """Give ``job`` to ``workers`` (None: it is done here): its future, and the pool to give
-    the next jobs to (None when this one lost a worker: they are done here)."""
+def submit(workers: Any, job: Any, work: Any = rows_of) -> tuple[Future[Any] | None, Any]:
+    """Give ``job`` to ``workers`` (None: it is done here) to do ``work``: its future, and
+    the pool to give the next jobs to (None when this one lost a worker: they are done
+    here)."""
     if workers is None:
         return None, None
     try:
-        return workers.submit(rows_of, job), workers
+        return workers.submit(work, job), workers
     except Exception as err:  # the pool broke (a worker died) or was shut down for it
-        if _is_lost(err):
-            _lose(workers)
+        if is_lost(err):
+            lose(workers)
         return None, None
 
 
@@ -493,8 +475,8 @@ def _rows(job: Job, future: Future[list[Row]] | None, owner: Any) -> list[Row]:
     try:
         return future.result()
     except Exception as err:
-        if _is_lost(err):
+        if is_lost(err):
             if owner is not None:
-                _lose(owner)
+                lose(owner)
             return rows_of(job)
         return [None] * len(job.spans)

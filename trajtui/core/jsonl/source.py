@@ -8,15 +8,16 @@ lines as problems.
 
 from __future__ import annotations
 
-import heapq
 import threading
-from bisect import bisect_left
+from collections import deque
 from collections.abc import Iterator
 from typing import Any, Protocol
 
 from trajtui.core.io.jsonutil import JsonError, loads_exact
 from trajtui.core.jsonl import indexcache
 from trajtui.core.jsonl.index import FileChanged, LineIndex, ScanProgress
+from trajtui.core.jsonl.names import Renamed, name_records
+from trajtui.core.jsonl.pieces import read_by_pieces
 from trajtui.core.jsonl.problems import file_problems
 from trajtui.core.jsonl.reader import JsonlReader, Record
 from trajtui.core.jsonl.rowpool import Row, RowFiller
@@ -91,9 +92,10 @@ class JsonlSource(Source):
         # A record's reference is its key; only records whose key was taken before get
         # another (KEY#2...), kept in these two dicts: naming a million records costs
         # nothing beyond the index's key table.
-        self._dup_map: dict[str, int] = {}  # ref -> record index, for renamed records
-        self._dup_refs: dict[int, str] = {}  # record index -> ref, for renamed records
-        self._next: dict[str, int] = {}  # key -> next number to try for its repeats
+        self._names = Renamed()  # the records not named by their key
+        self.ready: deque[tuple[int, list[Row], list[Any] | None]] = deque()
+        """Rows made with the index (:mod:`.pieces`), for the reader of rows."""
+        self.by_pieces = False  # a cold read may be by pieces (every row is read)
         self._runs = RunCache(4)
         self._lock = threading.Lock()
         self._entry_problems: dict[int, Problem] = {}
@@ -129,12 +131,14 @@ class JsonlSource(Source):
                 return
         if self.index.unterminated:
             self._forget_last()
+        if self.by_pieces and not self.index.count:
+            yield from read_by_pieces(self)
         try:
             for progress in self.index.scan():
-                self._name_new_records()
+                self.name_new_records()
                 yield progress
         finally:
-            self._name_new_records()
+            self.name_new_records()
 
     @property
     def complete(self) -> bool:
@@ -197,9 +201,9 @@ class JsonlSource(Source):
             index = self.index
             index.defer_key_checks(False)
             index.replace_keys_from(i, [index.checked_key(j) for j in range(i, index.count)])
-            for j in [j for j in self._dup_refs if j >= i]:
-                self._dup_map.pop(self._dup_refs.pop(j), None)
-            self._next.clear()
+            for j in [j for j in self._names.by_record if j >= i]:
+                self._names.by_ref.pop(self._names.by_record.pop(j), None)
+            self._names.next_n.clear()
             for j in range(i, self._named):
                 self._table.forget(j)
                 self._entry_problems.pop(j, None)
@@ -208,7 +212,7 @@ class JsonlSource(Source):
             self._named = i
             self._unchecked = None
             self._verified.clear()
-        self._name_new_records()
+        self.name_new_records()
 
     def summarised(self) -> int:
         """Records whose entry is known (a run summary or a problem row)."""
@@ -236,9 +240,9 @@ class JsonlSource(Source):
             i = self.index.count - 1
             if i < 0 or i >= self._named:
                 return
-            ref = self._dup_refs.pop(i, None)
+            ref = self._names.by_record.pop(i, None)
             if ref is not None:
-                self._dup_map.pop(ref, None)
+                self._names.by_ref.pop(ref, None)
             self._table.forget(i)
             self._entry_problems.pop(i, None)
             self.facts.forget(i)
@@ -249,46 +253,10 @@ class JsonlSource(Source):
                 self._unchecked = i
             self._verified.discard(i)
 
-    def _name_new_records(self) -> None:
-        """Give references to records the scan added (file order: ``#2`` for repeats).
-
-        A record's reference is its key unless the key was given before (a repeated key,
-        or a literal ``x#2`` already given to a repeat of ``x``). Only repeats and keys
-        holding ``#`` can be either, and the key table lists both: every other record is
-        named by its key without being looked at.
-        """
+    def name_new_records(self) -> None:
+        """Give references to records the scan added (:func:`.names.name_records`)."""
         with self._lock:
-            keys = self.index.keys
-            lo, hi = self._named, self.index.count
-            if lo >= hi:
-                return
-            repeats = keys.repeats[bisect_left(keys.repeats, lo) :]
-            hashed = keys.hashed[bisect_left(keys.hashed, lo) :]
-            repeated = set(repeats)
-            for i in heapq.merge(repeats, hashed):
-                if i >= hi:
-                    break
-                key = keys.get(i)
-                if key is None or i in self._dup_refs:
-                    continue
-                if i in repeated or key in self._dup_map:
-                    self._rename(i, key)
-            self._named = hi
-
-    def _rename(self, i: int, key: str) -> None:
-        """Name record ``i`` ``KEY#n``: the first n from 2 not given yet."""
-        first = self.index.keys.first
-        n = self._next.get(key, 2)
-        while True:
-            name = f"{key}#{n}"
-            if name not in self._dup_map:
-                taken = first(name)
-                if taken is None or taken >= i:  # a literal "x#2" later in the file
-                    break
-            n += 1
-        self._next[key] = n + 1
-        self._dup_map[name] = i
-        self._dup_refs[i] = name
+            self._named = name_records(self.index.keys, self._named, self.index.count, self._names)
 
     # -- entries -------------------------------------------------------------------------
 
@@ -297,7 +265,7 @@ class JsonlSource(Source):
 
     def ref_of(self, i: int) -> str | None:
         """Reference of record ``i`` (None when it has no id)."""
-        renamed = self._dup_refs.get(i)
+        renamed = self._names.by_record.get(i)
         return renamed if renamed is not None else self.index.key(i)
 
     def _keep(self, i: int, entry: Entry) -> None:
@@ -350,12 +318,19 @@ class JsonlSource(Source):
             return None
         return LiteInput(lite, text)
 
+    def read_whole(self) -> None:
+        self.by_pieces = True
+
     def filler(self, start: int = 0) -> RowFiller | None:
         """A reader of this source's rows in file order from record ``start``, decoding
         on every core (None when the format has no lite type: read with :meth:`entries`)."""
         if not self.decodes_rows():
             return None
         return RowFiller(self, self.facts.start(start))
+
+    def keep_ready(self, first: int, rows: list[Row], facts: list[Any] | None) -> None:
+        """Keep rows ``first`` on, made with the index, for the reader of rows."""
+        self.ready.append((first, rows, facts))
 
     def want_step_facts(self) -> None:
         self.facts.wanted = self.decodes_rows() and hasattr(self.fmt, "lite_facts")
@@ -439,14 +414,14 @@ class JsonlSource(Source):
         # While key checks are deferred, a record found by the key its line starts with is
         # checked whole before it is named (a key spelled again later in the line is the
         # one the parser keeps): one record read, not the scan's check of every line.
-        renamed = self._dup_map.get(run_ref)
+        renamed = self._names.by_ref.get(run_ref)
         if renamed is not None:
             # which record is "KEY#n" depends on every key before it: known once they are
             # all checked
             start = self._unchecked
             return None if start is not None and renamed >= start else renamed
         i = self.index.keys.first(run_ref)
-        if i is None or i >= self._named or i in self._dup_refs:
+        if i is None or i >= self._named or i in self._names.by_record:
             return None
         start = self._unchecked
         if start is not None and i >= start and i not in self._verified:

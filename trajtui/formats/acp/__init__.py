@@ -49,7 +49,7 @@ from trajtui.core.values import (
 )
 from trajtui.formats.acp.compare import COMPARE, CompareFormat, is_compare
 from trajtui.formats.acp.lite import CaptureLite, StepLite, SummaryLite, TrialsLite
-from trajtui.formats.acp.steps import build_steps, lite_calls, tool_stats
+from trajtui.formats.acp.steps import build_steps, lite_calls, tool_figures, tool_stats
 
 CAPTURE = FormatInfo("acp-capture", "acp-harness capture")
 TRIALS = FormatInfo("acp-trials", "acp-harness trials")
@@ -144,10 +144,28 @@ class CaptureFormat(_Base):
         return StepFacts(lite_calls(obj.get("trajectory"), start))
 
     def summarize(self, obj: dict[str, Any], ref: str, index: int, line: int) -> RunSummary:
+        return self._summary(obj, ref, index, line, tool_stats(obj.get("trajectory")))
+
+    def summarize_facts(
+        self, obj: dict[str, Any], ref: str, index: int, line: int
+    ) -> tuple[RunSummary, StepFacts]:
+        """:meth:`summarize` and :meth:`lite_facts` together, from one pairing of the calls."""
+        start = num(mapping(obj.get("timing")).get("start"))
+        calls, failed, tools, made = tool_figures(obj.get("trajectory"), start)
+        return self._summary(obj, ref, index, line, (calls, failed, tools)), StepFacts(made)
+
+    def _summary(
+        self,
+        obj: dict[str, Any],
+        ref: str,
+        index: int,
+        line: int,
+        counts: tuple[int | None, int | None, set[str]],
+    ) -> RunSummary:
         status, outcome = _capture_status(obj)
         score = mapping(obj.get("score"))
         trajectory = sequence(obj.get("trajectory"))
-        calls, failed, tools = tool_stats(obj.get("trajectory"))
+        calls, failed, tools = counts
         return RunSummary(
             ref=ref,
             index=index,

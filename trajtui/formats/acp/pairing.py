@@ -80,9 +80,18 @@ def tool_calls(names: Sequence[str], statuses: Sequence[str | None]) -> tuple[in
     A run-list row of a long trajectory is mostly this: the shapes real files come in
     are counted without pairing each call (see :func:`_paired`)."""
     ids = {name: looks_like_call_id(name) for name in set(names)}
-    tools = {_tool_of(name) for name, is_id in ids.items() if name and not is_id}
     failed = sum(1 for s in statuses if s == "failed")
-    return len(names) - _paired(names, statuses, ids), failed, tools
+    return len(names) - _paired(names, statuses, ids), failed, _tools(ids)
+
+
+def tool_names(names: Sequence[str]) -> set[str]:
+    """The tools the names of tool-call steps name (:func:`tool_of_name`), each once."""
+    return _tools({name: looks_like_call_id(name) for name in set(names)})
+
+
+def _tools(ids: dict[str, bool]) -> set[str]:
+    """The tools named by the names in ``ids`` (each name -> whether it is a call id)."""
+    return {_tool_of(name) for name, is_id in ids.items() if name and not is_id}
 
 
 def _paired(names: Sequence[str], statuses: Sequence[str | None], ids: dict[str, bool]) -> int:

@@ -9,7 +9,7 @@ from trajtui.core.model import Kind, Outcome, Step
 from trajtui.core.stats.facts import ToolCall
 from trajtui.core.values import fields, mapping, num, sequence, string, text_of
 from trajtui.formats.acp.lite import StepLite
-from trajtui.formats.acp.pairing import pair_tool_calls, tool_calls, tool_of_name
+from trajtui.formats.acp.pairing import pair_tool_calls, tool_calls, tool_names, tool_of_name
 
 _KINDS = {
     "thought": Kind.THOUGHT,
@@ -156,19 +156,37 @@ def lite_calls(trajectory: Any, start: float | None) -> tuple[ToolCall, ...]:
     call at its opening half, its tool the one that half names, its state its completing
     half's, its duration that half's ``duration``, else the opening's, else the time
     between their timestamps)."""
+    return tool_figures(trajectory, start)[3]
+
+
+def tool_figures(
+    trajectory: Any, start: float | None
+) -> tuple[int | None, int | None, set[str], tuple[ToolCall, ...]]:
+    """:func:`tool_stats` and :func:`lite_calls` of a trajectory array together, from one
+    pairing of its calls (the statistics want both of every run)."""
     items = [s if type(s) is StepLite else _as_lite(s) for s in sequence(trajectory)]
     names: list[str | None] = []
     statuses: list[str | None] = []
+    calls: list[str] = []
+    failed = 0
     for s in items:
         if s.type == "tool_call":
             name, status = s.name, s.status
-            names.append(name if type(name) is str else "")
-            statuses.append(status if type(status) is str else None)
+            name = name if type(name) is str else ""
+            names.append(name)
+            calls.append(name)
+            if type(status) is str:
+                statuses.append(status)
+                failed += status == "failed"
+            else:
+                statuses.append(None)
         else:
             names.append(None)
             statuses.append(None)
-    if not any(n is not None for n in names):
-        return ()
+    if not isinstance(trajectory, list):
+        return None, None, set(), ()
+    if not calls:
+        return 0, 0, set(), ()
     pairs = pair_tool_calls(names, statuses)
     out: list[ToolCall] = []
     for pos, s in enumerate(items):
@@ -187,7 +205,7 @@ def lite_calls(trajectory: Any, start: float | None) -> tuple[ToolCall, ...]:
             if t0 is not None and t1 is not None:
                 duration = t1 - t0
         out.append(ToolCall(tool_of_name(names[pos]), state, duration))
-    return tuple(out)
+    return len(calls) - len(pairs) // 2, failed, tool_names(calls), tuple(out)
 
 
 def _as_lite(s: Any) -> StepLite:
