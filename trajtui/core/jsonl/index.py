@@ -401,13 +401,10 @@ class LineIndex(LongLines):
 
     @property
     def lens(self) -> array[int]:
-        """Each record's length (:data:`_LEN_MAX` for those of 4 GiB and more)."""
+        """Each record's length (4 GiB and more: :data:`_LEN_MAX`, its length in ``huge``)."""
         return self._lens
 
-    @property
-    def huge(self) -> dict[int, int]:
-        """Record -> its length, for records of 4 GiB and more."""
-        return self._huge
+    huge = property(lambda self: self._huge, doc="Record -> its length, 4 GiB and more.")
 
     def line_break(self, size: int) -> bytes:
         """How the file's lines end (found from its first line break, once)."""
@@ -421,8 +418,7 @@ class LineIndex(LongLines):
         self.cr_only = nl == b"\r"
 
     def place(self, pos: int) -> None:
-        """Scan from ``pos`` (the start of a line) on, as the first line (an index of
-        one piece of the file)."""
+        """Scan from ``pos`` (a line start) on, as the first line (a piece's index)."""
         self._pos = pos
 
     def scan_to(self, stop: int) -> Iterator[ScanProgress]:
