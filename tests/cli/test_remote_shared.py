@@ -97,6 +97,66 @@ def test_a_changed_object_does_not_change_under_a_reader_of_the_old_one(served: 
         os.close(fd)
 
 
+def test_blocks_of_a_changed_object_are_never_the_new_versions(served: HTTP) -> None:
+    """A reader of the old version that reads on after the object changed (same size, a new
+    ETag) gets an error, not the new version's bytes in the old one's mirror; and the
+    next open reads the new version whole."""
+    from trajtui.core.io import openfiles, remote
+
+    path, _ = big_capture(served, runs=4_000)
+    url = f"{served.url}/big.jsonl"
+    old = path.read_bytes()
+    opened = remote.open_url(url)
+    assert opened.path is not None
+    fd = os.open(opened.path, os.O_RDONLY)
+    try:
+        assert openfiles.pread_full(fd, 4096, 0) == old[:4096]
+        new = old.replace(b'"run-', b'"new-')
+        path.write_bytes(new)
+        try:
+            tail = openfiles.pread_full(fd, 4096, len(old) - 4096)
+        except OSError as err:
+            assert "changed since it was opened" in str(err)
+        else:
+            assert tail == old[-4096:], "the new version's bytes in the old one's mirror"
+    finally:
+        os.close(fd)
+    later = trajtui("ls", "--json", url)
+    assert refs(later.stdout)[-1] == "new-3999", later.stderr
+
+
+_FAILING_SESSION = """
+import sys, time
+from trajtui.core.io import remote
+real = remote._fetch_whole
+class Failing:
+    def cat(self, paths, on_error="return"):
+        time.sleep(1.5)
+        return {p: ConnectionResetError("reset") for p in paths}
+remote._fetch_whole = lambda fs, small, out, url: real(Failing(), small, out, url)
+opened = remote.open_url(sys.argv[1])
+print(opened.path is not None, opened.problems, flush=True)
+"""
+
+
+def test_a_small_object_one_session_fails_to_fetch_stays_for_the_others(served: HTTP) -> None:
+    """Two sessions list the same objects (one tree of names for both): one whose fetch
+    of a small object fails leaves it in place, to be read by its blocks, and the other
+    reads it all the same."""
+    from trajtui.core.io import remote
+
+    path = tool_calls_capture(Path(served.root) / "cap.jsonl")
+    url = f"{served.url}/cap.jsonl"
+    failing = subprocess.Popen(
+        [sys.executable, "-c", _FAILING_SESSION, url], stdout=subprocess.PIPE, text=True
+    )
+    time.sleep(0.8)  # (it has listed the object and holds the tree, and is fetching)
+    mine = remote.open_url(url)
+    out, _ = failing.communicate(timeout=60)
+    assert out.strip() == "True []"  # opened all the same: its blocks are read on demand
+    assert mine.path is not None and Path(mine.path).read_bytes() == path.read_bytes()
+
+
 def test_an_object_served_without_validators_is_never_shown_stale(served: HTTP) -> None:
     """No ETag, no Last-Modified: a change that keeps the size shows on the next open."""
     served.validators = False

@@ -62,6 +62,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._status(404)
             return
         size = st.st_size
+        etag = f'"{st.st_ino:x}-{st.st_mtime_ns:x}-{size:x}"'
+        match = self.headers.get("If-Match")
+        if owner.validators and match is not None and match not in (etag, "*"):
+            self._status(412)  # (as real servers do: not the version the client named)
+            return
         start, end = 0, size
         want = self.headers.get("Range")
         if want and want.startswith("bytes="):
@@ -73,7 +78,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/octet-stream")
         self.send_header("Accept-Ranges", "bytes")
         if owner.validators:
-            self.send_header("ETag", f'"{st.st_ino:x}-{st.st_mtime_ns:x}-{size:x}"')
+            self.send_header("ETag", etag)
             self.send_header("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True))
         if want:
             self.send_header("Content-Range", f"bytes {start}-{end - 1}/{size}")

@@ -31,8 +31,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from trajtui.core.io import sparse
-
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX
@@ -65,11 +63,33 @@ class Fetched:
 fetched = Fetched()
 
 
+CHANGED = "changed since it was opened (it is another version now): open it again"
+"""Why a block of an object is not read: the server has another version of it."""
+
+
+class _Changed(Exception):
+    """The object is another version than the one listed."""
+
+
+def _protocols(fs: Any) -> tuple[str, ...]:
+    protocol = getattr(fs, "protocol", ())
+    return (protocol,) if isinstance(protocol, str) else tuple(protocol)
+
+
 class Mirror:
     """One remote object's local mirror, filled on demand (a :class:`sparse.Filler`)."""
 
-    def __init__(self, fs: Any, rpath: str, local: str, size: int, have: str) -> None:
+    def __init__(
+        self,
+        fs: Any,
+        rpath: str,
+        local: str,
+        size: int,
+        have: str,
+        ident: dict[str, Any] | None = None,
+    ) -> None:
         self.fs, self.rpath, self.local, self.size = fs, rpath, local, size
+        self.ident = ident or {}  # the object's identity when it was listed
         self._fd = os.open(local, os.O_RDWR | os.O_CLOEXEC)
         self.have = have
         self._have_fd = os.open(have, os.O_RDWR | os.O_CLOEXEC)
@@ -199,9 +219,20 @@ class Mirror:
 
     def _fetch(self, first: int, last: int) -> None:
         start, stop = first * BLOCK, min(self.size, (last + 1) * BLOCK)
+        etag = self.ident.get("etag")
+        http = etag and set(_protocols(self.fs)) & {"http", "https"}
         try:
-            data = self.fs.cat_file(self.rpath, start=start, end=stop)
+            if http:  # the bytes of the version listed, or none (412): one request
+                data = self.fs.cat_file(
+                    self.rpath, start=start, end=stop, headers={"If-Match": etag}
+                )
+            else:
+                data = self.fs.cat_file(self.rpath, start=start, end=stop)
+                if self.ident:
+                    self._same_version()
         except Exception as err:  # the library's own errors (aiohttp, botocore, asyncssh)
+            if isinstance(err, _Changed) or getattr(err, "status", None) == 412:
+                raise OSError(CHANGED) from None
             from trajtui.core.io.remote import message
 
             raise OSError(message(err)) from None
@@ -215,6 +246,16 @@ class Mirror:
             raise OSError(f"the server sent {len(data):,} bytes for {stop - start:,}")
         fetched.add(len(data))
         self.put(start, data)
+
+    def _same_version(self) -> None:
+        """Raise :class:`_Changed` when the object is not the version listed any more (its
+        validators differ): the bytes just fetched may be the new version's."""
+        from trajtui.core.io.mirrortree import VALIDATORS, identity
+
+        now = identity(self.fs.info(self.rpath))
+        for key in ("size", *VALIDATORS):
+            if self.ident.get(key) is not None and now.get(key) not in (None, self.ident[key]):
+                raise _Changed
 
     def put(self, start: int, data: bytes) -> None:
         """Keep ``data`` (whole blocks from ``start``, or the object's end) in the mirror:
@@ -233,13 +274,3 @@ class Mirror:
         with self._cond:
             self._have[first : last + 1] = b"\1" * (last + 1 - first)
         os.utime(self._fd, ns=(self._stamp, self._stamp))  # (the identity's stamp, kept)
-
-    def drop(self, tree_path: str | None = None) -> None:
-        """Forget the mirror in this process (an object that could not be fetched is not
-        opened: its name in the tree, ``tree_path``, is removed; what was fetched stays)."""
-        sparse.forget(self)
-        for fd in (self._fd, self._have_fd):
-            os.close(fd)
-        if tree_path is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tree_path)

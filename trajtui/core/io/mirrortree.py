@@ -5,7 +5,9 @@ Each URL has a directory of its own (``~/.cache/trajtui/remote/<hash of the URL>
 * ``data/<object>-<identity>``: an object's mirror (:mod:`trajtui.core.io.mirror`), one file
   for each identity the object has had (size, ETag, modification time, digest): a changed
   object gets a new file, never a rewrite of the old one, so a process still reading the old
-  object keeps reading the old bytes, never a mix.
+  object keeps reading the old bytes it has, never a mix: a block it reads on is fetched
+  only as the version listed (HTTP's ``If-Match``; elsewhere its validators looked at again
+  after the fetch), else the read fails, saying the object changed.
 * ``meta/<object>-<identity>.have``: its bitmap of the blocks present.
 * ``.trajtui-mirror/<generation>/NAME…``: what the readers open, hard links to the mirrors
   under the object's name (a prefix: the names below it), one tree for each listing seen

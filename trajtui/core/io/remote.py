@@ -206,7 +206,7 @@ def open_url(url: str) -> Opened:
     out.path = str(top)
     small: dict[str, tuple[Mirror, Placed]] = {}
     for o in wanted:
-        m = Mirror(fs, o.rpath, str(o.store), o.ident["size"], str(o.have))
+        m = Mirror(fs, o.rpath, str(o.store), o.ident["size"], str(o.have), o.ident)
         st = os.stat(o.store)
         sparse.register((st.st_dev, st.st_ino), m)
         out.mirrors.append(m)
@@ -224,17 +224,15 @@ def _fetch_whole(fs: Any, small: dict[str, tuple[Mirror, Placed]], out: Opened, 
     """The small objects, fetched together (fsspec's batched ``cat``)."""
     try:
         got = fs.cat(list(small), on_error="return")
-    except Exception as err:
-        out.problems.append((url, message(err)))
+    except Exception:  # read by their blocks instead (what is wrong then is said there)
         return
     for rp, data in got.items():
         if rp not in small:
             continue
-        m, o = small[rp]
+        m, _ = small[rp]
         if isinstance(data, BaseException) or len(data) != m.size:
-            why = message(data) if isinstance(data, BaseException) else "changed while read"
-            out.problems.append((o.url, why))
-            m.drop(str(o.local))  # (not opened: it is said once, here)
+            # left to be read by its blocks, as a big object is (what is wrong then is said
+            # by what reads it); its name stays: other processes may read the same tree
             continue
         fetched.add(len(data))
         if data:
