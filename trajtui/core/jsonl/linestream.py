@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from trajtui.core.io.jsonutil import BOM, line_break
 from trajtui.core.io.openfiles import FileChanged, FileHandle
 from trajtui.core.jsonl.changes import ends_hash, how_changed
+from trajtui.core.jsonl.longlines import find_newline, only_space
 from trajtui.core.jsonl.progress import ScanProgress
 
 CHUNK = 4 * 1024 * 1024
@@ -247,28 +248,10 @@ class LineStream:
         return start
 
     def _find_newline(self, pos: int, size: int) -> int | None:
-        """Offset of the next line break at or after ``pos``, reading ahead in chunks."""
-        nl = self._nl or b"\n"
-        while pos < size:
-            if self._cancelled:
-                return None
-            chunk = self._file.pread(min(CHUNK, size - pos), pos)
-            if not chunk:
-                return None
-            at = chunk.find(nl)
-            if at >= 0:
-                return pos + at
-            pos += len(chunk)
-        return None
+        return find_newline(self._file.pread, self._nl or b"\n", pos, size, self._is_cancelled)
 
-    def _only_space(self, start: int, stop: int) -> bool:
-        """True when the file holds nothing but whitespace from ``start`` to ``stop``."""
-        while start < stop:
-            chunk = self._file.pread(min(CHUNK, stop - start), start)
-            if not chunk or chunk.strip(_WS):
-                return not chunk
-            start += len(chunk)
-        return True
+    def _is_cancelled(self) -> bool:
+        return self._cancelled
 
     def _bounds(self, head: bytes, start: int, end: int) -> tuple[int, int] | None:
         """Where the content of the line from ``start`` to ``end`` (its break or the end of
@@ -280,7 +263,9 @@ class LineStream:
         crlf = self._nl == b"\n" or end == self.size  # (a tail: a CR at its end is no text)
         if stop > content and crlf and self._file.pread(1, stop - 1) == b"\r":
             stop -= 1
-        if not head[content - start :].strip(_WS) and self._only_space(start + len(head), stop):
+        if not head[content - start :].strip(_WS) and only_space(
+            self._file.pread, start + len(head), stop
+        ):
             return None
         return content, stop
 

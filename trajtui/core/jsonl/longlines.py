@@ -4,6 +4,7 @@ apart from its hot loop."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from trajtui.core.io.jsonutil import BOM
@@ -16,6 +17,38 @@ CHUNK = 4 * 1024 * 1024
 """Bytes a scan reads at once."""
 
 _WS = b" \t\r\n\f\v"
+
+
+def find_newline(
+    pread: Callable[[int, int], bytes],
+    nl: bytes,
+    pos: int,
+    size: int,
+    stopped: Callable[[], bool],
+) -> int | None:
+    """Offset of the next line break ``nl`` at or after ``pos`` (before ``size``), reading
+    ahead in chunks; None when there is none, or when ``stopped()`` says so meanwhile."""
+    while pos < size:
+        if stopped():
+            return None
+        chunk = pread(min(CHUNK, size - pos), pos)
+        if not chunk:
+            return None
+        at = chunk.find(nl)
+        if at >= 0:
+            return pos + at
+        pos += len(chunk)
+    return None
+
+
+def only_space(pread: Callable[[int, int], bytes], start: int, stop: int) -> bool:
+    """True when the file holds nothing but whitespace from ``start`` to ``stop``."""
+    while start < stop:
+        chunk = pread(min(CHUNK, stop - start), start)
+        if not chunk or chunk.strip(_WS):
+            return not chunk
+        start += len(chunk)
+    return True
 
 
 class LongLines:
@@ -38,28 +71,10 @@ class LongLines:
         raise NotImplementedError
 
     def _find_newline(self, pos: int, size: int) -> int | None:
-        """Offset of the next line break at or after ``pos``, reading ahead in chunks."""
-        nl = self._nl or b"\n"
-        while pos < size:
-            if self._stopped():
-                return None
-            chunk = self._file.pread(min(CHUNK, size - pos), pos)
-            if not chunk:
-                return None
-            at = chunk.find(nl)
-            if at >= 0:
-                return pos + at
-            pos += len(chunk)
-        return None
+        return find_newline(self._file.pread, self._nl or b"\n", pos, size, self._stopped)
 
     def _only_space(self, start: int, stop: int) -> bool:
-        """True when the file holds nothing but whitespace from ``start`` to ``stop``."""
-        while start < stop:
-            chunk = self._file.pread(min(CHUNK, stop - start), start)
-            if not chunk or chunk.strip(_WS):
-                return not chunk
-            start += len(chunk)
-        return True
+        return only_space(self._file.pread, start, stop)
 
     def _add_long_line(self, head: bytes, start: int, end: int) -> None:
         """Index a line longer than a chunk, from its first bytes and its end offset."""
