@@ -13,9 +13,11 @@ from typing import Any
 
 import duckdb
 
+from tests.helpers import forked
+
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

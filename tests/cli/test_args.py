@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 
 from tests.formats.acp.builders import capture, step_message, step_tool, write_jsonl
+from tests.helpers import forked
 
 
 def trajtui(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args, "--no-cache"],
         cwd=cwd,
         capture_output=True,

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from tests.formats.acp.builders import capture, step_tool, trials, write_jsonl
+from tests.helpers import forked
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

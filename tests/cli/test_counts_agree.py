@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from tests.formats.acp.adapters import claude_steps, codex_capture, gemini_steps
 from tests.formats.acp.builders import capture, step_tool, summary, trials, write_jsonl
 from tests.formats.atif import builders as atif
+from tests.helpers import forked
 from trajtui.formats.acp.pairing import count_tool_calls, pair_tool_calls
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args], capture_output=True, text=True, timeout=120
     )
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import csv
 import io
-import subprocess
 import sys
 from pathlib import Path
 
 from tests.formats.acp.builders import capture, step_message, write_jsonl
+from tests.helpers import forked
 
-TRAJTUI = Path(sys.executable).with_name("trajtui")
 QUESTION = "Use the web.\nWhat changed in the EKS API?"
 ANSWER = "# Summary\nThe API changed.\n\n- item one"
 REASONING = "Names the release.\nCites a source."
@@ -35,8 +34,11 @@ def _file(tmp_path: Path) -> Path:
 
 
 def _export(*args: str) -> str:
-    done = subprocess.run(
-        [str(TRAJTUI), "export", *args], capture_output=True, text=True, check=False
+    done = forked.run(
+        [sys.executable, "-m", "trajtui", "export", *args],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout

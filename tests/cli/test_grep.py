@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from tests.formats.acp.builders import capture, step_message, write_jsonl
+from tests.helpers import forked
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args, "--no-cache"],
         capture_output=True,
         text=True,

@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 from tests.formats.acp.builders import capture, step_message, write_jsonl
+from tests.helpers import forked
 from tests.helpers.ui import capture_fixture, hostile_fixture, trials_fixture
 from trajtui.core import notes
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

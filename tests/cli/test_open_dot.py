@@ -7,20 +7,20 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.formats.atif.tbench import tb_job
+from tests.helpers import forked
 from trajtui.demo import DATA
 
 KINDS = ["harbor-job", "acp", "eval-results", "forecast-eval", "ultraplan-project"]
 
 
 def refs(cwd: Path, path: str) -> list[str]:
-    ran = subprocess.run(
+    ran = forked.run(
         [sys.executable, "-m", "trajtui", "ls", path, "--json", "--no-cache"],
         cwd=cwd,
         capture_output=True,

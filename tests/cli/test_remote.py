@@ -17,13 +17,14 @@ import orjson
 import pytest
 
 from tests.formats.inspect.builders import samples, write_eval
+from tests.helpers import forked
 from tests.helpers.servers import HTTP, SSH, free_port, moto_s3
 from tests.helpers.shapes import tool_calls_capture
 from tests.helpers.ui import capture_fixture
 
 
 def trajtui(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

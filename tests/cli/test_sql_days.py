@@ -11,10 +11,11 @@ from pathlib import Path
 
 from tests.formats.codex import builders as codex
 from tests.formats.inspect.builders import samples, write_eval
+from tests.helpers import forked
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args], capture_output=True, text=True, timeout=120
     )
 

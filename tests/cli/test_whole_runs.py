@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.formats.acp.builders import capture, step_message, step_tool, write_jsonl
+from tests.helpers import forked
 
 LONG_WHY = "Deterministic: 50/70 (basic=10, tools=15, clean=25, sources=0). " + " ".join(
     f"point {n} of the judge's long explanation." for n in range(60)
@@ -25,7 +26,7 @@ LONG_WHY = "Deterministic: 50/70 (basic=10, tools=15, clean=25, sources=0). " + 
 
 def run(*args: str, columns: int = 100) -> subprocess.CompletedProcess[str]:
     env = {"COLUMNS": str(columns), "PATH": "/usr/bin:/bin"}
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

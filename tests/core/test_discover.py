@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 from tests.formats.acp.builders import capture, write_jsonl
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
+from tests.helpers import forked
 from tests.helpers.workspace import open_paths
 
 
@@ -51,11 +51,11 @@ def test_two_summary_json_files_never_mix(tmp_path: Path) -> None:
 def test_verbose_lists_what_was_not_recognised(tmp_path: Path) -> None:
     write_jsonl(tmp_path / "capture.jsonl", [capture("x")])
     (tmp_path / "package.json").write_text('{"name": "x"}')
-    quiet = subprocess.run(
+    quiet = forked.run(
         [sys.executable, "-m", "trajtui", "ls", str(tmp_path)], capture_output=True, text=True
     )
     assert quiet.returncode == 0 and "package.json" not in quiet.stderr
-    loud = subprocess.run(
+    loud = forked.run(
         [sys.executable, "-m", "trajtui", "ls", "-v", str(tmp_path)], capture_output=True, text=True
     )
     assert (
@@ -75,7 +75,7 @@ def test_verbose_says_what_the_walk_passed_over_and_why(tmp_path: Path) -> None:
     (opened / "dangling.jsonl").symlink_to(opened / "nowhere.jsonl")
     os.mkfifo(opened / "pipe.jsonl")
     (opened / ".git").mkdir()
-    loud = subprocess.run(
+    loud = forked.run(
         [sys.executable, "-m", "trajtui", "ls", "-v", str(opened)],
         capture_output=True,
         text=True,

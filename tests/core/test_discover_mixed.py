@@ -16,10 +16,11 @@ from tests.formats.atif import builders as ba
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
 from tests.formats.ultraplan.builders import plan_md, project, write_plan
+from tests.helpers import forked
 
 
 def ls(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", "ls", *args], capture_output=True, text=True, timeout=120
     )
 

@@ -13,12 +13,11 @@ import sys
 from pathlib import Path
 
 from tests.formats.acp.builders import capture, trials, write_jsonl
+from tests.helpers import forked
 from tests.helpers.ui import running, screen_lines, settle
 from trajtui.core.model import RunSummary
 from trajtui.ui.screens.main import MainScreen
 from trajtui.ui.store import ENTRY
-
-TRAJTUI = Path(sys.executable).with_name("trajtui")
 
 
 def _file(tmp_path: Path) -> Path:
@@ -50,8 +49,8 @@ def listed(screen: MainScreen) -> list[str]:
 
 
 def _ls(path: Path, where: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(TRAJTUI), "ls", str(path), "--where", where, "--json"],
+    return forked.run(
+        [sys.executable, "-m", "trajtui", "ls", str(path), "--where", where, "--json"],
         capture_output=True,
         text=True,
         check=False,

@@ -3,13 +3,13 @@ path components), or by its whole path, not only by the shortest label shown."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.formats.acp.builders import capture, write_jsonl
+from tests.helpers import forked
 from tests.helpers.workspace import open_paths
 from trajtui.core.refs import RefError
 
@@ -59,7 +59,7 @@ def test_a_suffix_several_sources_share_says_which(tree: Path) -> None:
 
 def test_show_takes_the_whole_path(tree: Path) -> None:
     path = tree / "beta" / "tue" / "results.jsonl"
-    out = subprocess.run(
+    out = forked.run(
         [sys.executable, "-m", "trajtui", "show", str(tree), f"{path}::beta-tue", "--json"],
         capture_output=True,
         text=True,

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.helpers import forked
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -17,7 +19,7 @@ def run(
     *args: str, timeout: float = 60, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``trajtui ARGS`` run as a command."""
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 
 from tests.formats.acp.builders import capture
+from tests.helpers import forked
 from tests.helpers.ui import listed, running, screen_lines
 
 GOOD = [json.dumps(capture(f"r{i}", output=f"answer {i}")).encode() for i in range(6)]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args, "--no-cache"],
         capture_output=True,
         text=True,

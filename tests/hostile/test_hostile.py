@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.formats.acp.builders import capture, step_message, step_tool, write_jsonl
+from tests.helpers import forked
 from tests.helpers.workspace import open_paths
 from trajtui.core.model import Problem, RunSummary
 
@@ -27,7 +28,7 @@ def run(
     *args: str, env: dict[str, str] | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

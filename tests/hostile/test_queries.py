@@ -20,13 +20,14 @@ from hypothesis import strategies as st
 from textual.widgets import Input
 
 from tests.formats.acp.builders import capture, step_message, write_jsonl
+from tests.helpers import forked
 from tests.helpers.ui import listed, running, screen_lines, settle
 from tests.helpers.workspace import open_paths
 from trajtui.core.search import Hit, PatternError, Search, compile_needle
 
 
 def run(*args: str | bytes) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args, "--no-cache"],
         capture_output=True,
         text=True,
@@ -160,7 +161,7 @@ def test_grep_finds_what_re2_finds_however_the_file_spells_it(
 
 def test_a_pattern_that_is_not_utf8_is_one_line(spelled: Path) -> None:
     for args in (["\udcffab"], ["-E", "a\udcfe+"], ["-i", "ab\udcff"]):
-        out = subprocess.run(
+        out = forked.run(
             [sys.executable, "-m", "trajtui", "grep", str(spelled), *args, "--no-cache"],
             capture_output=True,
             timeout=60,

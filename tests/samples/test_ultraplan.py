@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.formats.ultraplan.builders import dump, log, logs_dir, result, write_result
+from tests.helpers import forked
 from tests.helpers.workspace import open_paths
 from tests.samples.locate import require
 from trajtui.core.io import yamlsafe
@@ -89,7 +90,7 @@ def opened(path: Path) -> UltraplanSource:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args], capture_output=True, text=True, timeout=60
     )
 

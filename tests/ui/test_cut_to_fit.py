@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.formats.acp.builders import capture, write_jsonl
+from tests.helpers import forked
 from tests.helpers.ui import capture_fixture, list_rows, running, screen_lines, settle
 
 
@@ -113,7 +114,6 @@ async def test_the_footer_never_shows_part_of_a_key(cap: str, width: int) -> Non
 @pytest.mark.parametrize("columns", ["60", "150"])
 def test_show_fits_columns_and_adds_no_trailing_blanks(tmp_path: Path, columns: str) -> None:
     import os
-    import subprocess
     import sys
 
     from rich.cells import cell_len
@@ -122,7 +122,7 @@ def test_show_fits_columns_and_adds_no_trailing_blanks(tmp_path: Path, columns: 
     cap = str(write_jsonl(tmp_path / "w.jsonl", [capture("websearch-2", input=words)]))
 
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    out = subprocess.run(
+    out = forked.run(
         [sys.executable, "-m", "trajtui", "show", cap, "websearch-2"],
         capture_output=True,
         text=True,

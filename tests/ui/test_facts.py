@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from tests.formats.acp.builders import capture, write_jsonl
+from tests.helpers import forked
 from tests.helpers.ui import running, screen_lines, settle
 
 LABELS = ("status", "steps", "score", "tool calls", "tool errors", "duration", "cost", "line")
@@ -65,16 +66,14 @@ def test_show_breaks_the_facts_between_facts_at_every_width(tmp_path: Path) -> N
     """The run's facts as ``show`` prints them (the detail pane's renderable), in 50 to 100
     columns: no line ends on a label whose value went to the next line."""
     import os
-    import subprocess
     import sys
 
     path = _fixture(tmp_path)
-    trajtui = Path(sys.executable).with_name("trajtui")
     wrapped = False
     for width in range(50, 101, 5):
         env = {**os.environ, "COLUMNS": str(width)}
-        out = subprocess.run(
-            [str(trajtui), "show", str(path), "websearch-1"],
+        out = forked.run(
+            [sys.executable, "-m", "trajtui", "show", str(path), "websearch-1"],
             capture_output=True, text=True, check=True, env=env,
         ).stdout  # fmt: skip
         lines = out.splitlines()

@@ -11,6 +11,7 @@ import pytest
 
 from tests.formats.acp.builders import capture, write_jsonl
 from tests.formats.forecast import builders as bf
+from tests.helpers import forked
 from tests.helpers.workspace import open_paths
 from trajtui.core.io.jsonutil import dumps_line, loads
 from trajtui.core.jsonl import index as index_mod
@@ -21,7 +22,7 @@ from trajtui.render import fmt
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args], capture_output=True, text=True, timeout=60
     )
 

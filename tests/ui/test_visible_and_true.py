@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.formats.acp.builders import capture, write_jsonl
+from tests.helpers import forked
 from tests.helpers.ui import capture_fixture, list_rows, running, screen_lines, settle
 from trajtui.ui.widgets.timeline import Timeline
 
@@ -234,18 +235,17 @@ async def test_a_tool_call_that_never_completes_is_flagged_and_a_pair_shows_its_
 def test_show_flags_a_call_that_never_completes_and_the_latency_of_a_pair(
     tmp_path: Path,
 ) -> None:
-    import subprocess
     import sys
 
     path = tool_run(tmp_path)
-    out = subprocess.run(
+    out = forked.run(
         [sys.executable, "-m", "trajtui", "show", str(path), "calls"],
         capture_output=True,
         text=True,
         timeout=60,
     ).stdout
     assert "completed by 2 after 2.1s" in out and "no completion" in out
-    step = subprocess.run(
+    step = forked.run(
         [sys.executable, "-m", "trajtui", "show", str(path), "calls-step-2"],
         capture_output=True,
         text=True,
@@ -370,10 +370,9 @@ async def test_an_eval_run_that_graded_nothing_has_no_accuracy(tmp_path: Path) -
 
 
 def test_ls_says_n_a_for_the_accuracy_of_an_eval_run_that_graded_nothing(tmp_path: Path) -> None:
-    import subprocess
     import sys
 
-    out = subprocess.run(
+    out = forked.run(
         [sys.executable, "-m", "trajtui", "ls", str(eval_tree(tmp_path))],
         capture_output=True,
         text=True,

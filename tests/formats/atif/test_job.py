@@ -16,6 +16,7 @@ import pytest
 
 from tests.formats.atif import builders as b
 from tests.formats.atif import tbench
+from tests.helpers import forked
 from tests.helpers.ui import running, settle
 from trajtui.ui.screens.grep import GrepScreen
 from trajtui.ui.screens.main import MainScreen
@@ -28,7 +29,7 @@ ERRORED_FORM = f"{FORM[:32]}__Po0iU7y"
 
 
 def run(*args: str, columns: int = 160) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

@@ -15,10 +15,11 @@ import pytest
 
 from tests.formats.claude_code import builders as b
 from tests.formats.claude_code import jqcheck
+from tests.helpers import forked
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [
             sys.executable,
             "-m",

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from tests.formats.codex import builders as b
+from tests.helpers import forked
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,
@@ -141,7 +142,7 @@ def test_a_second_open_from_the_index_cache_shows_and_compares(sessions: Path) -
 
 def test_cwd_query_takes_a_path_from_home(sessions: Path) -> None:
     """``cwd:~/proj`` is the working directory under your home (a shell's ``~``)."""
-    out = subprocess.run(
+    out = forked.run(
         [sys.executable, "-m", "trajtui", "ls", "--json", str(sessions), "--where", "cwd:~/proj"],
         capture_output=True,
         text=True,

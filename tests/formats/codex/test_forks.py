@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,13 +18,14 @@ import pytest
 
 from tests.formats.codex import builders as b
 from tests.formats.codex import jqcheck
+from tests.helpers import forked
 from tests.helpers.ui import running, screen_lines, settle
 
 DAY = "2026-11-21"
 
 
 def ls(*paths: Path) -> dict[str, dict[str, Any]]:
-    out = subprocess.run(
+    out = forked.run(
         [sys.executable, "-m", "trajtui", "ls", "--json", "--no-cache", *map(str, paths)],
         capture_output=True,
         text=True,
@@ -115,7 +115,7 @@ async def test_the_fork_shows_its_parents_history_folded_as_inherited(sessions: 
 
 
 def test_show_links_the_fork_to_its_parent_in_the_folder(sessions: Path) -> None:
-    out = subprocess.run(
+    out = forked.run(
         [sys.executable, "-m", "trajtui", "show", str(sessions), b.THREAD_FORK],
         capture_output=True,
         text=True,
@@ -127,7 +127,7 @@ def test_show_links_the_fork_to_its_parent_in_the_folder(sessions: Path) -> None
     assert f"fork of {b.THREAD_060}, {label} in this folder, 1 inherited turn" in out.stdout
     assert f"forked from (in this folder)\n  {b.THREAD_060} ({label})" in out.stdout
     # opened alone, the fork still names its parent, not a file
-    alone = subprocess.run(
+    alone = forked.run(
         [
             sys.executable,
             "-m",

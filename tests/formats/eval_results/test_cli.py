@@ -9,12 +9,13 @@ import sys
 from pathlib import Path
 
 from tests.formats.eval_results import builders as b
+from tests.helpers import forked
 
 # -- CLI ----------------------------------------------------------------------------------------------------
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args], capture_output=True, text=True, timeout=60
     )
 

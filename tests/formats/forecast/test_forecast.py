@@ -14,6 +14,7 @@ from rich.console import Console
 from tests.formats.acp.builders import summaries
 from tests.formats.forecast import builders as fc
 from tests.formats.forecast.builders import board_of, call_of, pool_of
+from tests.helpers import forked
 from tests.helpers.workspace import open_paths
 from trajtui.core.io.detect import sniff
 from trajtui.core.model import Kind, Outcome, Problem, Run, RunSummary
@@ -461,7 +462,7 @@ def test_render_never_interprets_file_text(tmp_path: Path) -> None:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args], capture_output=True, text=True, timeout=60
     )
 

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from tests.formats.swe_agent import builders as b
+from tests.helpers import forked
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args],
         capture_output=True,
         text=True,

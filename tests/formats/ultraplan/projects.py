@@ -22,6 +22,7 @@ from tests.formats.ultraplan.builders import (
     write_plan,
     write_result,
 )
+from tests.helpers import forked
 from tests.helpers.workspace import open_paths
 from trajtui.core.model import Problem, RunSummary
 from trajtui.formats.ultraplan import UltraplanSource
@@ -114,6 +115,6 @@ def tree_state(root: Path) -> list[tuple[str, int, int]]:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     """``trajtui ARGS`` run as a command."""
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args], capture_output=True, text=True, timeout=60
     )

@@ -5,7 +5,6 @@ actions swallowed real tasks or made up others in 6 of 93 plans)."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from tests.formats.ultraplan.builders import (
     trapped_plan,
     write_plan,
 )
+from tests.helpers import forked
 from trajtui.formats.ultraplan import parse_plan
 
 NAMES = ["Task 1: Write the core flow", "Task 2: Define passing", "Task 3: Add the examples"]
@@ -27,7 +27,7 @@ NAMES = ["Task 1: Write the core flow", "Task 2: Define passing", "Task 3: Add t
 
 def shown_tasks(root: Path, ref: str, section: str = "tasks") -> list[str]:
     """The lines of the ``tasks`` (or other) section ``trajtui show`` prints for ``ref``."""
-    out = subprocess.run(
+    out = forked.run(
         [sys.executable, "-m", "trajtui", "show", str(root), ref],
         capture_output=True,
         text=True,

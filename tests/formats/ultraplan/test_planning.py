@@ -24,10 +24,11 @@ from tests.formats.ultraplan.builders import (
     workflow_doc,
     write_result,
 )
+from tests.helpers import forked
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "trajtui", *args], capture_output=True, text=True, timeout=60
     )
 
