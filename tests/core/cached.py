@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 
 from tests.formats.acp.builders import capture, step_tool, trials
 from tests.helpers.workspace import open_paths
-from trajtui.core.jsonl import indexcache
+from trajtui.core.jsonl import cachefile, indexcache
 from trajtui.core.jsonl.index import LineIndex
 from trajtui.core.jsonl.reader import JsonlReader
 from trajtui.core.jsonl.source import JsonlSource
@@ -115,3 +116,24 @@ class Reads:
 def entry_file(path: Path) -> Path:
     """The index cache's entry for ``path``."""
     return indexcache.entry_path(os.path.realpath(path))
+
+
+def read_entry(entry: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """An index-cache entry's header (without the layout of its sections, which writing it
+    again makes) and its sections, by name."""
+    fd = os.open(entry, os.O_RDONLY)
+    try:
+        header, views = cachefile.read(fd, os.fstat(fd).st_size)
+    finally:
+        os.close(fd)
+    header.pop("sections")
+    header.pop("byteorder")
+    return header, {name: bytes(view) for name, view in views.items()}
+
+
+def rewrite_entry(entry: Path, change: Callable[[dict[str, Any], dict[str, bytes]], None]) -> None:
+    """Decode an entry, let ``change`` edit it, and write it back with a valid checksum (a
+    forged entry: only its content is wrong)."""
+    header, sections = read_entry(entry)
+    change(header, sections)
+    entry.write_bytes(cachefile.encode(header, dict(sections)))

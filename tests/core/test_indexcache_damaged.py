@@ -11,26 +11,11 @@ from typing import Any
 
 import pytest
 
-from tests.core.cached import Reads, entry_file, open_source, seen, varied_file
+from tests.core.cached import Reads, entry_file, open_source, rewrite_entry, seen, varied_file
 from tests.formats.acp.builders import capture, write_jsonl
 from trajtui.core.jsonl import cachefile
 
 # -- bad cache files -------------------------------------------------------------------------
-
-
-def _rewrite(path: Path, change: Callable[[dict[str, Any], dict[str, bytes]], None]) -> None:
-    """Decode an entry, let ``change`` edit it, and write it back with a valid checksum (a
-    forged entry: only its content is wrong)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        header, views = cachefile.read(fd, os.fstat(fd).st_size)
-    finally:
-        os.close(fd)
-    sections: dict[str, Any] = {name: bytes(view) for name, view in views.items()}
-    header.pop("sections")
-    header.pop("byteorder")
-    change(header, sections)
-    path.write_bytes(cachefile.encode(header, sections))
 
 
 def _swap_starts(h: dict[str, Any], s: dict[str, bytes]) -> None:
@@ -180,7 +165,7 @@ def test_a_forged_cache_file_is_checked_not_trusted(
 ) -> None:
     p = varied_file(tmp_path / "runs.jsonl")
     first = seen(open_source(p))
-    _rewrite(entry_file(p), forge)
+    rewrite_entry(entry_file(p), forge)
     reads = Reads(monkeypatch)
     again = open_source(p)
     assert reads.decoded > 0  # the entry was refused: the file was read

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.core.cached import read_entry
 from tests.formats.acp.builders import capture, step_message, step_tool
-from trajtui.core.jsonl import cachefile
 
 _PROGRAM = """
 import os, sys
@@ -59,13 +59,9 @@ def _run(tmp: Path, cache: Path, pieces: str, *args: str) -> tuple[str, list[str
 def _cached(cache: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
     """What the index cache under ``cache`` keeps of the one file (but when it was written)."""
     (entry,) = cache.rglob("*.idx")
-    fd = os.open(entry, os.O_RDONLY)
-    try:
-        header, sections = cachefile.read(fd, os.fstat(fd).st_size)
-    finally:
-        os.close(fd)
+    header, sections = read_entry(entry)
     header.pop("written")
-    return header, {name: bytes(data) for name, data in sections.items()}
+    return header, sections
 
 
 def _records(n: int) -> list[bytes]:

@@ -4,7 +4,6 @@ read makes, for every record shape, odd ones included, and for the real samples.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,20 +12,11 @@ from click.testing import CliRunner
 from tests.formats.acp.builders import capture, step_tool, summary, trials, write_jsonl
 from tests.helpers.ui import capture_fixture, trials_fixture
 from tests.helpers.workspace import open_paths
-from tests.samples.locate import SAMPLES
+from tests.samples.locate import acp_captures
 from trajtui.cli import cli
 from trajtui.core.jsonl import rowpool
 from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.source import Entry
-
-
-@pytest.fixture
-def workers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Rows go to the worker processes however few there are."""
-    monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(rowpool, "SMALL_RECORD", 0)  # the fixtures' records are small
-    monkeypatch.setattr(rowpool, "BATCH_RECORDS", 3)  # several jobs even for a small file
-    yield
 
 
 def _source(path: Path) -> JsonlSource:
@@ -142,16 +132,7 @@ def test_ls_through_the_workers_prints_what_it_printed_before(
     assert parallel.exit_code == plain.exit_code
 
 
-def _acp_samples() -> list[Path]:
-    folder = SAMPLES / "acp-harness"
-    return (
-        sorted(p for p in folder.glob("*.jsonl") if "compare" not in p.name)
-        if folder.is_dir()
-        else []
-    )
-
-
-@pytest.mark.parametrize("path", _acp_samples(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", acp_captures(), ids=lambda p: p.name)
 def test_lite_rows_of_the_real_samples(path: Path, workers: None) -> None:
     ordinary, problems = _ordinary(path)
     filled, filled_problems, made = _filled(path)

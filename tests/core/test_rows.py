@@ -13,19 +13,9 @@ import pytest
 
 from tests.formats.acp.builders import capture, write_jsonl
 from tests.helpers.workspace import open_paths
-from trajtui.core.jsonl import rowpool
 from trajtui.core.model import Problem, RunSummary
 from trajtui.core.rows import KEEP_ALL, SourceRows, read_rows
 from trajtui.core.source import Entry, Source
-
-
-@pytest.fixture
-def workers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Rows go to the worker processes however few there are."""
-    monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(rowpool, "SMALL_RECORD", 0)
-    monkeypatch.setattr(rowpool, "BATCH_RECORDS", 3)
-    yield
 
 
 def _capture(directory: Path, n: int = 10, broken_at: int = 4) -> Path:

@@ -7,16 +7,15 @@ reads no line."""
 from __future__ import annotations
 
 import json
-import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from tests.core.cached import entry_file
+from tests.core.cached import entry_file, rewrite_entry
 from tests.formats.acp.builders import (
     START,
     capture,
@@ -27,7 +26,7 @@ from tests.formats.acp.builders import (
     write_jsonl,
 )
 from tests.helpers.workspace import open_paths
-from tests.samples.locate import SAMPLES
+from tests.samples.locate import acp_captures
 from trajtui.cli import cli
 from trajtui.core.io.jsonutil import dumps_line
 from trajtui.core.jsonl import cachefile, rowpool
@@ -35,15 +34,6 @@ from trajtui.core.jsonl.reader import JsonlReader
 from trajtui.core.rows import KEEP_ALL, read_rows
 from trajtui.core.stats.collect import collect, grouped
 from trajtui.formats.registry import figures
-
-
-@pytest.fixture
-def workers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Rows (and their step facts) go to the worker processes however few there are."""
-    monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(rowpool, "SMALL_RECORD", 0)
-    monkeypatch.setattr(rowpool, "BATCH_RECORDS", 3)
-    yield
 
 
 def _calls() -> list[dict[str, Any]]:
@@ -143,16 +133,7 @@ def test_step_facts_made_by_the_workers_give_the_same_figures(
     assert _figures(paths, fast=True) == _figures(paths, fast=False)
 
 
-def _acp_samples() -> list[Path]:
-    folder = SAMPLES / "acp-harness"
-    return (
-        sorted(p for p in folder.glob("*.jsonl") if "compare" not in p.name)
-        if folder.is_dir()
-        else []
-    )
-
-
-@pytest.mark.parametrize("path", _acp_samples(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", acp_captures(), ids=lambda p: p.name)
 def test_step_facts_of_the_real_samples(path: Path, workers: None) -> None:
     assert _figures([path], fast=True) == _figures([path], fast=False)
 
@@ -209,17 +190,7 @@ def _forged(change: Callable[[dict[str, bytes]], None]) -> Callable[[Path], None
     checksum: only the content is wrong)."""
 
     def rewrite(path: Path) -> None:
-        entry = entry_file(path)
-        fd = os.open(entry, os.O_RDONLY)
-        try:
-            header, views = cachefile.read(fd, os.fstat(fd).st_size)
-        finally:
-            os.close(fd)
-        sections: dict[str, Any] = {name: bytes(view) for name, view in views.items()}
-        header.pop("sections")
-        header.pop("byteorder")
-        change(sections)
-        entry.write_bytes(cachefile.encode(header, dict(sections)))
+        rewrite_entry(entry_file(path), lambda _header, sections: change(sections))
 
     return rewrite
 

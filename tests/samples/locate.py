@@ -37,3 +37,12 @@ def require(name: str) -> Path:
     if under_ci():
         pytest.fail(f"{where}: not there, and CI is set", pytrace=False)
     pytest.skip(f"{where}: not there (CI unset, so skipped)", allow_module_level=True)
+
+
+def acp_captures() -> list[Path]:
+    """The real acp-harness capture, trials and summary files (not the compare ones), or
+    none where the samples are not here."""
+    folder = SAMPLES / "acp-harness"
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*.jsonl") if "compare" not in p.name)

@@ -186,7 +186,7 @@ class RowMaker:
     """Makes the row of one record from its bytes (and its packed step facts, when asked),
     or None: read it the ordinary way."""
 
-    __slots__ = ("_both", "_check", "_decoder", "_facts", "_fmt", "_keep", "_key", "_summarize")
+    __slots__ = ("_both", "_check", "_decoder", "_facts", "_keep", "_key", "_summarize")
 
     def __init__(self, fmt: Any, facts: bool) -> None:
         lite = fmt.lite
@@ -194,7 +194,6 @@ class RowMaker:
         if decoder is None:
             decoder = _decoders[lite] = msgspec.json.Decoder(lite)
         self._decoder = decoder
-        self._fmt = fmt
         self._key = fmt.key
         self._keep = getattr(fmt, "lite_kept", ())
         self._check = fmt.check
