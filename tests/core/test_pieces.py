@@ -26,7 +26,7 @@ import os, sys
 from trajtui.core.jsonl import index, longlines, pieces, rowpool, source
 rowpool.PARALLEL_BYTES = rowpool.SMALL_RECORD = 1
 pieces.PIECE_BYTES = 4096
-index.CHUNK = longlines.CHUNK = pieces.CHUNK = 16384
+index.CHUNK = longlines.CHUNK = pieces.CHUNK = 1024  # several chunks a piece
 adopted = []
 if os.environ["PIECES"] == "off":
     source.read_by_pieces = lambda s: iter(())

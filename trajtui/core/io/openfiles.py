@@ -114,6 +114,20 @@ class FileHandle:
         finally:
             pool.release(self)
 
+    def pread_into(self, buf: bytearray, offset: int) -> int:
+        """Fill ``buf`` from ``offset`` (fewer bytes only at the end of the file): the
+        number of bytes read."""
+        with self.fd() as fd:
+            sparse.ensure_fd(fd, offset, len(buf))
+            got = 0
+            with memoryview(buf) as view:
+                while got < len(buf):
+                    k = os.preadv(fd, [view[got:]], offset + got)
+                    if k <= 0:
+                        break
+                    got += k
+            return got
+
     def close(self) -> None:
         """Close the descriptor; reads after this raise OSError."""
         self.closed = True

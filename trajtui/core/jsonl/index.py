@@ -273,7 +273,7 @@ class LineIndex(LongLines):
         while pos < size:
             if self._stopped():
                 return
-            chunk = self._file.pread(min(CHUNK, size - pos), pos)
+            chunk = self._read_chunk(min(CHUNK, size - pos), pos)
             if not chunk:  # truncated under us: index what we have
                 size = pos
                 break

@@ -70,6 +70,10 @@ class LongLines:
     ) -> None:
         raise NotImplementedError
 
+    def _read_chunk(self, n: int, offset: int) -> bytes:
+        """The scan's next chunk (it may be used only until the next one is read)."""
+        return self._file.pread(n, offset)
+
     def _find_newline(self, pos: int, size: int) -> int | None:
         return find_newline(self._file.pread, self._nl or b"\n", pos, size, self._stopped)
 
