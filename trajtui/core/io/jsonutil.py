@@ -17,6 +17,7 @@ from __future__ import annotations
 import json as _stdlib_json
 import math
 import re
+from itertools import islice
 from typing import Any
 
 import orjson
@@ -386,19 +387,28 @@ def _bulky(value: Any, nodes: int = 2000) -> bool:
     """``value`` holds at least :data:`BIG_RECORD` bytes of text, judged from its first
     levels (a few thousand values at most: cheap for a row, and the 256 MB string or the
     10-million-item array of a big record is seen at once)."""
+    if type(value) is str:
+        return len(value) >= BIG_RECORD
     total = 0
     todo = [value]
     while todo and nodes > 0:
         item = todo.pop()
         nodes -= 1
-        if isinstance(item, str):
-            total += len(item)
-        elif isinstance(item, dict):
-            total += 8 * len(item)
-            todo.extend(list(item.values())[:nodes])
+        if isinstance(item, dict):
+            items: Any = item.values()
         elif isinstance(item, list):
-            total += 8 * len(item)
-            todo.extend(item[:nodes])
+            items = item
+        else:
+            total += len(item) if isinstance(item, str) else 0
+            continue
+        total += 8 * len(item)
+        for v in islice(items, nodes):  # strings and numbers counted here, at once
+            kind = type(v)
+            nodes -= 1
+            if kind is str:
+                total += len(v)
+            elif kind is not int and kind is not float and v is not None and kind is not bool:
+                todo.append(v)
         if total >= BIG_RECORD:
             return True
     return False

@@ -74,6 +74,7 @@ def _klass(ranges: tuple[tuple[int, int], ...]) -> str:
 _BMP_CLASS = _klass(tuple(r for r in _HIDDEN if r[1] <= 0xFFFF)) + "\ud800-\udfff"
 _ASTRAL_CLASS = _klass(tuple(r for r in _HIDDEN if r[0] > 0xFFFF))
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_SHORT_TEXT = 1 << 16
 
 
 class _Chars:
@@ -92,7 +93,11 @@ class _Chars:
         """The pattern that finds every such character of ``text``, fastest."""
         if text.isascii():
             return self.ascii
-        return self.full if _ASTRAL.search(text) else self.bmp
+        if len(text) < _SHORT_TEXT:  # no character takes two UTF-16 code units: no astral one
+            astral = len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
+        else:  # (without a copy of a long text)
+            astral = _ASTRAL.search(text) is not None
+        return self.full if astral else self.bmp
 
 
 _UNSAFE = _Chars("\x00-\x08\x0b-\x1f\x7f")
@@ -191,7 +196,10 @@ def json_escape(text: str) -> str:
     same string."""
     if text.isascii() and "\x7f" not in text:  # a quick check of a 500 MB document
         return text
-    return _JSON_ESCAPED.pattern(text).sub(lambda m: _json_escape_char(m.group()), text)
+    pattern = _JSON_ESCAPED.pattern(text)
+    if pattern.search(text) is None:  # the common text, and no copy of it
+        return text
+    return pattern.sub(lambda m: _json_escape_char(m.group()), text)
 
 
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
