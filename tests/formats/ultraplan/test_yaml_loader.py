@@ -3,6 +3,8 @@ no alias bombs or Python tags)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -13,15 +15,15 @@ from tests.formats.ultraplan.builders import (
     ALIAS_BOMB,
     PYTHON_TAG,
 )
-from trajtui.core.io import yamlsafe
+from trajtui.core.io import yamlparse, yamlsafe
 from trajtui.core.io.yamlsafe import YamlError
 
 # -- the safe YAML loader --------------------------------------------------------------------
 
 
 def test_yaml_uses_a_safe_loader_in_c_when_available() -> None:
-    assert yamlsafe.SafeLoader in (getattr(yaml, "CSafeLoader", None), yaml.SafeLoader)
-    assert issubclass(yamlsafe.SafeLoader, (yaml.SafeLoader, getattr(yaml, "CSafeLoader", ())))
+    assert yamlparse.SafeLoader in (getattr(yaml, "CSafeLoader", None), yaml.SafeLoader)
+    assert issubclass(yamlparse.SafeLoader, (yaml.SafeLoader, getattr(yaml, "CSafeLoader", ())))
 
 
 def test_yaml_plain_data_with_timestamps_kept_as_text() -> None:
@@ -98,3 +100,20 @@ def test_yaml_python_tag_never_runs(tmp_path: Path) -> None:
         yamlsafe.load(text, "f")
     assert not marker.exists()
     assert "/tmp/trajtui-pwned" in PYTHON_TAG
+
+
+def test_a_command_that_reads_no_yaml_does_not_import_pyyaml(tmp_path: Path) -> None:
+    # `ls` of a JSONL file starts without PyYAML (it is imported by the first YAML read)
+    path = tmp_path / "runs.jsonl"
+    path.write_text('{"id": "a", "input": "q", "trajectory": [], "timing": {"total": 1}}\n')
+    probe = (
+        "import sys; from trajtui.cli.entry import main\n"
+        "try:\n    main(['ls', '--no-cache', sys.argv[1]])\n"
+        "except SystemExit: pass\n"
+        "print('yaml' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.startswith("REF"), done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "False"
