@@ -21,7 +21,15 @@ from trajtui.core.workspace import Workspace
 
 def resolve_streaming(ws: Workspace, ref: str) -> Target:
     """Resolve ``ref`` while scanning: a run near the start of a huge file is found without
-    indexing the rest (single source); otherwise every source is scanned first."""
+    indexing the rest (single source); otherwise every source is scanned first.
+
+    The caller wants the runs it names, not the sources' rows: a source is listed without
+    the pass that reads every run again only for its row's counts
+    (:attr:`~trajtui.core.source.Source.one_run`); the run named is read whole when it is
+    opened, its figures its own."""
+    for source in ws.sources:
+        if not source.complete:
+            source.one_run = True
     early = len(ws.sources) == 1 or ws.split(ref) is not None
     for source in ws.sources:
         scan = source.scan()
@@ -89,8 +97,6 @@ def show_cmd(path: str, ref: str, as_json: bool, no_cache: bool) -> None:
     ws = open_workspace([path])
     if not ws.sources:
         sys.exit(1)
-    for source in ws.sources:
-        source.one_run = True  # (no row is printed: the run shown is read whole)
     told = ""  # what the error line already said (its problem is not repeated)
     code = 0
     try:

@@ -162,11 +162,12 @@ class Source(ABC):
     replaced as the reading goes on. Left off, only final rows are listed (``ls`` prints each row once)."""
 
     one_run: bool = False
-    """Set by a reader that wants one run of the source (``show``) before the scan: a source
-    that reads each run once more while listing, only for its row's counts (an Inspect
-    ``.eval``: each sample), lists its rows without that pass; the run wanted is read whole
-    when it is opened, its figures its own. Left off, rows are counted as ``ls``, ``stats``
-    and the TUI show them."""
+    """Set before the scan by a reader that wants the runs it names, not the rows
+    (``show``, ``diff``, ``export`` and ``notes`` of references: the CLI's
+    ``resolve_streaming``): a source that reads each run once more while listing, only for
+    its row's counts (an Inspect ``.eval``: each sample), lists its rows without that pass;
+    a run wanted is read whole when it is opened, its figures its own. Left off, rows are
+    counted as ``ls``, ``stats`` and the TUI show them."""
 
     started: float | None = None
     """When the run the source holds started (epoch seconds), where its format knows it at

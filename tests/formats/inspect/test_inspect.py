@@ -358,14 +358,28 @@ def test_an_eval_logs_counts_are_the_same_in_ls_stats_export_and_sql(tmp_path: P
     assert got == {k: v["tool_calls"] for k, v in rows.items()}
 
 
-def test_show_of_one_sample_reads_that_sample_alone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("args", "wanted"),
+    [
+        (("show", "{path}", "s1/epoch-1"), ["samples/s1_epoch_1.json"]),
+        (
+            ("diff", "{path}", "s1/epoch-1", "s1/epoch-2"),
+            ["samples/s1_epoch_1.json", "samples/s1_epoch_2.json"],
+        ),
+        (("export", "{path}", "s1/epoch-1"), ["samples/s1_epoch_1.json"]),
+        (("notes", "{path}", "s1/epoch-1", "--bookmark"), []),
+    ],
+    ids=["show", "diff", "export", "notes"],
+)
+def test_a_command_about_runs_named_reads_those_samples_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], wanted: list[str]
 ) -> None:
-    """``show`` needs the one run: the listing's pass that reads every sample for its
-    counts (what ``ls`` prints) is left out; what it shows is the same, and ``ls`` still
-    counts every row."""
+    """``show``, ``diff`` and ``export`` of references, and ``notes REF``, need those runs
+    only: the listing's pass that reads every sample for its counts (what ``ls`` prints) is
+    left out; what they print is the same, and ``ls`` still counts every row."""
     from trajtui.formats.inspect import source
 
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     path = b.write_eval(tmp_path / "a.eval")
     read: list[str] = []
     real = source.read_sample
@@ -375,11 +389,13 @@ def test_show_of_one_sample_reads_that_sample_alone(
         return real(archive, name)
 
     monkeypatch.setattr(source, "read_sample", spy)
-    code, out, err = _run("show", str(path), "s1/epoch-1")
-    assert code == 0, err
-    assert "tool calls 1" in out and "tool errors 0" in out
-    assert read == ["samples/s1_epoch_1.json"]
+    code, out, err = _run(*(a.format(path=path) for a in args))
+    assert code in (0, 1), err  # (diff: 1 when the runs differ)
+    assert read == wanted
+    if args[0] == "show":
+        assert "tool calls 1" in out and "tool errors 0" in out
     read.clear()
     rows = _rows(path)
     assert len(read) == len(rows) == 6  # (ls: every sample read once, for its counts)
-    assert f"steps ({rows['s1/epoch-1']['steps']})" in out
+    if args[0] == "show":
+        assert f"steps ({rows['s1/epoch-1']['steps']})" in out
