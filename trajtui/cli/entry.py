@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from trajtui.cli.group import cli
 from trajtui.cli.output import print_err, silence_stdout
-from trajtui.core import signals
+from trajtui.core import gcpace, signals
 from trajtui.core.io.jsonutil import JsonError
 
 
@@ -19,6 +19,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Run the CLI; never lets a traceback reach the user. SIGINT, SIGTERM and SIGHUP end
     it as :mod:`trajtui.core.signals` says (exit 128 + the signal's number)."""
     signals.install()
+    gcpace.for_command_line()  # (the TUI goes back to the default pace: trajtui.core.gcpace)
     try:
         cli.main(
             args=list(argv) if argv is not None else None, prog_name="trajtui", standalone_mode=True

@@ -151,6 +151,8 @@ def open_cmd(
     from trajtui.core.workspace import workers_before_urls
 
     workers_before_urls(paths)  # (a URL: before fsspec's thread starts)
+    from trajtui.core import gcpace
     from trajtui.ui.app import run_app
 
+    gcpace.for_interactive()
     sys.exit(run_app(list(paths), goto=goto, follow=follow))

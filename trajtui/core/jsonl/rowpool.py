@@ -33,6 +33,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from trajtui.core import gcpace
 from trajtui.core.io.safeio import read_head
 from trajtui.core.jsonl import tracker
 from trajtui.core.jsonl.rowjobs import Job, Row, plain, rows_of
@@ -207,6 +208,7 @@ def _start(preload: tuple[str, ...], parent: int, nice: int = WORKER_NICE) -> No
         os._exit(0)
 
     threading.Thread(target=orphaned, name="trajtui-parent", daemon=True).start()
+    gcpace.default_pace()  # (a command line's pace is for what the command keeps)
     try:
         # the TUI's process comes first: a worker has a core when nothing else wants it,
         # and the TUI (whose UI thread and loader share that process) is not made to wait
