@@ -112,6 +112,27 @@ def test_the_ls_check_itself_catches_a_view() -> None:
     assert "IMPORTED trajtui.formats.forecast.view" in out.stderr.splitlines(), out.stderr
 
 
+LAZY_READERS = ("trajtui.formats.atif.source",)
+"""Readers imported only when a file of theirs is opened (the registry's claims need none of
+them: a command that meets no such file starts without them)."""
+
+
+def test_a_command_imports_the_readers_of_the_formats_it_meets_alone(tmp_path: Path) -> None:
+    """``ls`` of an acp-harness capture imports no other format's reader; of a Harbor job
+    (ATIF), that one's."""
+    from tests.formats.atif.builders import job
+
+    capture = tmp_path / "runs.jsonl"
+    capture.write_text('{"id": "a", "input": "q", "trajectory": [], "timing": {"total": 1}}\n')
+    harbor = job(tmp_path / "job")
+    code = LS_CODE.replace("or (m.startswith", f"or (m in {LAZY_READERS!r}) or (m.startswith")
+    for paths, wanted in (([str(capture)], set()), ([str(harbor)], {LAZY_READERS[0]})):
+        out = subprocess.run([sys.executable, "-c", code, *paths], capture_output=True, text=True)
+        assert out.stdout.count("\n") >= 1, out.stderr
+        imported = {line.split()[1] for line in out.stderr.splitlines() if "IMPORTED " in line}
+        assert imported & set(LAZY_READERS) == wanted
+
+
 FORBIDDEN: dict[str, tuple[str, str]] = {
     "layers": ("trajtui/render/fmt.py", "import trajtui.formats.registry"),
     "headless-core": ("trajtui/core/model.py", "import rich.text"),

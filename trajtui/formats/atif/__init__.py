@@ -45,19 +45,59 @@ Modules
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from trajtui.formats.atif.claim import ATIF
-from trajtui.formats.atif.document import Document, read_document
-from trajtui.formats.atif.facts import Pairing, Totals, pair_results, tool_call_counts, totals
-from trajtui.formats.atif.source import FORMAT, AtifSource
-from trajtui.formats.atif.trajectory import (
-    AtifStep,
-    ToolCall,
-    ToolResult,
-    Trajectory,
-    parse_trajectory,
-    version_of,
-)
-from trajtui.formats.atif.trial import TrialResult, read_trial_result, verdict
+from trajtui.formats.atif.ident import FORMAT, version_of
+
+if TYPE_CHECKING:
+    from trajtui.formats.atif.document import Document, read_document
+    from trajtui.formats.atif.facts import (
+        Pairing,
+        Totals,
+        pair_results,
+        tool_call_counts,
+        totals,
+    )
+    from trajtui.formats.atif.source import AtifSource
+    from trajtui.formats.atif.trajectory import (
+        AtifStep,
+        ToolCall,
+        ToolResult,
+        Trajectory,
+        parse_trajectory,
+    )
+    from trajtui.formats.atif.trial import TrialResult, read_trial_result, verdict
+
+_LAZY = {
+    "Document": "document",
+    "read_document": "document",
+    "Pairing": "facts",
+    "Totals": "facts",
+    "pair_results": "facts",
+    "tool_call_counts": "facts",
+    "totals": "facts",
+    "AtifSource": "source",
+    "AtifStep": "trajectory",
+    "ToolCall": "trajectory",
+    "ToolResult": "trajectory",
+    "Trajectory": "trajectory",
+    "parse_trajectory": "trajectory",
+    "TrialResult": "trial",
+    "read_trial_result": "trial",
+    "verdict": "trial",
+}
+"""The readers, imported when first named (the registry needs only :data:`ATIF`: a
+command that meets no ATIF file never imports them)."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
 
 __all__ = [
     "ATIF",

@@ -4,11 +4,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from trajtui.core.format_api import Certainty, Claim, Format, Opened, Scope
 from trajtui.core.io.detect import Sniffed
 from trajtui.core.io.discover import Walked
 from trajtui.formats.atif import layout
-from trajtui.formats.atif.source import FORMAT, AtifSource
+
+if TYPE_CHECKING:
+    from trajtui.formats.atif.source import AtifSource
+from trajtui.formats.atif.ident import FORMAT
 
 
 class AtifFormat(Format):
@@ -29,7 +34,7 @@ class AtifFormat(Format):
         marked = isinstance(schema, str) and schema.lstrip().lower().startswith("atif")
         return Claim(
             Certainty.MARKED if marked else Certainty.SHAPE,
-            lambda: Opened((AtifSource(path, "file", label),)),
+            lambda: Opened((_source()(path, "file", label),)),
         )
 
     def claim_dir(self, place: Walked) -> Claim | None:
@@ -41,7 +46,15 @@ class AtifFormat(Format):
             scope = layout.JobScope(place.path)
         elif kind == layout.AGENT_DIR:
             scope = layout.AgentScope(place.path)
-        return Claim(Certainty.SHAPE, lambda: Opened((AtifSource(place.path, kind),), scope=scope))
+        return Claim(Certainty.SHAPE, lambda: Opened((_source()(place.path, kind),), scope=scope))
+
+
+def _source() -> type[AtifSource]:
+    """The source class, imported when a file or directory is opened as ATIF (a command
+    that meets none never imports the readers)."""
+    from trajtui.formats.atif.source import AtifSource
+
+    return AtifSource
 
 
 ATIF = AtifFormat()

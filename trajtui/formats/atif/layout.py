@@ -32,7 +32,7 @@ from trajtui.core.format_api import Reach, Scope
 from trajtui.core.io import safeio
 from trajtui.core.io.discover import SKIP_DIRS, Walked, inside
 from trajtui.core.io.jsonutil import head_object
-from trajtui.formats.atif.trajectory import version_of
+from trajtui.formats.atif.ident import version_of
 
 HEAD = 64 << 10
 """Bytes read to tell what a file is."""

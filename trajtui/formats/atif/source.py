@@ -24,7 +24,6 @@ from trajtui.core.io import safeio
 from trajtui.core.io.discover import inside
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Field, Outcome, Problem, Run, RunSummary, Severity, Step
-from trajtui.core.source import FormatInfo
 from trajtui.core.static_source import PARTIAL_AFTER, PARTIAL_EVERY, StaticSource
 from trajtui.core.stats.tasks import OwnFigures, TaskAttempt
 from trajtui.formats.atif import layout
@@ -32,6 +31,7 @@ from trajtui.formats.atif.children import Child, child_keys, find_children
 from trajtui.formats.atif.detail import AtifRun, Sibling
 from trajtui.formats.atif.document import read_document
 from trajtui.formats.atif.facts import pair_results
+from trajtui.formats.atif.ident import FORMAT as FORMAT
 from trajtui.formats.atif.job import JobResult, is_job_result, read_job_result
 from trajtui.formats.atif.layout import Place
 from trajtui.formats.atif.lazy import NotATrajectory, Timeline, TrajectoryRead
@@ -57,7 +57,6 @@ from trajtui.formats.atif.trial import (
 from trajtui.formats.atif.usage import run_tokens
 from trajtui.formats.atif.verifier import STDOUT, VERIFIER, Report, read_reports, stdout_tail
 
-FORMAT = FormatInfo(FORMAT_ID, "Harbor ATIF trajectories")
 READING = "reading"  # a partial row's status (still being read), as session formats say it
 HARBOR_COUNTS = "Harbor counts an attempt without a reward as failed (as 0 in its mean)"
 """How a job's own figures count what trajtui leaves out."""

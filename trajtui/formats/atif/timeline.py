@@ -27,6 +27,7 @@ from trajtui.formats.atif.facts import (
     tool_call_counts,
     totals,
 )
+from trajtui.formats.atif.ident import FORMAT_ID as FORMAT_ID
 from trajtui.formats.atif.trajectory import (
     AtifStep,
     SubagentRef,
@@ -37,8 +38,6 @@ from trajtui.formats.atif.trajectory import (
 from trajtui.formats.atif.trial import TrialResult, verdict
 from trajtui.formats.atif.usage import run_cost, run_tokens
 from trajtui.formats.atif.verifier import Report
-
-FORMAT_ID = "atif"
 
 ChildRef = Callable[[SubagentRef], str | None]
 """The run a subagent reference was listed as, if it was."""

@@ -30,6 +30,7 @@ from typing import Any
 from trajtui.core.model import Problem, Severity
 from trajtui.core.values import integer, mapping, num, sequence, string
 from trajtui.formats.atif.document import Document
+from trajtui.formats.atif.ident import version_of as version_of
 
 # The model (:mod:`~.model`) is named from here too: re-exported.
 from trajtui.formats.atif.model import AtifStep as AtifStep
@@ -40,18 +41,7 @@ from trajtui.formats.atif.model import ToolResult as ToolResult
 from trajtui.formats.atif.model import Trajectory as Trajectory
 
 SOURCES = ("system", "user", "agent")
-_VERSION = re.compile(r"^\s*(?:atif[-_ ]?v?)?(\d{1,4})(?:\.(\d{1,4}))?", re.IGNORECASE)
 _RESULT_FOR = re.compile(r"^Tool result for (\S{1,200})$")
-
-
-def version_of(value: Any) -> tuple[int, int] | None:
-    """``(1, 7)`` for ``"ATIF-v1.7"``, ``"1.7"``, ``"ATIF-1.7"``, ``"atif-1"``...; else None."""
-    if not isinstance(value, str):
-        return None
-    m = _VERSION.match(value)
-    if m is None:
-        return None
-    return int(m[1]), int(m[2] or 0)
 
 
 def parse_time(value: Any) -> float | None:
