@@ -112,25 +112,38 @@ def test_the_ls_check_itself_catches_a_view() -> None:
     assert "IMPORTED trajtui.formats.forecast.view" in out.stderr.splitlines(), out.stderr
 
 
-LAZY_READERS = ("trajtui.formats.atif.source",)
+LAZY_READERS = (
+    "trajtui.formats.atif.source",
+    "trajtui.formats.ultraplan.source",
+    "trajtui.formats.forecast.source",
+)
 """Readers imported only when a file of theirs is opened (the registry's claims need none of
 them: a command that meets no such file starts without them)."""
 
 
 def test_a_command_imports_the_readers_of_the_formats_it_meets_alone(tmp_path: Path) -> None:
-    """``ls`` of an acp-harness capture imports no other format's reader; of a Harbor job
-    (ATIF), that one's."""
+    """``ls`` of an acp-harness capture imports none of these formats' readers; of a Harbor
+    job (ATIF), an ultraplan project or a forecast-agent eval, that one's."""
     from tests.formats.atif.builders import job
 
     capture = tmp_path / "runs.jsonl"
     capture.write_text('{"id": "a", "input": "q", "trajectory": [], "timing": {"total": 1}}\n')
     harbor = job(tmp_path / "job")
     code = LS_CODE.replace("or (m.startswith", f"or (m in {LAZY_READERS!r}) or (m.startswith")
-    for paths, wanted in (([str(capture)], set()), ([str(harbor)], {LAZY_READERS[0]})):
+    demo = {Path(p).name: p for p in demo_paths()}
+    for paths, wanted in (
+        ([str(capture)], set()),
+        ([str(harbor)], {LAZY_READERS[0]}),
+        ([demo["ultraplan-project"]], {LAZY_READERS[1]}),
+        ([demo["forecast-eval"]], {LAZY_READERS[2]}),
+    ):
         out = subprocess.run([sys.executable, "-c", code, *paths], capture_output=True, text=True)
         assert out.stdout.count("\n") >= 1, out.stderr
         imported = {line.split()[1] for line in out.stderr.splitlines() if "IMPORTED " in line}
-        assert imported & set(LAZY_READERS) == wanted
+        if wanted:  # a directory: each format's claim looks at it (ultraplan's with its readers)
+            assert wanted <= imported
+        else:  # a file of another format: no reader of these is imported
+            assert imported & set(LAZY_READERS) == set()
 
 
 FORBIDDEN: dict[str, tuple[str, str]] = {

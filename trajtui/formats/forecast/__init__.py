@@ -62,14 +62,24 @@ Modules
 
 from __future__ import annotations
 
-from trajtui.formats.forecast.runs import EVAL, RUN
-from trajtui.formats.forecast.source import (
-    FORECAST,
-    EvalSource,
-    RunSource,
-    claim_dir,
-    open_file,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from trajtui.formats.forecast.claim import EVAL, FORECAST, RUN, claim_dir, open_file
+
+if TYPE_CHECKING:
+    from trajtui.formats.forecast.source import EvalSource, RunSource
+
+_LAZY = {"EvalSource": "source", "RunSource": "source"}
+"""The readers, imported when first named (the registry needs only :data:`FORECAST`)."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
 
 __all__ = [
     "EVAL",

@@ -12,15 +12,13 @@ from trajtui.core.source import FormatInfo
 from trajtui.core.units import cost
 from trajtui.core.values import fields, mapping, num, sequence, string
 from trajtui.formats.forecast.board import SourceBoard
+from trajtui.formats.forecast.claim import EVAL as EVAL
+from trajtui.formats.forecast.claim import RUN as RUN
 from trajtui.formats.forecast.detail import ForecastRun
 from trajtui.formats.forecast.files import RunFiles
 from trajtui.formats.forecast.pool import MessagePool
 from trajtui.formats.forecast.steps import build_steps, call_facts
 from trajtui.formats.forecast.timeline import SPAN_LABEL, Timeline, run_duration, timeline
-
-EVAL = FormatInfo("forecast-eval", "forecast-agent eval")
-RUN = FormatInfo("forecast-run", "forecast-agent run")
-
 
 TITLE_LINE = re.compile(r"^[^\S\n]*Title:\s*(.+)$", re.MULTILINE)
 """The ``Title:`` line of a forecast problem. (Leading blanks never span lines: ``^\\s*``

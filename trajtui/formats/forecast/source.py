@@ -11,26 +11,22 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from trajtui.core.format_api import ByShape, Opened
-from trajtui.core.io.detect import Sniffed
-from trajtui.core.io.discover import Walked
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary, Severity
 from trajtui.core.refs import RefError, nearby
 from trajtui.core.source import Source, Target
 from trajtui.core.static_source import StaticSource
 from trajtui.core.values import string
+from trajtui.formats.forecast.claim import FORECAST as FORECAST
+from trajtui.formats.forecast.claim import claim_dir as claim_dir
+from trajtui.formats.forecast.claim import open_file as open_file
 from trajtui.formats.forecast.detail import MESSAGE, SOURCE, forecast_run
 from trajtui.formats.forecast.detect import (
     files_of,
-    is_eval_dir,
     is_eval_summary,
     is_run_dir,
-    is_single_file,
-    looks_single_file,
 )
 from trajtui.formats.forecast.files import (
-    RUN_FILES,
     SUMMARY,
     Reader,
     RunFiles,
@@ -38,7 +34,6 @@ from trajtui.formats.forecast.files import (
     read_single_file,
 )
 from trajtui.formats.forecast.runs import EVAL, RUN, build_run, summarize
-from trajtui.formats.forecast.scope import EvalScope, RunScope
 from trajtui.formats.forecast.timeline import timeline
 
 _SEGMENTS = {MESSAGE: "message", SOURCE: "source"}
@@ -74,33 +69,6 @@ def resolve_segment(source: Source, index: int, run: Run, word: str, key: str) -
             f"{run.ref} has nothing called {word}:{key} (its references are steps, msg: and src:)"
         )
     return Target(source, index, f"{run.ref}/{word}:{key}", segment=(word, key))
-
-
-def claim_dir(place: Walked) -> Opened | None:
-    """Claim an eval directory or a run directory, recognised by content."""
-    if is_eval_dir(place.path, place.files):
-        return Opened((EvalSource(place.path),), scope=EvalScope(place.path))
-    if is_run_dir(place.path, place.files):
-        return Opened((RunSource(place.path),), scope=RunScope(place.path))
-    return None
-
-
-def open_file(path: str, sniffed: Sniffed, label: str | None) -> Source | None:
-    """Open a forecast file: a single-file trajectory as one run; a run's
-    info.json/trajectory.json/sources.json as its run directory; summary.json as its eval."""
-    if sniffed.layout not in ("json", "jsonl"):
-        return None
-    name = os.path.basename(path)
-    folder = os.path.dirname(path) or "."
-    if name == SUMMARY:
-        return EvalSource(folder, label) if is_eval_dir(folder, files_of(folder)) else None
-    if name in RUN_FILES and is_run_dir(folder, files_of(folder)):
-        return RunSource(folder, label)
-    if sniffed.layout == "jsonl":
-        single = is_single_file(sniffed.first)
-    else:
-        single = looks_single_file(path)
-    return RunSource(path, label, single_file=True) if single else None
 
 
 # -- the sources -------------------------------------------------------------------------------
@@ -251,17 +219,3 @@ class RunSource(StaticSource):
         listed = self.entry(0)
         assert isinstance(listed, RunSummary)
         return build_run(listed, None, self._read(ref))
-
-
-class ForecastFormat(ByShape):
-    """forecast-agent eval and run directories (and their files opened on their own)."""
-
-    infos = (EVAL, RUN)
-    view = "trajtui.formats.forecast.view:VIEW"
-    figures = "trajtui.formats.forecast.figures:FIGURES"
-    open_file = staticmethod(open_file)
-    open_dir = staticmethod(claim_dir)
-
-
-FORECAST = ForecastFormat()
-"""The registered forecast-agent format."""

@@ -35,22 +35,56 @@ Modules
 
 from __future__ import annotations
 
-from trajtui.formats.ultraplan.ids import epoch_ms
-from trajtui.formats.ultraplan.layout import Layout
-from trajtui.formats.ultraplan.plan import Criterion, PlanDoc, PlanTask, parse_plan
-from trajtui.formats.ultraplan.reports import FileReport
-from trajtui.formats.ultraplan.results import CAMEL_KEYS, SNAKE_KEYS, ResultDoc, read_result
-from trajtui.formats.ultraplan.runs import PlanRecord, ResultFile, plan_status
-from trajtui.formats.ultraplan.source import (
-    FORMAT,
-    NO_PLAN,
-    ULTRAPLAN,
-    UltraplanSource,
-    claim_dir,
-    open_file,
-)
-from trajtui.formats.ultraplan.validate import judge
-from trajtui.formats.ultraplan.verdict import Finding, Judgement, Rule, Verdict
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from trajtui.formats.ultraplan.claim import FORMAT, ULTRAPLAN
+
+if TYPE_CHECKING:
+    from trajtui.formats.ultraplan.ids import epoch_ms
+    from trajtui.formats.ultraplan.layout import Layout
+    from trajtui.formats.ultraplan.plan import Criterion, PlanDoc, PlanTask, parse_plan
+    from trajtui.formats.ultraplan.reports import FileReport
+    from trajtui.formats.ultraplan.results import CAMEL_KEYS, SNAKE_KEYS, ResultDoc, read_result
+    from trajtui.formats.ultraplan.runs import PlanRecord, ResultFile, plan_status
+    from trajtui.formats.ultraplan.source import NO_PLAN, UltraplanSource, claim_dir, open_file
+    from trajtui.formats.ultraplan.validate import judge
+    from trajtui.formats.ultraplan.verdict import Finding, Judgement, Rule, Verdict
+
+_LAZY = {
+    "epoch_ms": "ids",
+    "Layout": "layout",
+    "Criterion": "plan",
+    "PlanDoc": "plan",
+    "PlanTask": "plan",
+    "parse_plan": "plan",
+    "FileReport": "reports",
+    "CAMEL_KEYS": "results",
+    "SNAKE_KEYS": "results",
+    "ResultDoc": "results",
+    "read_result": "results",
+    "PlanRecord": "runs",
+    "ResultFile": "runs",
+    "plan_status": "runs",
+    "NO_PLAN": "source",
+    "UltraplanSource": "source",
+    "claim_dir": "source",
+    "open_file": "source",
+    "judge": "validate",
+    "Finding": "verdict",
+    "Judgement": "verdict",
+    "Rule": "verdict",
+    "Verdict": "verdict",
+}
+"""The readers, imported when first named (the registry needs only :data:`ULTRAPLAN`)."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
 
 __all__ = [
     "CAMEL_KEYS",

@@ -19,16 +19,16 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from trajtui.core.format_api import ByShape, Opened, Scope
+from trajtui.core.format_api import Opened, Scope
 from trajtui.core.io.detect import Sniffed
 from trajtui.core.io.discover import Walked, inside, walk
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.io.text import one_line
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Field, Problem, Run, RunSummary, Severity
-from trajtui.core.source import FormatInfo
 from trajtui.core.static_source import StaticSource
 from trajtui.formats.ultraplan.attach import SideFile, side_fields
+from trajtui.formats.ultraplan.claim import FORMAT as FORMAT
 from trajtui.formats.ultraplan.ids import DATE, RESULT_NAME, YAML_SUFFIXES, natural_key
 from trajtui.formats.ultraplan.layout import (
     Layout,
@@ -77,7 +77,6 @@ from trajtui.formats.ultraplan.runs import (
 from trajtui.formats.ultraplan.validate import Exists, judge
 from trajtui.formats.ultraplan.verdict import tally
 
-FORMAT = FormatInfo("ultraplan", "ultraplan logs")
 NO_PLAN = "no-plan"
 """The run holding results whose plan cannot be told."""
 
@@ -475,17 +474,3 @@ def open_file(path: str, sniffed: Sniffed, label: str | None) -> UltraplanSource
     if not looks_like_result(quietly(yaml_doc, path, root_real)):
         return None
     return UltraplanSource(Layout(path, root_real, single=path), label=label)
-
-
-class UltraplanFormat(ByShape):
-    """ultraplan projects (``.ultraplan/logs/``, ``.planning/phases/``) and result logs."""
-
-    infos = (FORMAT,)
-    view = "trajtui.formats.ultraplan.view:VIEW"
-    figures = "trajtui.formats.ultraplan.figures:FIGURES"
-    open_file = staticmethod(open_file)
-    open_dir = staticmethod(claim_dir)
-
-
-ULTRAPLAN = UltraplanFormat()
-"""The registered ultraplan format."""
