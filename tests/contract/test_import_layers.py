@@ -116,6 +116,7 @@ LAZY_READERS = (
     "trajtui.formats.atif.source",
     "trajtui.formats.ultraplan.source",
     "trajtui.formats.forecast.source",
+    "trajtui.formats.eval_results.source",
 )
 """Readers imported only when a file of theirs is opened (the registry's claims need none of
 them: a command that meets no such file starts without them)."""
@@ -123,7 +124,7 @@ them: a command that meets no such file starts without them)."""
 
 def test_a_command_imports_the_readers_of_the_formats_it_meets_alone(tmp_path: Path) -> None:
     """``ls`` of an acp-harness capture imports none of these formats' readers; of a Harbor
-    job (ATIF), an ultraplan project or a forecast-agent eval, that one's."""
+    job (ATIF), an ultraplan project, a forecast-agent eval or an eval results tree, that one's."""
     from tests.formats.atif.builders import job
 
     capture = tmp_path / "runs.jsonl"
@@ -136,6 +137,7 @@ def test_a_command_imports_the_readers_of_the_formats_it_meets_alone(tmp_path: P
         ([str(harbor)], {LAZY_READERS[0]}),
         ([demo["ultraplan-project"]], {LAZY_READERS[1]}),
         ([demo["forecast-eval"]], {LAZY_READERS[2]}),
+        ([demo["eval-results"]], {LAZY_READERS[3]}),
     ):
         out = subprocess.run([sys.executable, "-c", code, *paths], capture_output=True, text=True)
         assert out.stdout.count("\n") >= 1, out.stderr

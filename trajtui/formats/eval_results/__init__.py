@@ -84,12 +84,22 @@ Modules
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from trajtui.formats.eval_results.claim import EVAL_RESULTS, claim_dir, open_file
 from trajtui.formats.eval_results.shapes import RESULTS
-from trajtui.formats.eval_results.source import (
-    EVAL_RESULTS,
-    ResultsSource,
-    claim_dir,
-    open_file,
-)
+
+if TYPE_CHECKING:
+    from trajtui.formats.eval_results.source import ResultsSource
+
+
+def __getattr__(name: str) -> Any:
+    """:class:`ResultsSource`, imported when first named (the registry needs only
+    :data:`EVAL_RESULTS`)."""
+    if name == "ResultsSource":
+        return importlib.import_module(f"{__name__}.source").ResultsSource
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["EVAL_RESULTS", "RESULTS", "ResultsSource", "claim_dir", "open_file"]

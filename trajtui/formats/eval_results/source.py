@@ -8,16 +8,17 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from trajtui.core.format_api import ByShape, Opened
 from trajtui.core.io import safeio
-from trajtui.core.io.detect import Sniffed
-from trajtui.core.io.discover import Walked, inside, walk
+from trajtui.core.io.discover import inside, walk
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary, Severity
 from trajtui.core.source import LoadError, Target
 from trajtui.core.static_source import RunLoader, StaticSource
 from trajtui.core.values import mapping
+from trajtui.formats.eval_results.claim import EVAL_RESULTS as EVAL_RESULTS
+from trajtui.formats.eval_results.claim import claim_dir as claim_dir
+from trajtui.formats.eval_results.claim import open_file as open_file
 from trajtui.formats.eval_results.reading import MAX_SAMPLES, error_line, file_lines, read_file
 from trajtui.formats.eval_results.runs import Companions, build_run, summarize, with_ref
 from trajtui.formats.eval_results.samples import id_of, safe_name, samples_of
@@ -25,9 +26,6 @@ from trajtui.formats.eval_results.shapes import (
     PER_SAMPLE,
     RESULTS,
     ResultsFile,
-    head_shape,
-    object_shape,
-    read_head,
     sniff_shape,
 )
 from trajtui.formats.eval_results.tree import (
@@ -36,7 +34,6 @@ from trajtui.formats.eval_results.tree import (
     Candidate,
     ResultsScope,
     candidates,
-    is_results_place,
     looks_like_run_config,
     run_name,
     unique_tails,
@@ -294,43 +291,3 @@ def _read_json(path: str) -> tuple[Any, Problem | None]:
         return loads(data)[0], None
     except JsonError as err:
         return None, Problem(path, error_line(data, str(err)), str(err))
-
-
-def open_file(path: str, sniffed: Sniffed, label: str | None) -> ResultsSource | None:
-    """Open a results file (a results or per-sample document, a test query dump or legacy
-    JSON Lines) as a source with one run; None for anything else.
-
-    Raises:
-        OSError: The file cannot be read.
-    """
-    if sniffed.layout == "jsonl":
-        shape = object_shape(sniffed.first)
-    elif sniffed.layout == "json":
-        shape = head_shape(read_head(path))
-    else:
-        return None
-    if shape is None:
-        return None
-    return ResultsSource(path, label, single_file=True)
-
-
-def claim_dir(place: Walked) -> Opened | None:
-    """Claim a results tree or a run directory, recognised by the content of its files."""
-    if not is_results_place(place):
-        return None
-    scope = ResultsScope(place.path)
-    return Opened((ResultsSource(place.path, place.path, scope=scope),), scope=scope)
-
-
-class EvalResultsFormat(ByShape):
-    """Eval ``results.json`` trees, run directories and results files, by content."""
-
-    infos = (RESULTS,)
-    view = "trajtui.formats.eval_results.view:VIEW"
-    figures = "trajtui.formats.eval_results.figures:FIGURES"
-    open_file = staticmethod(open_file)
-    open_dir = staticmethod(claim_dir)
-
-
-EVAL_RESULTS = EvalResultsFormat()
-"""The registered eval-results format."""
