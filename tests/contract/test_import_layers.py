@@ -117,6 +117,7 @@ LAZY_READERS = (
     "trajtui.formats.ultraplan.source",
     "trajtui.formats.forecast.source",
     "trajtui.formats.eval_results.source",
+    "trajtui.formats.inspect.source",
 )
 """Readers imported only when a file of theirs is opened (the registry's claims need none of
 them: a command that meets no such file starts without them)."""
@@ -124,8 +125,9 @@ them: a command that meets no such file starts without them)."""
 
 def test_a_command_imports_the_readers_of_the_formats_it_meets_alone(tmp_path: Path) -> None:
     """``ls`` of an acp-harness capture imports none of these formats' readers; of a Harbor
-    job (ATIF), an ultraplan project, a forecast-agent eval or an eval results tree, that one's."""
+    job (ATIF), an ultraplan project, a forecast-agent eval, an eval results tree or an Inspect log, that one's."""
     from tests.formats.atif.builders import job
+    from tests.formats.inspect.builders import write_eval
 
     capture = tmp_path / "runs.jsonl"
     capture.write_text('{"id": "a", "input": "q", "trajectory": [], "timing": {"total": 1}}\n')
@@ -138,11 +140,12 @@ def test_a_command_imports_the_readers_of_the_formats_it_meets_alone(tmp_path: P
         ([demo["ultraplan-project"]], {LAZY_READERS[1]}),
         ([demo["forecast-eval"]], {LAZY_READERS[2]}),
         ([demo["eval-results"]], {LAZY_READERS[3]}),
+        ([str(write_eval(tmp_path / "a.eval"))], {LAZY_READERS[4]}),
     ):
         out = subprocess.run([sys.executable, "-c", code, *paths], capture_output=True, text=True)
         assert out.stdout.count("\n") >= 1, out.stderr
         imported = {line.split()[1] for line in out.stderr.splitlines() if "IMPORTED " in line}
-        if wanted:  # a directory: each format's claim looks at it (ultraplan's with its readers)
+        if wanted:  # (a directory: each format's claim looks at it, ultraplan's with its readers)
             assert wanted <= imported
         else:  # a file of another format: no reader of these is imported
             assert imported & set(LAZY_READERS) == set()

@@ -27,14 +27,17 @@ Modules
 
 from __future__ import annotations
 
+import importlib
 import re
+from typing import TYPE_CHECKING, Any
 
 from trajtui.core.format_api import Certainty, Claim, Format, claimed
 from trajtui.core.io import safeio
 from trajtui.core.io.detect import Sniffed
-from trajtui.formats.inspect.archive import Archive, ArchiveError
-from trajtui.formats.inspect.log import FORMAT_ID
-from trajtui.formats.inspect.source import FORMAT, EvalSource, JsonSource
+from trajtui.formats.inspect.ident import FORMAT, FORMAT_ID
+
+if TYPE_CHECKING:
+    from trajtui.formats.inspect.source import EvalSource, JsonSource
 
 _JSON_HEAD = re.compile(
     rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:\s*"[^"]*"\s*,\s*"eval"\s*:\s*\{'
@@ -52,9 +55,14 @@ class InspectFormat(Format):
         if sniffed.layout in ("json", "jsonl"):
             if _JSON_HEAD.match(safeio.read_head(path, 4096)) is None:
                 return None
+            from trajtui.formats.inspect.source import JsonSource
+
             return claimed(Certainty.MARKED, JsonSource(path, label))
         if sniffed.layout != "binary" or not safeio.read_head(path, 4).startswith(_ZIP):
             return None
+        from trajtui.formats.inspect.archive import Archive, ArchiveError
+        from trajtui.formats.inspect.source import EvalSource
+
         try:
             with Archive(path) as archive:
                 if (
@@ -69,5 +77,14 @@ class InspectFormat(Format):
 
 INSPECT = InspectFormat()
 """The registered format."""
+
+
+def __getattr__(name: str) -> Any:
+    """The sources, imported when first named (the registry needs only :data:`INSPECT`: a
+    command that meets no Inspect log never imports the readers)."""
+    if name in ("EvalSource", "JsonSource"):
+        return getattr(importlib.import_module(f"{__name__}.source"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["FORMAT", "FORMAT_ID", "INSPECT", "EvalSource", "InspectFormat", "JsonSource"]

@@ -19,10 +19,9 @@ from typing import Any
 
 from trajtui.core.io.text import one_line
 from trajtui.core.model import Field, Run, RunSummary
+from trajtui.formats.inspect.ident import FORMAT_ID as FORMAT_ID
 from trajtui.formats.inspect.sample import input_text, moment, timeline
 from trajtui.formats.inspect.scores import error_text, usage_totals, verdict
-
-FORMAT_ID = "inspect"
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,11 +31,11 @@ from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.io.text import one_line
 from trajtui.core.jsonl.index import ScanProgress
 from trajtui.core.model import Problem, Run, RunSummary, Severity
-from trajtui.core.source import FormatInfo, LoadError
+from trajtui.core.source import LoadError
 from trajtui.core.static_source import StaticSource
 from trajtui.formats.inspect.archive import MAX_SMALL, Archive, ArchiveError, Member
+from trajtui.formats.inspect.ident import FORMAT as FORMAT
 from trajtui.formats.inspect.log import (
-    FORMAT_ID,
     LogInfo,
     build_run,
     log_info,
@@ -45,7 +45,6 @@ from trajtui.formats.inspect.log import (
 from trajtui.formats.inspect.sample import input_text, timeline
 from trajtui.formats.inspect.scores import error_text
 
-FORMAT = FormatInfo(FORMAT_ID, "Inspect AI logs")
 _SAMPLE = re.compile(
     r"\Asamples/(?P<id>.+)_epoch_(?P<epoch>\d+)(?:\.json|/sample\.json)\Z", re.DOTALL
 )
