@@ -209,3 +209,14 @@ def test_a_view_may_import_rich(tmp_path: Path) -> None:
     added = "trajtui/formats/forecast/view/added.py"
     out = lint_with(tmp_path, "headless-readers", added, "import rich.text")
     assert out.returncode == 0, out.stdout
+
+
+def test_a_lazily_named_reader_is_the_module_own_and_an_unknown_name_is_an_error() -> None:
+    import pytest
+
+    import trajtui.formats.atif as atif
+    from trajtui.formats.atif import source
+
+    assert atif.AtifSource is source.AtifSource
+    with pytest.raises(AttributeError, match="no attribute 'AtifSauce'"):
+        _ = atif.AtifSauce  # type: ignore[attr-defined]  # (mypy knows the names, too)

@@ -45,9 +45,9 @@ Modules
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from trajtui.core.lazynames import lazy_names
 from trajtui.formats.atif.claim import ATIF
 from trajtui.formats.atif.ident import FORMAT, version_of
 
@@ -91,12 +91,8 @@ _LAZY = {
 """The readers, imported when first named (the registry needs only :data:`ATIF`: a
 command that meets no ATIF file never imports them)."""
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+if not TYPE_CHECKING:  # (for mypy, the names are the imports above)
+    __getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

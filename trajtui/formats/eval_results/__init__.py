@@ -84,22 +84,18 @@ Modules
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from trajtui.core.lazynames import lazy_names
 from trajtui.formats.eval_results.claim import EVAL_RESULTS, claim_dir, open_file
 from trajtui.formats.eval_results.shapes import RESULTS
 
 if TYPE_CHECKING:
     from trajtui.formats.eval_results.source import ResultsSource
 
-
-def __getattr__(name: str) -> Any:
-    """:class:`ResultsSource`, imported when first named (the registry needs only
-    :data:`EVAL_RESULTS`)."""
-    if name == "ResultsSource":
-        return importlib.import_module(f"{__name__}.source").ResultsSource
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the reader, imported when first named (the registry needs only EVAL_RESULTS)
+if not TYPE_CHECKING:  # (for mypy, the names are the imports above)
+    __getattr__ = lazy_names(__name__, {"ResultsSource": "source"})
 
 
 __all__ = ["EVAL_RESULTS", "RESULTS", "ResultsSource", "claim_dir", "open_file"]

@@ -62,9 +62,9 @@ Modules
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from trajtui.core.lazynames import lazy_names
 from trajtui.formats.forecast.claim import EVAL, FORECAST, RUN, claim_dir, open_file
 
 if TYPE_CHECKING:
@@ -73,12 +73,8 @@ if TYPE_CHECKING:
 _LAZY = {"EvalSource": "source", "RunSource": "source"}
 """The readers, imported when first named (the registry needs only :data:`FORECAST`)."""
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+if not TYPE_CHECKING:  # (for mypy, the names are the imports above)
+    __getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

@@ -27,13 +27,13 @@ Modules
 
 from __future__ import annotations
 
-import importlib
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trajtui.core.format_api import Certainty, Claim, Format, claimed
 from trajtui.core.io import safeio
 from trajtui.core.io.detect import Sniffed
+from trajtui.core.lazynames import lazy_names
 from trajtui.formats.inspect.ident import FORMAT, FORMAT_ID
 
 if TYPE_CHECKING:
@@ -78,13 +78,10 @@ class InspectFormat(Format):
 INSPECT = InspectFormat()
 """The registered format."""
 
-
-def __getattr__(name: str) -> Any:
-    """The sources, imported when first named (the registry needs only :data:`INSPECT`: a
-    command that meets no Inspect log never imports the readers)."""
-    if name in ("EvalSource", "JsonSource"):
-        return getattr(importlib.import_module(f"{__name__}.source"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the sources, imported when first named (the registry needs only INSPECT: a command that
+# meets no Inspect log never imports the readers)
+if not TYPE_CHECKING:  # (for mypy, the names are the imports above)
+    __getattr__ = lazy_names(__name__, {"EvalSource": "source", "JsonSource": "source"})
 
 
 __all__ = ["FORMAT", "FORMAT_ID", "INSPECT", "EvalSource", "InspectFormat", "JsonSource"]

@@ -35,9 +35,9 @@ Modules
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from trajtui.core.lazynames import lazy_names
 from trajtui.formats.ultraplan.claim import FORMAT, ULTRAPLAN
 
 if TYPE_CHECKING:
@@ -78,12 +78,8 @@ _LAZY = {
 }
 """The readers, imported when first named (the registry needs only :data:`ULTRAPLAN`)."""
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+if not TYPE_CHECKING:  # (for mypy, the names are the imports above)
+    __getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [
