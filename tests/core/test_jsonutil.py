@@ -46,3 +46,16 @@ def test_deep_values_can_be_dumped() -> None:
     text = dumps_pretty(value)
     assert "nested deeper than" in text
     assert "nested deeper than" in dumps_line(value)
+
+
+def test_a_value_whose_text_is_spread_over_a_thousand_items_is_written_as_a_big_one() -> None:
+    """A record's text may be in one string or spread over its items (a thousand messages
+    of 30 kB): either way it is judged big (written by the writer that minds the memory
+    left), each item looked at counted once against the values looked at."""
+    from trajtui.core.io.jsonutil import BIG_RECORD, _bulky
+
+    spread = {"id": "big", "trajectory": [{"type": "message", "content": "z" * 30_000}] * 1000}
+    assert 1000 * 30_000 >= BIG_RECORD
+    assert _bulky(spread)
+    assert _bulky([{"text": "y" * (BIG_RECORD // 600 + 1)}] * 1000)
+    assert not _bulky({"id": "small", "trajectory": [{"type": "message", "content": "z"}] * 1000})

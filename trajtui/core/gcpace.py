@@ -34,6 +34,7 @@ def for_command_line() -> None:
     global _default
     if _default is None:
         _default = gc.get_threshold()
+    gc.collect(1)  # the young garbage first (a few ms): frozen, a cycle would never be freed
     gc.freeze()
     gc.set_threshold(COMMAND_LINE_YOUNG, *_default[1:])
 

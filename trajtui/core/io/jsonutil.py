@@ -402,12 +402,16 @@ def _bulky(value: Any, nodes: int = 2000) -> bool:
             total += len(item) if isinstance(item, str) else 0
             continue
         total += 8 * len(item)
-        for v in islice(items, nodes):  # strings and numbers counted here, at once
+        # each value is one of the nodes looked at: a string or number here, at once; a
+        # container when it is taken from the stack
+        for v in islice(items, nodes):
             kind = type(v)
-            nodes -= 1
             if kind is str:
                 total += len(v)
-            elif kind is not int and kind is not float and v is not None and kind is not bool:
+                nodes -= 1
+            elif kind is int or kind is float or v is None or kind is bool:
+                nodes -= 1
+            else:
                 todo.append(v)
         if total >= BIG_RECORD:
             return True

@@ -102,9 +102,10 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
             # and the workers are started now, inside.
             fork = may_fork()
             # the workers' collections leave the objects they were forked with be (what
-            # was kept before stays kept after)
-            freeze = fork and gc.get_freeze_count() == 0
-            if freeze:
+            # was kept before stays kept after: a command line keeps what it made since
+            # it started, trajtui.core.gcpace)
+            frozen = gc.get_freeze_count()
+            if fork:
                 gc.freeze()
             try:
                 context = multiprocessing.get_context("fork" if fork else "spawn")
@@ -124,7 +125,7 @@ def pool(preload: tuple[str, ...] = ()) -> ProcessPoolExecutor | None:
                 _failed = True
                 return None
             finally:
-                if freeze:
+                if fork and not frozen:
                     gc.unfreeze()
             _pool = started
             _forked = fork
