@@ -55,7 +55,7 @@ def test_a_value_whose_text_is_spread_over_a_thousand_items_is_written_as_a_big_
     from trajtui.core.io.jsonutil import BIG_RECORD, _bulky
 
     spread = {"id": "big", "trajectory": [{"type": "message", "content": "z" * 30_000}] * 1000}
-    assert 1000 * 30_000 >= BIG_RECORD
+    assert BIG_RECORD <= 1000 * 30_000
     assert _bulky(spread)
     assert _bulky([{"text": "y" * (BIG_RECORD // 600 + 1)}] * 1000)
     assert not _bulky({"id": "small", "trajectory": [{"type": "message", "content": "z"}] * 1000})
