@@ -378,3 +378,22 @@ def test_a_single_result_file_opens_on_its_own(tmp_path: Path) -> None:
     other.write_text("title: not a result\nitems: [1, 2]\n")
     ws = open_paths([str(other)])
     assert not ws.sources and ws.problems
+
+
+def test_a_plan_with_bytes_that_are_not_utf8_is_read_and_said(tmp_path: Path) -> None:
+    """A PLAN.md whose frontmatter holds a byte that is not UTF-8 is read (the byte shown
+    as U+FFFD), and the list says so at its line, as for a JSON file."""
+    from tests.formats.ultraplan.builders import CRITERIA, TASKS, plan_md, write_plan
+    from tests.formats.ultraplan.projects import one_result_project, run_cli
+
+    root = one_result_project(tmp_path / "proj")
+    text = plan_md("03-sequential-execution", "01", TASKS, CRITERIA)
+    path = write_plan(root, "03-01", text)
+    data = path.read_bytes()
+    at = data.index(b"\n", data.index(b"\n") + 1) + 1  # the frontmatter's second line
+    path.write_bytes(data[:at] + b"owner: caf\xe9\n" + data[at:])
+    done = run_cli("ls", str(root))
+    assert done.returncode == 0, done.stderr
+    assert "03-01" in done.stdout
+    line = data[:at].count(b"\n") + 1
+    assert f"{path}:{line}: warning: invalid UTF-8 at byte {at + 10}" in done.stderr, done.stderr

@@ -39,7 +39,7 @@ from trajtui.core.io.discover import inside
 from trajtui.core.io.jsonutil import JsonError, loads
 from trajtui.core.io.yamlsafe import YamlError
 from trajtui.core.io.yamlsafe import load as load_yaml
-from trajtui.core.model import Problem
+from trajtui.core.model import Problem, Severity
 from trajtui.formats.ultraplan.ids import DATE, RESULT_NAME, YAML_SUFFIXES
 from trajtui.formats.ultraplan.planning import holds_plans, plans_among
 from trajtui.formats.ultraplan.results import looks_like_result
@@ -100,6 +100,22 @@ def read_text(path: str, root_real: str) -> str:
         Unreadable: As :func:`read_bytes`.
     """
     return read_bytes(path, root_real).decode("utf-8", errors="replace")
+
+
+def read_markdown(path: str, root_real: str) -> tuple[str, Problem | None]:
+    """:func:`read_text`, and a warning naming the line of the first undecodable byte (the
+    text shows each as U+FFFD), as a JSON file's is said.
+
+    Raises:
+        Unreadable: As :func:`read_bytes`.
+    """
+    data = read_bytes(path, root_real)
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        said = f"invalid UTF-8 at byte {err.start} (shown as \ufffd)"
+        return data.decode("utf-8", errors="replace"), Problem(path, line, said, Severity.WARNING)
 
 
 def yaml_doc(path: str, root_real: str) -> Any:

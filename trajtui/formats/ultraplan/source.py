@@ -40,6 +40,7 @@ from trajtui.formats.ultraplan.layout import (
     layout_of,
     quietly,
     read_bytes,
+    read_markdown,
     read_text,
     yaml_doc,
 )
@@ -292,10 +293,12 @@ class UltraplanSource(StaticSource):
             return None
         self.watch(path)
         try:
-            text = read_text(path, self.layout.root_real)
+            text, undecodable = read_markdown(path, self.layout.root_real)
         except Unreadable as err:
             self._problem(err.problem, plan_id)
             return None
+        if undecodable is not None:
+            self._problem(undecodable, plan_id)
         found = parse_summary(text, path)
         if found.note:
             self._problem(Problem(path, found.note_line, found.note, Severity.WARNING), plan_id)
@@ -350,10 +353,12 @@ class UltraplanSource(StaticSource):
         path = plan_file.path
         self.watch(path)
         try:
-            text = read_text(path, self.layout.root_real)
+            text, undecodable = read_markdown(path, self.layout.root_real)
         except Unreadable as err:
             self._problem(err.problem, plan_file.ref)
             return None, f"{self._rel(path)} not read: task name not checked"
+        if undecodable is not None:
+            self._problem(undecodable, plan_file.ref)
         doc = parse_plan(text, path)
         if doc.note:
             self._problem(Problem(path, doc.note_line, doc.note, Severity.WARNING), plan_file.ref)
