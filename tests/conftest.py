@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from textual import constants
 
 from trajtui.core.jsonl import indexcache
+
+# Compiled bytecode is kept, in the venv, where the environment says not to write it
+# (PYTHONDONTWRITEBYTECODE), as make test keeps it (see the Makefile): pytest run directly
+# would otherwise compile every test module in every test worker (rewriting its asserts:
+# 9 s of CPU a worker instead of 3) and every module a command imports in every fork.
+# Set before the test workers and the zygote start, so they and every command inherit it.
+if sys.dont_write_bytecode and "PYTHONPYCACHEPREFIX" not in os.environ:
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = str(Path(sys.prefix, "pycache"))
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 # tests/upstream runs the real inspect-ai and mini-swe-agent (make upstream-check sets
 # TRAJTUI_UPSTREAM_PYTHON to a throwaway venv that has them): never collected by make test,
