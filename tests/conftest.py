@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual import constants
 
-from trajtui.core.jsonl import indexcache
+from trajtui.core.jsonl import indexcache, rowpool
 
 # Compiled bytecode is kept, in the venv, where the environment says not to write it
 # (PYTHONDONTWRITEBYTECODE), as make test keeps it (see the Makefile): pytest run directly
@@ -52,4 +52,11 @@ def _state_dirs(
     monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
     monkeypatch.delenv(indexcache.ENV_MAX_MB, raising=False)
     indexcache.reset()  # a command's --no-cache does not outlive its test
+    # Row workers started here work at the test's priority, not the TUI's nice 10 (which
+    # lets a person's keys come first): a test worker runs threads, so its row workers are
+    # spawned, each importing trajtui as it starts, and at nice 10 they waited behind the
+    # suite's other test workers (test_a_worker_killed_mid_job_loses_no_row took 153 s in a
+    # full run, 4 s alone). The workers' priority itself is tested in a process of its own
+    # (tests/core/test_rowpool.py).
+    monkeypatch.setattr(rowpool, "_nice", 0)
     yield

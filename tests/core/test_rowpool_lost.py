@@ -26,7 +26,6 @@ from trajtui.core.source import Entry
 @pytest.fixture
 def workers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Rows go to the worker processes however few there are; a fresh pool before and after."""
-    monkeypatch.setattr(rowpool, "_nice", 0)  # see tests/core/conftest.py's workers
     monkeypatch.setattr(rowpool, "PARALLEL_FROM", 0)
     monkeypatch.setattr(rowpool, "SMALL_RECORD", 0)
     monkeypatch.setattr(rowpool, "BATCH_RECORDS", 3)
