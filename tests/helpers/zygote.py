@@ -33,12 +33,18 @@ NOT_LOADED = ("trajtui.core.tables.schema", "trajtui.core.tables.sql", "trajtui.
 """Modules that import Arrow or DuckDB: Arrow starts a thread (jemalloc's) as it is imported,
 and a process is only forked while it runs one thread."""
 
+REMOTE = ("fsspec", "fsspec.implementations.http", "s3fs", "sshfs")
+"""What a command imports when it is given a URL (fsspec and its HTTP, S3 and SSH file
+systems): 1.6 s of CPU, paid by every forked command of the remote tests otherwise. fsspec
+reads its configuration as it is imported (FSSPEC_* and ~/.config/fsspec): a command whose
+environment has other FSSPEC_* runs fresh (forked.AT_START); no test writes the file."""
+
 
 def preload() -> None:
-    """Import the modules of :data:`LOADED` but :data:`NOT_LOADED` (and what they import):
-    what a command prints or does depends on what it finds when it runs, not on when a
-    module was imported (tests/cli/test_forked_runs.py: a fork says what a fresh process
-    says)."""
+    """Import the modules of :data:`LOADED` but :data:`NOT_LOADED` (and what they import),
+    and :data:`REMOTE`: what a command prints or does depends on what it finds when it
+    runs, not on when a module was imported (tests/cli/test_forked_runs.py: a fork says
+    what a fresh process says)."""
     import importlib
     import pkgutil
 
@@ -47,6 +53,8 @@ def preload() -> None:
         for module in pkgutil.walk_packages(package.__path__, name + "."):
             if module.name not in NOT_LOADED:
                 importlib.import_module(module.name)
+    for name in REMOTE:
+        importlib.import_module(name)
 
 
 def main(fd: int) -> None:
