@@ -9,8 +9,9 @@ worker, which has imported what ``python -m trajtui`` imports and what its comma
 as they run. What the interpreter (or a module as it is imported) reads only at its start
 cannot differ from the worker's, so a command whose environment changes one of those
 (PYTHON*, LANG, LC_*, TZ, TEXTUAL*, FSSPEC_*), or that asks for what this does not do (a
-preexec_fn, a new session, other streams), runs as a fresh process with subprocess.run. Tests about the process's start itself (what it imports, signals at
-startup, limits) call subprocess directly.
+preexec_fn, a new session, other streams), runs as a fresh process with subprocess.run.
+Tests about the process's start itself (what it imports, signals at startup, limits) call
+subprocess directly.
 """
 
 from __future__ import annotations
