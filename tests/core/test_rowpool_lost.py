@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.core.slowrows import slow_rows
 from tests.formats.acp.builders import capture, write_jsonl
 from tests.helpers.ui import listed, running, screen_lines
 from tests.helpers.workspace import open_paths
 from trajtui.cli import cli
-from trajtui.core.jsonl import rowjobs, rowpool
-from trajtui.core.jsonl.rowjobs import Job, Row
+from trajtui.core.jsonl import rowpool
 from trajtui.core.jsonl.source import JsonlSource
 from trajtui.core.source import Entry
 
@@ -61,17 +61,6 @@ def _kill_a_worker() -> None:
     deadline = time.monotonic() + 10
     while not workers._broken and time.monotonic() < deadline:
         time.sleep(0.01)
-
-
-TEST_PROCESS = os.getpid()
-
-
-def slow_rows(job: Job) -> list[Row]:
-    """The rows of a job, a while later in a worker (so jobs are still running when one
-    dies); at once here."""
-    if os.getpid() != TEST_PROCESS:
-        time.sleep(0.1)
-    return rowjobs.rows_of(job)
 
 
 def test_a_worker_killed_mid_job_loses_no_row(

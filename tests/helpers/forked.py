@@ -5,12 +5,13 @@ and gives the same :class:`subprocess.CompletedProcess`.
 
 Each command is still a process of its own (its exit code, its stdout and stderr, its
 signals, its own memory and shutdown): a fork of :mod:`tests.helpers.zygote`, one per test
-worker, which has imported what ``python -m trajtui`` imports and nothing else. What the
-interpreter reads only at its start cannot differ from the worker's, so a command whose
-environment changes one of those (PYTHON*, LANG, LC_*, TZ, TEXTUAL*), or that asks for what
-this does not do (a preexec_fn, a new session, other streams), runs as a fresh process with
-subprocess.run. Tests about the process's start itself (what it imports, signals at
-startup, limits) call subprocess directly.
+worker, which has imported what ``python -m trajtui`` imports and what its commands import
+as they run. What the interpreter (or a module as it is imported) reads only at its start
+cannot differ from the worker's, so a command whose environment changes one of those
+(PYTHON*, LANG, LC_*, TZ, TEXTUAL*, FSSPEC_*), or that asks for what this does not do (a
+preexec_fn, a new session, other streams), runs as a fresh process with subprocess.run.
+Tests about the process's start itself (what it imports, signals at startup, limits) call
+subprocess directly.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 # Read by the interpreter (or by a module as it is imported) when a process starts.
-AT_START = re.compile(r"^(PYTHON|LANG$|LC_|TZ$|TEXTUAL)")
+AT_START = re.compile(r"^(PYTHON|LANG$|LC_|TZ$|TEXTUAL|FSSPEC_)")
 PIPE, DEVNULL = subprocess.PIPE, subprocess.DEVNULL
 HANDLED = {"capture_output", "text", "timeout", "cwd", "env", "input", "check", "stdout", "stderr"}
 

@@ -10,7 +10,9 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App
+from textual.keys import _character_to_key
 from textual.pilot import Pilot
 from textual.worker import WorkerState
 
@@ -128,6 +130,21 @@ async def settle(
         raise AssertionError(
             f"the app did not settle within {timeout:g} s: {'; '.join(what) or 'workers'}"
         ) from None
+
+
+async def typed(pilot: Any, text: str) -> None:
+    """Type ``text`` into the focused widget as a quick typist or a paste over SSH sends it:
+    each character its own key event, handled in order as ``pilot.press`` hands them, but
+    sent at once (``press`` waits twice a key for the app to be idle: about 90 ms a key),
+    then wait for the app to be idle once. For a test about what a whole query does, not
+    what each key shows on its way."""
+    app = pilot.app
+    for char in text:
+        # the key's name as Pilot and the terminal driver give it ("space", "colon"...)
+        key = events.Key(_character_to_key(char), char)
+        key.set_sender(app)
+        app.post_message(key)
+    await pilot.pause()
 
 
 async def until(pilot: Any, done: Any, timeout: float = SETTLE_TIMEOUT) -> None:

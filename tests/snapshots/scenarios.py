@@ -16,7 +16,7 @@ from textual.notifications import Notifications
 from textual.widgets import Input
 from textual.widgets._toast import ToastRack
 
-from tests.helpers.ui import settle
+from tests.helpers.ui import settle, typed
 from trajtui.demo import DATA
 from trajtui.ui.app import TrajtuiApp, make_app
 
@@ -28,7 +28,7 @@ class Scenario:
     Attributes:
         name: File name of the screenshot (without ``.svg``).
         paths: What to open, relative to the demo data directory.
-        keys: Keys to press (``wait`` lets the workers settle).
+        keys: Keys to press (``wait`` lets the workers settle; ``type:TEXT`` types TEXT).
         size: Terminal size.
         goto: A reference to open at.
         about: What the screen shows.
@@ -168,7 +168,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "bookmarks",
         (CAPTURE,),
-        ("j", "b", "enter", "j", "j", "A", *"why retry?", "enter", "apostrophe"),
+        ("j", "b", "enter", "j", "j", "A", "type:why retry?", "enter", "apostrophe"),
         about="the bookmarks panel: a run bookmarked, a step with a note",
     ),
     Scenario(
@@ -193,7 +193,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "search-all",
         EVERYTHING,
-        ("slash", *"rate", "enter", "down"),
+        ("slash", "type:rate", "enter", "down"),
         about="search every text of every run: hits with reference, field and the match",
     ),
     Scenario(
@@ -211,7 +211,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "filter-query",
         (CAPTURE,),
-        ("f", *"tool:WebSearch duration>20s -status:pass"),
+        ("f", "type:tool:WebSearch duration>20s -status:pass"),
         about="the run-list filter: a query",
     ),
     Scenario(
@@ -224,7 +224,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "step-filter",
         (CAPTURE,),
-        ("j", "enter", "f", *"kind:tool OR kind:thought", "enter"),
+        ("j", "enter", "f", "type:kind:tool OR kind:thought", "enter"),
         about="the timeline's filter (f in the timeline): only the steps a query keeps",
     ),
 )
@@ -258,11 +258,20 @@ def build(scenario: Scenario) -> TrajtuiApp:
     return app
 
 
+TYPE = "type:"
+"""A key that types the text after it: each character its own key event, sent at once
+(:func:`tests.helpers.ui.typed`), the workers let finish after the whole text, not after
+every character (a settle costs about 0.2 s)."""
+
+
 async def drive(pilot: Any, scenario: Scenario) -> None:
     """Press the scenario's keys, letting every worker finish between them."""
     await settle(pilot)
     for key in scenario.keys:
-        await pilot.press(key)
+        if key.startswith(TYPE):
+            await typed(pilot, key.removeprefix(TYPE))
+        else:
+            await pilot.press(key)
         await settle(pilot)
     # Toasts expire after a time of their own: whether one is still up would depend on the
     # machine's speed, so snapshots are taken without them (Pilot tests check the notices).

@@ -69,21 +69,35 @@ def _trials_like(directory: Path) -> Path:
     return write_jsonl(directory / "trials_codex.jsonl", recs)
 
 
-# Every fourth width from 80 to 220, and each side of where the list alone gives way to the
-# list beside the timeline (NARROW_WIDTH) and of 120, where a lost column was found: the
-# layout rule between those widths is checked at every width, over every shape of data, by
-# the two pure tests below (a resize and full render here costs about 0.15 s a width).
-WIDTHS = sorted(
-    {*range(80, 221, 4), *(w + d for w in (NARROW_WIDTH, 120) for d in (-1, 0, 1)), 220}
-)
+# The widths where what the list gets changes kind: the edges (80, 220), each side of
+# NARROW_WIDTH (below it the list is alone, full width), 120 (the usual split), and each side
+# of where the list first goes beside the timeline for this data (when the timeline keeps its
+# room beside the list's columns: found by halving, every width tried a sample too). Beside
+# the timeline the list's width only grows with the terminal's, and a wider list never shows
+# fewer columns: that rule is checked at every width, over every shape of data, by the two
+# pure tests below (a resize and full render here costs about 0.15 s a width, 0.4 s loaded).
+EDGES = (80, NARROW_WIDTH - 1, NARROW_WIDTH, 120, 220)
 
 
-async def _columns_by_width(paths: list[Path], widths: list[int]) -> dict[int, list[str]]:
+async def _columns_by_width(paths: list[Path]) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
-    async with running([str(p) for p in paths], size=(widths[0], 40)) as (pilot, app, _screen):
-        for width in widths:
+    alone: dict[int, bool] = {}  # the list alone at that width (no timeline beside it)
+    async with running([str(p) for p in paths], size=(EDGES[0], 40)) as (pilot, app, screen):
+
+        async def at(width: int) -> bool:
             await pilot.resize_terminal(width, 40)
             out[width] = _shown(app)
+            alone[width] = screen.has_class("-narrow")
+            return alone[width]
+
+        for width in EDGES:
+            await at(width)
+        assert alone[EDGES[0]] and not alone[EDGES[-1]], alone
+        hi = min(w for w in alone if not alone[w])
+        lo = max(w for w in alone if alone[w] and w < hi)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if await at(mid) else (lo, mid)
     return out
 
 
@@ -107,7 +121,7 @@ async def test_a_wider_terminal_never_shows_fewer_columns(tmp_path: Path, shape:
     """From 80 to 220 columns: the columns shown (the title among them) never lose one as
     the terminal widens."""
     (tmp_path / "job").mkdir()
-    shown = await _columns_by_width(SHAPES[shape](tmp_path), WIDTHS)
+    shown = await _columns_by_width(SHAPES[shape](tmp_path))
     if shape != "Harbor job":  # (its trials count no tool errors)
         assert {"steps", "calls", "tool err"} <= set(shown[80]), shown[80]
     _never_fewer(shown, shape)

@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from click.testing import CliRunner
+
 from tests.formats.acp.builders import capture, write_jsonl
-from tests.helpers import forked
 from tests.helpers.ui import running, screen_lines, settle
+from trajtui.cli import cli
 
 LABELS = ("status", "steps", "score", "tool calls", "tool errors", "duration", "cost", "line")
 
@@ -65,18 +67,14 @@ async def test_no_width_cuts_a_fact_from_its_value(tmp_path: Path) -> None:
 def test_show_breaks_the_facts_between_facts_at_every_width(tmp_path: Path) -> None:
     """The run's facts as ``show`` prints them (the detail pane's renderable), in 50 to 100
     columns: no line ends on a label whose value went to the next line."""
-    import os
-    import sys
-
     path = _fixture(tmp_path)
     wrapped = False
     for width in range(50, 101, 5):
-        env = {**os.environ, "COLUMNS": str(width)}
-        out = forked.run(
-            [sys.executable, "-m", "trajtui", "show", str(path), "websearch-1"],
-            capture_output=True, text=True, check=True, env=env,
-        ).stdout  # fmt: skip
-        lines = out.splitlines()
+        shown = CliRunner().invoke(
+            cli, ["show", str(path), "websearch-1"], env={"COLUMNS": str(width)}
+        )
+        assert shown.exit_code == 0, shown.output
+        lines = shown.stdout.splitlines()
         start = next(i for i, line in enumerate(lines) if line.startswith("status"))
         end = lines.index("", start)
         wrapped |= end - start > 1

@@ -19,6 +19,7 @@ from tests.helpers.ui import (
     screen_lines,
     settle,
     trials_fixture,
+    typed,
 )
 from trajtui.core.model import Problem
 from trajtui.ui.app import TrajtuiApp
@@ -143,10 +144,14 @@ async def test_search_and_n_N_in_the_timeline_and_detail(cap: str) -> None:
     async with running([cap]) as (pilot, app, screen):
         await pilot.press("j", "enter")  # the run list's / searches every run (test_ui_grep)
         await settle(pilot)
-        await pilot.press("slash", *"read", "enter")
+        await pilot.press("slash")
+        await typed(pilot, "read")
+        await pilot.press("enter")
         await settle(pilot)
         assert screen.timeline.search_query == "read"
-        await pilot.press("slash", *"websearch", "enter")
+        await pilot.press("slash")
+        await typed(pilot, "websearch")
+        await pilot.press("enter")
         start = screen.timeline.cursor
         await pilot.press("n")
         assert screen.timeline.cursor != start
@@ -159,7 +164,9 @@ async def test_search_and_n_N_in_the_timeline_and_detail(cap: str) -> None:
         await settle(pilot)
         await pilot.press("tab", "tab")
         assert isinstance(app.focused, DetailView)
-        await pilot.press("slash", *"search", "enter")
+        await pilot.press("slash")
+        await typed(pilot, "search")
+        await pilot.press("enter")
         # step 1: "websearch-1-step-1  ◦ I'll search for it", then its text again
         assert len(screen.detail.matches) == 3
         assert focused(app) is screen.detail
@@ -183,13 +190,17 @@ async def test_escape_closes_search_without_keeping_it(cap: str) -> None:
 
 async def test_colon_goes_to_a_reference(cap: str) -> None:
     async with running([cap]) as (pilot, app, screen):
-        await pilot.press("colon", *"websearch-2-step-4", "enter")
+        await pilot.press("colon")
+        await typed(pilot, "websearch-2-step-4")
+        await pilot.press("enter")
         await settle(pilot)
         assert current_ref(screen) == "websearch-2"
         assert screen.subject == StepSubject(trial=None, first=3, last=3)
         assert isinstance(app.focused, DetailView)
         assert "ENOENT" in screen.detail.text
-        await pilot.press("colon", *"nope-17", "enter")
+        await pilot.press("colon")
+        await typed(pilot, "nope-17")
+        await pilot.press("enter")
         await settle(pilot)
         assert current_ref(screen) == "websearch-2"
 
@@ -295,7 +306,9 @@ async def test_a_hundred_thousand_runs_scroll(tmp_path: Path) -> None:
         await settle(pilot)
         assert screen.run is not None and screen.run.ref == "r099999"
         assert "r099999" in screen.run_list.render_row(screen.run_list.cursor, 100).plain
-        await pilot.press("colon", *"r050000", "enter")
+        await pilot.press("colon")
+        await typed(pilot, "r050000")
+        await pilot.press("enter")
         await settle(pilot)
         assert screen.run.ref == "r050000"
 

@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Input
 
 from tests.formats.acp.builders import capture, step_tool, write_jsonl
-from tests.helpers.ui import listed, running, screen_lines, settle
+from tests.helpers.ui import listed, running, screen_lines, settle, typed
 
 
 def _text(app: object) -> str:
@@ -60,7 +60,8 @@ each starts from an empty box)."""
 async def test_typing_a_query_filters_the_run_list(runs: str) -> None:
     async with running([runs]) as (pilot, app, screen):
         for query, shown in QUERIES:
-            await pilot.press("f", *query)
+            await pilot.press("f")
+            await typed(pilot, query)
             await settle(pilot)
             assert listed(screen) == shown, query
             await pilot.press("escape")  # clears the box and the filter
@@ -171,7 +172,8 @@ WHOLE_INPUT_QUERIES = [
 async def test_words_in_the_filter_are_found_in_the_whole_input(inputs: str) -> None:
     async with running([inputs]) as (pilot, app, screen):
         for query, refs in WHOLE_INPUT_QUERIES:
-            await pilot.press("f", *query)
+            await pilot.press("f")
+            await typed(pilot, query)
             await settle(pilot, 0.1)
             assert listed(screen) == refs, query
             await pilot.press("escape")

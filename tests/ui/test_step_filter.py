@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import Input
 
 from tests.formats.acp.builders import capture, step_message, step_thought, step_tool, write_jsonl
-from tests.helpers.ui import running, screen_lines, settle
+from tests.helpers.ui import running, screen_lines, settle, typed
 from trajtui.ui.screens.fields import FieldsScreen
 from trajtui.ui.widgets.timeline import Timeline
 
@@ -70,7 +70,8 @@ async def test_f_in_the_timeline_keeps_the_steps_the_query_names_and_says_how_ma
         await pilot.press("enter")  # into the first run's timeline
         await settle(pilot)
         assert shown_steps(screen.timeline) == [1, 2, 3, 4, 5]
-        await pilot.press("f", *"is:error OR kind:thought")
+        await pilot.press("f")
+        await typed(pilot, "is:error OR kind:thought")
         await settle(pilot)
         assert app.focused is not None and app.focused.id == "step-filter"
         assert shown_steps(screen.timeline) == [1, 3]
@@ -86,7 +87,9 @@ async def test_f_in_the_timeline_keeps_the_steps_the_query_names_and_says_how_ma
 
 async def test_the_step_filter_stays_on_from_run_to_run(runs: str) -> None:
     async with running([runs]) as (pilot, app, screen):
-        await pilot.press("enter", "f", *"tool:bash", "enter")
+        await pilot.press("enter", "f")
+        await typed(pilot, "tool:bash")
+        await pilot.press("enter")
         await settle(pilot)
         assert shown_steps(screen.timeline) == [3]
         await pilot.press("escape", "j")  # to the run list, the next run
@@ -100,7 +103,8 @@ async def test_a_step_query_that_does_not_parse_is_pointed_at_and_the_steps_stay
     runs: str,
 ) -> None:
     async with running([runs]) as (pilot, app, screen):
-        await pilot.press("enter", "f", *"tool:bash")
+        await pilot.press("enter", "f")
+        await typed(pilot, "tool:bash")
         await settle(pilot)
         assert shown_steps(screen.timeline) == [3]
         screen.query_one("#step-filter", Input).insert_text_at_cursor(" duraton>5s")  # pasted
@@ -121,7 +125,8 @@ async def test_a_step_query_that_does_not_parse_is_pointed_at_and_the_steps_stay
 
 async def test_nothing_kept_says_so_with_the_query_and_esc_shows_every_step(runs: str) -> None:
     async with running([runs]) as (pilot, app, screen):
-        await pilot.press("enter", "f", *"tool:Write")
+        await pilot.press("enter", "f")
+        await typed(pilot, "tool:Write")
         await settle(pilot)
         assert screen.timeline.rows == []
         assert "no steps match: tool:Write" in text(app)
@@ -135,7 +140,8 @@ async def test_nothing_kept_says_so_with_the_query_and_esc_shows_every_step(runs
 
 async def test_question_mark_lists_the_step_fields(runs: str) -> None:
     async with running([runs]) as (pilot, app, screen):
-        await pilot.press("enter", "f", *"tool:bash ?")
+        await pilot.press("enter", "f")
+        await typed(pilot, "tool:bash ?")
         await settle(pilot)
         assert isinstance(app.screen, FieldsScreen)
         shown = text(app)
@@ -150,7 +156,9 @@ async def test_question_mark_lists_the_step_fields(runs: str) -> None:
 
 async def test_going_to_a_step_the_filter_hides_clears_the_filter(runs: str) -> None:
     async with running([runs], notifications=True) as (pilot, app, screen):
-        await pilot.press("enter", "f", *"tool:bash", "enter")
+        await pilot.press("enter", "f")
+        await typed(pilot, "tool:bash")
+        await pilot.press("enter")
         await settle(pilot)
         screen.go_to("first-step-5")
         await settle(pilot)

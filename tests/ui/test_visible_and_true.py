@@ -10,7 +10,7 @@ import pytest
 
 from tests.formats.acp.builders import capture, write_jsonl
 from tests.helpers import forked
-from tests.helpers.ui import capture_fixture, list_rows, running, screen_lines, settle
+from tests.helpers.ui import capture_fixture, list_rows, running, screen_lines, settle, typed
 from trajtui.ui.widgets.timeline import Timeline
 
 
@@ -94,7 +94,8 @@ async def test_detail_search_finds_text_in_a_folded_value_and_unfolds_at_it(
 
 async def test_a_filter_that_matches_nothing_says_so(cap: str) -> None:
     async with running([cap]) as (pilot, app, screen):
-        await pilot.press("f", *"zebra")
+        await pilot.press("f")
+        await typed(pilot, "zebra")
         await settle(pilot)
         text = screen_text(app)
         assert "reading…" not in text
@@ -104,14 +105,17 @@ async def test_a_filter_that_matches_nothing_says_so(cap: str) -> None:
 
 async def test_a_filter_it_does_not_understand_says_so(cap: str) -> None:
     async with running([cap]) as (pilot, app, screen):
-        await pilot.press("f", *"steps>30")  # a query now: it filters
+        await pilot.press("f")
+        await typed(pilot, "steps>30")  # a query now: it filters
         await settle(pilot)
         assert "no runs match: steps>30" in screen_text(app)
-        await pilot.press("ctrl+u", *"score:zero")
+        await pilot.press("ctrl+u")
+        await typed(pilot, "score:zero")
         await settle(pilot)
         text = screen_text(app)
         assert "score takes a number" in text and "zero" in text
-        await pilot.press("ctrl+u", *"status:pass")
+        await pilot.press("ctrl+u")
+        await typed(pilot, "status:pass")
         await settle(pilot)
         assert "takes a number" not in screen_text(app)
 
@@ -122,7 +126,8 @@ async def test_a_filter_over_several_files_hides_the_headers_of_files_without_a_
     write_jsonl(tmp_path / "a.jsonl", [capture("alpha-1"), capture("alpha-2")])
     write_jsonl(tmp_path / "b.jsonl", [capture("beta-1")])
     async with running([str(tmp_path)]) as (pilot, app, screen):
-        await pilot.press("f", *"beta")
+        await pilot.press("f")
+        await typed(pilot, "beta")
         await settle(pilot)
         rows = [screen.run_list.render_row(i, 80).plain for i in range(screen.run_list.row_count)]
         assert any("b.jsonl" in row for row in rows)
@@ -154,7 +159,9 @@ async def test_going_to_a_run_without_a_directory_leaves_no_board_or_pool_behind
 ) -> None:
     async with running([forecast_dir], goto=f"fed/{tab}") as (pilot, app, screen):
         assert "Story 1" in screen_text(app) or "A1" in screen_text(app)
-        await pilot.press("colon", *"late", "enter")
+        await pilot.press("colon")
+        await typed(pilot, "late")
+        await pilot.press("enter")
         await settle(pilot)
         assert screen.run is not None and screen.run.ref == "late"
         assert screen.tabs.active == "tab-detail"
@@ -188,7 +195,9 @@ async def test_going_to_a_step_shows_its_row_in_the_timeline(
     goto = "long-step-150" if how == "--goto" else None
     async with running([path], goto=goto, size=size) as (pilot, app, screen):
         if how == ":":
-            await pilot.press("colon", *"long-step-150", "enter")
+            await pilot.press("colon")
+            await typed(pilot, "long-step-150")
+            await pilot.press("enter")
             await settle(pilot)
         assert screen.timeline.cursor == 149
         if screen.narrow:
