@@ -119,14 +119,7 @@ class FileHandle:
         number of bytes read."""
         with self.fd() as fd:
             sparse.ensure_fd(fd, offset, len(buf))
-            got = 0
-            with memoryview(buf) as view:
-                while got < len(buf):
-                    k = os.preadv(fd, [view[got:]], offset + got)
-                    if k <= 0:
-                        break
-                    got += k
-            return got
+            return preadv_full(fd, buf, offset)
 
     def close(self) -> None:
         """Close the descriptor; reads after this raise OSError."""
@@ -151,16 +144,23 @@ def pread_full(fd: int, n: int, offset: int) -> bytes:
             got += len(more)
         return b"".join(parts)
     buf = bytearray(n)
-    got = 0
-    with memoryview(buf) as view:
-        while got < n:
-            k = os.preadv(fd, [view[got : got + min(n - got, MAX_READ)]], offset + got)
-            if k <= 0:
-                break
-            got += k
+    got = preadv_full(fd, buf, offset)
     if got < n:
         del buf[got:]
     return buf  # type: ignore[return-value]  # a bytearray reads like bytes
+
+
+def preadv_full(fd: int, buf: bytearray, offset: int) -> int:
+    """Fill ``buf`` from ``offset`` of ``fd`` in place, in as many reads as it takes (fewer
+    bytes only at the end of the file): the number of bytes read."""
+    got = 0
+    with memoryview(buf) as view:
+        while got < len(buf):
+            k = os.preadv(fd, [view[got : got + min(len(buf) - got, MAX_READ)]], offset + got)
+            if k <= 0:
+                break
+            got += k
+    return got
 
 
 class OpenFiles:
